@@ -1,0 +1,116 @@
+"""The base game's decisions and its own event type."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from attrs import frozen
+
+from tokaido_rules import Action, Event, GameState
+
+
+@frozen
+class TravellersOffered(Event):
+    """A seat is dealt two traveller tiles to choose from (a chance outcome)."""
+
+    TYPE: ClassVar[str] = "base.travellers_offered"
+    seat: int
+    travellers: tuple[str, ...]
+
+    def apply(self, state: GameState) -> GameState:
+        return state.with_data(f"base.offer.{self.seat}", self.travellers)
+
+    def chance_kind(self) -> str | None:
+        return f"travellers.{self.seat}"
+
+
+@frozen
+class ChooseTraveller(Action):
+    """Keep one of the two offered traveller tiles."""
+
+    TYPE: ClassVar[str] = "base.choose_traveller"
+    traveller: str
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: choose {self.traveller}"
+
+
+@frozen
+class BuySouvenirs(Action):
+    """Buy some (possibly none) of the souvenirs revealed at a village.
+
+    ``discount`` names the card Zen-emon pays 1 coin for (``None`` otherwise).
+    """
+
+    TYPE: ClassVar[str] = "base.buy_souvenirs"
+    piece: int
+    cards: tuple[str, ...]
+    discount: str | None = None
+
+    def __str__(self) -> str:
+        if not self.cards:
+            return f"seat {self.seat}: buy no souvenir"
+        extra = f" (1 coin for {self.discount})" if self.discount else ""
+        return f"seat {self.seat}: buy {', '.join(self.cards)}{extra}"
+
+
+@frozen
+class Donate(Action):
+    """Donate 1 to 3 coins at a temple; ``bank_coin``: Hirotada adds a coin from the bank."""
+
+    TYPE: ClassVar[str] = "base.donate"
+    piece: int
+    amount: int
+    bank_coin: bool = False
+
+    def __str__(self) -> str:
+        extra = " + 1 from the bank" if self.bank_coin else ""
+        return f"seat {self.seat}: donate {self.amount}{extra}"
+
+
+@frozen
+class KeepEncounter(Action):
+    """Yoshiyasu keeps one of the two encounter cards he drew."""
+
+    TYPE: ClassVar[str] = "base.keep_encounter"
+    piece: int
+    card: str
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: keep encounter {self.card}"
+
+
+@frozen
+class ChoosePanorama(Action):
+    """Take the next section of a panorama of one's choice (Annaibito, Hiroshige)."""
+
+    TYPE: ClassVar[str] = "base.choose_panorama"
+    piece: int
+    panorama: str
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: take the next {self.panorama} section"
+
+
+@frozen
+class SatsukiMeal(Action):
+    """Satsuki keeps the meal she drew for free, or returns it under the deck."""
+
+    TYPE: ClassVar[str] = "base.satsuki_meal"
+    piece: int
+    keep: bool
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {'keep' if self.keep else 'return'} the free meal"
+
+
+@frozen
+class BuyMeal(Action):
+    """Buy one meal of the inn's hand, or none (``meal`` is ``None``)."""
+
+    TYPE: ClassVar[str] = "base.buy_meal"
+    piece: int
+    meal: str | None
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: " + (f"buy {self.meal}" if self.meal else "buy no meal")

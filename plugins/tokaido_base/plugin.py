@@ -1,0 +1,225 @@
+"""The base game as a plugin: registration and hook implementations."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tokaido_rules import (
+    Card,
+    Context,
+    GameState,
+    PluginInfo,
+    Registry,
+    Space,
+    Staged,
+    Step,
+    hookimpl,
+)
+
+from . import content
+from . import rules as r
+from . import travellers as tv
+from .actions import (
+    BuyMeal,
+    BuySouvenirs,
+    ChoosePanorama,
+    ChooseTraveller,
+    Donate,
+    KeepEncounter,
+    SatsukiMeal,
+    TravellersOffered,
+)
+from .content import ENCOUNTER, FARM, HOT_SPRING, MOUNTAIN, PADDY, SEA, TEMPLE, VILLAGE
+from .scoring import DONATION, panorama_complete
+
+VERSION = "1.0.0"
+
+SPACE_ACTIONS: dict[str, str] = {
+    VILLAGE: "base.village",
+    FARM: "base.farm",
+    PADDY: "base.panorama",
+    MOUNTAIN: "base.panorama",
+    SEA: "base.panorama",
+    HOT_SPRING: "base.hot_spring",
+    TEMPLE: "base.temple",
+    ENCOUNTER: "base.encounter",
+}
+"""The base action of each road space: space kind -> step kind (order :data:`SPACE_ORDER`)."""
+
+SPACE_ORDER = 100
+INN_POWER_ORDER = 100
+SATSUKI_ORDER = 200
+INN_HAND_ORDER = 300
+MEAL_ORDER = 400
+INN_CLOSE_ORDER = 900
+
+
+class BasePlugin:
+    """Tokaido's base game: 2 to 5 players, ten travellers, every space and inn."""
+
+    tokaido_plugin = PluginInfo(
+        "base", VERSION, description="The base game of Tokaido, for 2 to 5 players."
+    )
+
+    @hookimpl
+    def tokaido_register(self, registry: Registry) -> None:
+        registry.set_board(content.board())
+        for card in content.cards():
+            registry.add_card(card)
+        for zone, (cards, shuffled) in content.deck_contents().items():
+            registry.add_deck(zone, cards, shuffled=shuffled,
+                              visibility="hidden" if shuffled else "public")
+        registry.add_zone(r.VILLAGE_OFFER, "public")
+        registry.add_zone(r.INN_HAND, "hidden")
+        registry.add_zone(r.DRAWN, "owner")
+        for traveller in content.TRAVELLERS:
+            registry.add_traveller(traveller)
+        for name, label in content.CATEGORIES.items():
+            registry.add_category(name, label)
+        registry.add_event(TravellersOffered)
+        steps = {
+            "base.offer_travellers": r.run_offer_travellers,
+            "base.farm": r.run_farm,
+            "base.panorama": r.run_panorama,
+            "base.hot_spring": r.run_hot_spring,
+            "base.village": r.run_village,
+            "base.village_end": r.run_village_end,
+            "base.encounter": r.run_encounter,
+            "base.neutral_temple": r.run_neutral_temple,
+            "base.effect.shokunin": r.effect_shokunin,
+            "base.effect.samurai": r.effect_samurai,
+            "base.effect.kuge": r.effect_kuge,
+            "base.effect.miko": r.effect_miko,
+            "base.effect.annaibito": r.effect_annaibito,
+            "base.hiroshige": r.run_hiroshige,
+            "base.chuubei": r.run_chuubei,
+            "base.satsuki_draw": r.run_satsuki_draw,
+            "base.inn_hand": r.run_inn_hand,
+            "base.neutral_discard": r.run_neutral_discard,
+            "base.inn_close": r.run_inn_close,
+            "base.end_achievements": r.run_end_achievements,
+            "base.end_temple": r.run_end_temple,
+        }
+        for kind, run in steps.items():
+            registry.add_step(kind, run=run)
+        registry.add_step("base.choose_traveller", legal=r.legal_choose_traveller)
+        registry.add_step("base.buy_souvenirs", legal=r.legal_buy_souvenirs,
+                          explain=r.explain_buy_souvenirs)
+        registry.add_step("base.temple", legal=r.legal_donate, explain=r.explain_donate)
+        registry.add_step("base.keep_encounter", legal=r.legal_keep_encounter)
+        registry.add_step("base.choose_panorama", legal=r.legal_choose_panorama)
+        registry.add_step("base.satsuki_meal", legal=r.legal_satsuki_meal)
+        registry.add_step("base.meal", legal=r.legal_buy_meal, explain=r.explain_buy_meal)
+        registry.add_action(ChooseTraveller, r.resolve_choose_traveller)
+        registry.add_action(BuySouvenirs, r.resolve_buy_souvenirs)
+        registry.add_action(Donate, r.resolve_donate)
+        registry.add_action(KeepEncounter, r.resolve_keep_encounter)
+        registry.add_action(ChoosePanorama, r.resolve_choose_panorama)
+        registry.add_action(SatsukiMeal, r.resolve_satsuki_meal)
+        registry.add_action(BuyMeal, r.resolve_buy_meal)
+        registry.add_option(
+            "base.meal_hand", "players_plus_one", ("players_plus_one", "players"),
+            "Meal cards the first arrival at an inn draws: players + 1, or players "
+            "(the Gastronomy variant and the online rules).",
+        )
+        registry.add_option(
+            "base.hirotada_bank_coin", "choice", ("choice", "auto"),
+            "Hirotada's extra temple coin from the bank: he may add it, or it is "
+            "always added (online rules).",
+        )
+        registry.add_option(
+            "base.zenemon_discount", "choice", ("choice", "most_expensive"),
+            "Zen-emon's 1-coin souvenir: he names it, or it is always the most "
+            "expensive one bought (online rules).",
+        )
+
+    # --- game created ------------------------------------------------------------------
+    @hookimpl
+    def tokaido_neutral_travellers(self, players: int) -> int | None:
+        return 1 if players == 2 else None
+
+    @hookimpl
+    def tokaido_space_slots(self, players: int, space: Space) -> int | None:
+        return 2 if space.double and players >= 4 else 1
+
+    # --- setup -------------------------------------------------------------------------
+    @hookimpl
+    def tokaido_setup_steps(self, state: GameState) -> Sequence[Staged]:
+        return [Staged(100, Step("base.offer_travellers"))]
+
+    # --- turns -------------------------------------------------------------------------
+    @hookimpl
+    def tokaido_decider(self, state: GameState, piece: int) -> int | None:
+        """The player whose traveller leads decides for the neutral traveller."""
+        return state.pieces[state.leader(seated_only=True)].seat
+
+    @hookimpl
+    def tokaido_stop_forbidden(self, state: GameState, piece: int, position: int) -> str | None:
+        p = state.pieces[piece]
+        if p.seat is None:
+            return None
+        kind = state.rules.board[position].kind
+        if kind in (TEMPLE, VILLAGE) and p.coins < 1:
+            return f"stopping at a {kind} needs at least 1 coin"
+        if kind in content.PANORAMAS and panorama_complete(state, piece, kind):
+            return f"the {kind} panorama is already complete"
+        return None
+
+    @hookimpl
+    def tokaido_arrival_steps(self, state: GameState, piece: int) -> Sequence[Staged]:
+        p = state.pieces[piece]
+        space = state.rules.board[p.position]
+        if space.inn:
+            return self._inn_steps(state, piece)
+        if p.seat is None:
+            if space.kind == TEMPLE:
+                return [Staged(SPACE_ORDER, Step("base.neutral_temple", piece))]
+            return []
+        kind = SPACE_ACTIONS.get(space.kind)
+        if kind is None:
+            return []
+        return [Staged(SPACE_ORDER, Step(kind, piece, p.seat))]
+
+    @staticmethod
+    def _inn_steps(state: GameState, piece: int) -> list[Staged]:
+        p = state.pieces[piece]
+        close = Staged(INN_CLOSE_ORDER, Step("base.inn_close", piece))
+        hand = Staged(INN_HAND_ORDER, Step("base.inn_hand", piece))
+        if p.seat is None:
+            return [hand, Staged(MEAL_ORDER, Step("base.neutral_discard", piece)), close]
+        steps = [hand, Staged(MEAL_ORDER, Step("base.meal", piece, p.seat)), close]
+        power = tv.INN_ARRIVAL_POWERS.get(p.traveller or "")
+        if power is not None and p.position != state.rules.end:
+            steps.append(Staged(INN_POWER_ORDER, Step(power, piece, p.seat)))
+        if tv.draws_free_meal(state, piece):
+            steps.append(Staged(SATSUKI_ORDER, Step("base.satsuki_draw", piece, p.seat)))
+        return steps
+
+    @hookimpl
+    def tokaido_card_gained(self, ctx: Context, piece: int, card: str, source: str) -> None:
+        info: Card = ctx.registry.cards[card]
+        ctx.score(piece, tv.POWER, tv.gain_bonus(ctx.state, piece, info.kind, info.tags))
+
+    # --- end -----------------------------------------------------------------------------
+    @hookimpl
+    def tokaido_end_steps(self, state: GameState) -> Sequence[Staged]:
+        return [Staged(100, Step("base.end_achievements")), Staged(200, Step("base.end_temple"))]
+
+    @hookimpl
+    def tokaido_tiebreak(self, state: GameState, piece: int) -> int | None:
+        return r.tiebreak(state, piece)
+
+    @hookimpl
+    def tokaido_invariants(self, state: GameState) -> Sequence[str]:
+        problems = []
+        cards = state.rules.registry.cards
+        for i, p in enumerate(state.pieces):
+            meals = [c for c in state.collection(i) if cards[c].kind == "meal"]
+            if len(meals) != len(set(meals)):
+                problems.append(f"traveller {i} ate the same meal twice")
+            if p.counter(DONATION) < 0:
+                problems.append(f"traveller {i} has a negative donation")
+        return problems
+
+
+plugin = BasePlugin()

@@ -1,0 +1,33 @@
+"""The project's own pseudo-random generator.
+
+Its output is specified here, not by Python's ``random`` module, so that a seed gives the
+same game on every Python version. It is counter based: the value of draw ``i`` made while
+producing event number ``seq`` depends only on ``(seed, seq, i)``. The game state therefore
+needs no generator state beyond its seed and its event count, both of which the fold of the
+events reproduces.
+"""
+
+from __future__ import annotations
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _mix(z: int) -> int:
+    """The SplitMix64 finaliser: a bijection on 64-bit integers with good avalanche."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+def random_below(seed: int, seq: int, draw: int, n: int) -> int:
+    """Return a number in ``range(n)`` for draw ``draw`` of event ``seq`` under ``seed``.
+
+    The 64-bit hash is mapped to the range by multiply-and-shift; its bias is at most
+    ``n / 2**64``.
+    """
+    if n <= 0:
+        raise ValueError("random_below needs n >= 1")
+    x = _mix((seed + _GOLDEN * (seq + 1)) & _MASK)
+    x = _mix((x + _GOLDEN * (draw + 1)) & _MASK)
+    return (x * n) >> 64

@@ -1,0 +1,541 @@
+"""The engine: running steps, applying actions, and the :class:`Game` API.
+
+A :class:`Game` is an immutable pair of a state and the events that produced it.
+Applying a legal action returns a new game; the old one stays valid, so undo,
+branching and tree search cost nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
+
+from attrs import frozen
+
+from .chance import random_below
+from .errors import IllegalActionError, SetupError
+from .events import (
+    Action,
+    AgendaSet,
+    CardsMoved,
+    CoinsChanged,
+    CounterChanged,
+    DataSet,
+    DeckSet,
+    Event,
+    GameOver,
+    Move,
+    QueueSet,
+    Scored,
+    fold,
+)
+from .frozen import FrozenMap
+from .model import GameState, Piece, Staged, Step, collection_zone
+from .registry import Registry
+from .ruleset import Hooks, Rules, Ruleset, Setup
+
+T = TypeVar("T")
+
+MOVE = "core.move"
+GAME_OVER_STEP = "core.game_over"
+START_COINS_STEP = "core.start_coins"
+
+
+class Context:
+    """What a step or resolver works with: the current state, and ways to change it.
+
+    Every change goes through :meth:`emit`, which folds the event into :attr:`state` at
+    once, so later code sees its effect. Randomness comes only from :meth:`random_below`
+    and :meth:`permute` (seeded by the state), or from a scripted outcome
+    (:meth:`scripted`).
+    """
+
+    __slots__ = ("state", "events", "_draws", "_new")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+        self._draws = 0
+        self._new: list[Step] = []
+
+    @property
+    def rules(self) -> Rules:
+        return self.state.rules
+
+    @property
+    def hooks(self) -> Hooks:
+        return self.state.rules.ruleset.hooks
+
+    @property
+    def registry(self) -> Registry:
+        return self.state.rules.ruleset.registry
+
+    def emit(self, event: Event) -> None:
+        """Record an event and fold it into the state."""
+        self.state = fold(self.state, event)
+        self.events.append(event)
+        self._draws = 0
+
+    def schedule(self, *steps: Step) -> None:
+        """Queue steps to run right after the current one, in the given order."""
+        self._new.extend(steps)
+
+    # --- chance ---------------------------------------------------------------------
+    def scripted(self, kind: str) -> Any | None:
+        """The next scripted outcome of chance ``kind``, or ``None`` if none is scripted.
+
+        The event recording the outcome must return ``kind`` from ``chance_kind()``; its
+        fold uses the scripted outcome up.
+        """
+        outcomes = self.state.script.get(kind)
+        return outcomes[0] if outcomes else None
+
+    def random_below(self, n: int) -> int:
+        """A seeded random number in ``range(n)``; emit its outcome as an event."""
+        value = random_below(self.state.seed, self.state.seq, self._draws, n)
+        self._draws += 1
+        return value
+
+    def permute(self, items: Sequence[T]) -> tuple[T, ...]:
+        """A seeded random order of ``items`` (Fisher-Yates)."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.random_below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out)
+
+    def random_order(self, kind: str, items: Sequence[T]) -> tuple[T, ...]:
+        """The scripted order of ``items`` for chance ``kind``, else a seeded random one."""
+        scripted = self.scripted(kind)
+        if scripted is None:
+            return self.permute(items)
+        order = tuple(scripted)
+        if sorted(map(str, order)) != sorted(map(str, items)):
+            raise SetupError(f"scripted {kind!r} outcome {list(order)} is not an order of "
+                             f"{list(items)}")
+        return order  # type: ignore[return-value]
+
+    def random_index(self, kind: str, n: int) -> int:
+        """The scripted index for chance ``kind``, else a seeded random one, in ``range(n)``."""
+        scripted = self.scripted(kind)
+        if scripted is None:
+            return self.random_below(n)
+        if not isinstance(scripted, int) or not 0 <= scripted < n:
+            raise SetupError(f"scripted {kind!r} outcome {scripted!r} is not in range({n})")
+        return scripted
+
+    # --- common changes -------------------------------------------------------------
+    def coins(self, piece: int, delta: int) -> None:
+        if delta:
+            self.emit(CoinsChanged(piece, delta))
+
+    def score(self, piece: int, category: str, points: int) -> None:
+        if points:
+            self.emit(Scored(piece, category, points))
+
+    def emit_data(self, key: str, value: Any) -> None:
+        self.emit(DataSet(key, value))
+
+    def count(self, piece: int, name: str, delta: int) -> None:
+        if delta:
+            self.emit(CounterChanged(piece, name, delta))
+
+    def move_cards(self, src: str, dst: str, cards: Iterable[str], *, from_top: bool = False,
+                   bottom: bool = True, chance: str | None = None) -> None:
+        cards = tuple(cards)
+        if cards:
+            self.emit(CardsMoved(src, dst, cards, from_top, bottom, chance))
+
+    def return_to_bottom(self, src: str, deck: str, cards: Iterable[str]) -> None:
+        """Put cards under ``deck`` in random order (chance kind ``"order.<deck>"``)."""
+        cards = tuple(cards)
+        if not cards:
+            return
+        kind = f"order.{deck}"
+        if len(cards) == 1:
+            self.emit(CardsMoved(src, deck, cards))
+        else:
+            self.emit(CardsMoved(src, deck, self.random_order(kind, cards), chance=kind))
+
+    def gain(self, piece: int, card: str, source: str, *, from_top: bool = True,
+             category: str = "", points: int = 0) -> None:
+        """Move ``card`` from zone ``source`` into the collection, score its own
+        ``points`` in ``category``, then let plugins react
+        (:func:`~tokaido_rules.hookspecs.tokaido_card_gained`)."""
+        self.emit(CardsMoved(source, collection_zone(piece), (card,), from_top, True))
+        if points:
+            self.emit(Scored(piece, category, points))
+        self.hooks.card_gained(self, piece, card, source)
+
+    def pay_for_cards(self, piece: int, amount: int, cards: tuple[str, ...]) -> None:
+        """Pay for cards: plugins may redirect the coins (:func:`tokaido_pay`), else the bank."""
+        if amount <= 0:
+            return
+        if not self.hooks.pay(self, piece, amount, cards):
+            self.emit(CoinsChanged(piece, -amount))
+
+
+# --- the move decision ----------------------------------------------------------------
+
+
+def _destinations(state: GameState, piece: int) -> Iterator[tuple[int, int, str | None]]:
+    """Every position up to the next inn with a free slot, with a reason if forbidden."""
+    rules = state.rules
+    p = state.pieces[piece]
+    board = rules.board
+    last = rules.next_inn[p.position]
+    taken: dict[int, list[int]] = {}
+    for q in state.pieces:
+        if p.position < q.position <= last:
+            taken.setdefault(q.position, []).append(q.slot)
+    hooks = rules.ruleset.hooks
+    for pos in range(p.position + 1, last + 1):
+        used = taken.get(pos, ())
+        if board[pos].inn:
+            slot = len(used)
+        else:
+            free = [s for s in range(rules.slots[pos]) if s not in used]
+            if not free:
+                continue
+            slot = free[0]
+        yield pos, slot, hooks.stop_forbidden(state, piece, pos)
+
+
+def legal_moves(state: GameState, step: Step) -> list[Action]:
+    """The moves of ``step.piece``: every free slot up to the next inn a rule allows."""
+    seat = step.seat if step.seat is not None else -1
+    return [
+        Move(seat, step.piece, pos, slot)
+        for pos, slot, reason in _destinations(state, step.piece)
+        if reason is None
+    ]
+
+
+def _explain_move(state: GameState, step: Step, action: Move) -> str:
+    p = state.pieces[action.piece]
+    if action.piece != step.piece:
+        return f"traveller {action.piece} does not move now (traveller {step.piece} does)"
+    if action.position <= p.position:
+        return f"a move goes forward: {action.position} is not past {p.position}"
+    last = state.rules.next_inn[p.position]
+    if action.position > last:
+        return f"a move never passes the next inn ({last}): {action.position} is past it"
+    for pos, slot, reason in _destinations(state, action.piece):
+        if pos == action.position:
+            if reason is not None:
+                return f"cannot stop at {pos}: {reason}"
+            if slot != action.slot:
+                return f"the free slot at {pos} is {slot}, not {action.slot}"
+    return f"position {action.position} is full"
+
+
+def resolve_move(ctx: Context, step: Step, action: Move) -> None:
+    """After a move, schedule what the stop triggers (the space, powers, meals, ...)."""
+    ctx.schedule(*(s.step for s in ctx.hooks.arrival_steps(ctx.state, action.piece)))
+
+
+# --- running ----------------------------------------------------------------------------
+
+
+def _implicit_move(state: GameState) -> Step | None:
+    """With nothing pending, the rearmost traveller moves (``None`` if all have arrived)."""
+    piece = state.rearmost()
+    p = state.pieces[piece]
+    if p.position >= state.rules.end:
+        return None
+    seat = p.seat if p.seat is not None else state.rules.ruleset.hooks.decider(state, piece)
+    return Step(MOVE, piece, seat)
+
+
+def _legal(state: GameState, step: Step) -> list[Action]:
+    stype = state.rules.ruleset.registry.steps[step.kind]
+    assert stype.legal is not None
+    actions = list(stype.legal(state, step))
+    actions.extend(state.rules.ruleset.hooks.extra_actions(state, step))
+    return actions
+
+
+def _run(ctx: Context, working: list[Step]) -> None:
+    """Run steps until a decision with legal actions is first, or nothing is pending.
+
+    When every traveller has reached the final inn and nothing is pending, the end
+    steps run and the game is over. The agenda is written back once, at the end.
+    """
+    steps = ctx.registry.steps
+    while True:
+        while working:
+            step = working[0]
+            stype = steps.get(step.kind)
+            if stype is None:
+                raise SetupError(f"step kind {step.kind!r} is not registered")
+            if stype.legal is not None:
+                if _legal(ctx.state, step):
+                    break
+                working.pop(0)  # nothing to decide: the decision lapses
+                continue
+            working.pop(0)
+            ctx._new = []
+            assert stype.run is not None
+            stype.run(ctx, step)
+            working[:0] = ctx._new
+        if working or ctx.state.over:
+            break
+        if _implicit_move(ctx.state) is not None:
+            break
+        working.extend(s.step for s in ctx.hooks.end_steps(ctx.state))
+        working.append(Step(GAME_OVER_STEP))
+    if tuple(working) != ctx.state.agenda:
+        ctx.emit(AgendaSet(tuple(working)))
+
+
+def _game_over(ctx: Context, step: Step) -> None:
+    ctx.emit(GameOver())
+
+
+def _start_coins(ctx: Context, step: Step) -> None:
+    for seat, coins in ctx.rules.setup.coins.items():
+        ctx.coins(seat, coins - ctx.state.pieces[seat].coins)
+
+
+# --- results -----------------------------------------------------------------------------
+
+
+@frozen
+class Score:
+    """A seat's result: total, points by category, tie-break value and rank (1 = best)."""
+
+    seat: int
+    traveller: str | None
+    total: int
+    categories: FrozenMap[str, int]
+    tiebreak: int
+    rank: int
+
+
+# --- the game -----------------------------------------------------------------------------
+
+
+class Game:
+    """An immutable game: a state and the events that led to it.
+
+    Use :func:`new_game` to create one, :meth:`legal_actions` to see the choices of
+    :attr:`current_player`, and :meth:`apply` to get the next game.
+    """
+
+    __slots__ = ("state", "_new_events", "_parent", "_events", "_legal", "_step")
+
+    def __init__(self, state: GameState, new_events: tuple[Event, ...],
+                 parent: Game | None = None) -> None:
+        self.state = state
+        self._new_events = new_events
+        self._parent = parent
+        self._events: tuple[Event, ...] | None = None if parent is not None else new_events
+        self._legal: tuple[Action, ...] | None = None
+        self._step: Step | None = None
+
+    # --- reading -------------------------------------------------------------------------
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.state.rules.ruleset
+
+    @property
+    def players(self) -> int:
+        return self.state.rules.players
+
+    @property
+    def seed(self) -> int:
+        return self.state.seed
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every event since the start, setup included, in order."""
+        if self._events is None:
+            chain: list[tuple[Event, ...]] = []
+            game: Game | None = self
+            while game is not None and game._events is None:
+                chain.append(game._new_events)
+                game = game._parent
+            base: tuple[Event, ...] = game._events if game is not None else ()  # type: ignore[assignment]
+            self._events = base + tuple(e for part in reversed(chain) for e in part)
+            self._parent = None
+        return self._events
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.over
+
+    @property
+    def current_step(self) -> Step | None:
+        """The decision waiting to be made (``None`` when the game is over)."""
+        if self._step is None and not self.state.over:
+            self._step = self.state.agenda[0] if self.state.agenda else _implicit_move(self.state)
+        return self._step
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat whose decision it is; ``None`` when the game is over."""
+        step = self.current_step
+        return None if step is None else step.seat
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions, sorted; empty only when the game is over."""
+        if self._legal is None:
+            step = self.current_step
+            if step is None:
+                self._legal = ()
+            else:
+                self._legal = tuple(sorted(_legal(self.state, step), key=Action.sort_key))
+        return self._legal
+
+    # --- acting --------------------------------------------------------------------------
+    def apply(self, action: Action) -> Game:
+        """Return the game after ``action``; raise :class:`IllegalActionError` if it is not
+        legal now (this game is unchanged either way)."""
+        step = self.current_step
+        if step is None:
+            raise IllegalActionError("the game is over")
+        if action not in self.legal_actions():
+            raise IllegalActionError(self._why_illegal(step, action))
+        ctx = Context(self.state)
+        ctx.emit(action)
+        working = list(ctx.state.agenda)
+        resolve = self.ruleset.registry.resolvers[type(action)]
+        resolve(ctx, step, action)
+        working[:0] = ctx._new
+        _run(ctx, working)
+        return Game(ctx.state, tuple(ctx.events), self)
+
+    def _why_illegal(self, step: Step, action: object) -> str:
+        if not isinstance(action, Action):
+            return f"{action!r} is not an action"
+        if action.seat != step.seat:
+            return f"it is seat {step.seat}'s decision, not seat {action.seat}'s"
+        legal = self.legal_actions()
+        if type(action) not in {type(a) for a in legal}:
+            kinds = ", ".join(sorted({a.TYPE for a in legal}))
+            return f"{action.TYPE} is not a decision open now (open: {kinds})"
+        stype = self.ruleset.registry.steps[step.kind]
+        reason = stype.explain(self.state, step, action) if stype.explain is not None else None
+        return reason or f"{action} is not one of the {len(legal)} legal actions"
+
+    # --- results -------------------------------------------------------------------------
+    def scores(self) -> tuple[Score, ...]:
+        """Per seat: total, points by category (every registered one), tie-break, rank."""
+        state = self.state
+        cats = state.rules.ruleset.registry.categories
+        hooks = state.rules.ruleset.hooks
+        rows = []
+        for i, p in enumerate(state.pieces):
+            if p.seat is None:
+                continue
+            rows.append((p.seat, p.traveller, p.total,
+                         FrozenMap({c: p.score.get(c, 0) for c in cats}),
+                         hooks.tiebreak(state, i)))
+        keys = [(r[2], r[4]) for r in rows]
+        return tuple(
+            Score(*r, rank=1 + sum(1 for k in keys if k > (r[2], r[4]))) for r in rows
+        )
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats ranked first (several in a shared victory)."""
+        return tuple(s.seat for s in self.scores() if s.rank == 1)
+
+    def __repr__(self) -> str:
+        return (f"<Game players={self.players} seq={self.state.seq} "
+                f"current_player={self.current_player} over={self.is_over}>")
+
+
+# --- creating games ------------------------------------------------------------------------
+
+
+def _check_setup(ruleset: Ruleset, players: int, pieces: int, setup: Setup) -> None:
+    reg = ruleset.registry
+    if setup.travellers is not None:
+        if len(setup.travellers) != players:
+            raise SetupError(f"travellers: {players} names needed, {len(setup.travellers)} given")
+        unknown = [t for t in setup.travellers if t not in reg.travellers]
+        if unknown:
+            raise SetupError(f"unknown traveller(s) {unknown} (known: {sorted(reg.travellers)})")
+        if len(set(setup.travellers)) != players:
+            raise SetupError("travellers: each traveller can be chosen once")
+    if setup.queue is not None and sorted(setup.queue) != list(range(pieces)):
+        raise SetupError(f"queue must order the pieces 0..{pieces - 1}, got {list(setup.queue)}")
+    for zone, cards in setup.stacks.items():
+        spec = reg.decks.get(zone)
+        if spec is None:
+            raise SetupError(f"stacks: unknown deck {zone!r} (decks: {sorted(reg.decks)})")
+        remaining = list(spec.cards)
+        for c in cards:
+            if c not in remaining:
+                raise SetupError(f"stacks: deck {zone!r} has no (further) card {c!r}")
+            remaining.remove(c)
+    for seat, coins in setup.coins.items():
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise SetupError(f"coins: no seat {seat!r}")
+        if not isinstance(coins, int) or isinstance(coins, bool) or coins < 0:
+            raise SetupError(f"coins: seat {seat} cannot start with {coins!r}")
+
+
+def _stack(cards: tuple[str, ...], top: tuple[str, ...]) -> tuple[str, ...]:
+    rest = list(cards)
+    for c in top:
+        rest.remove(c)
+    return top + tuple(rest)
+
+
+def new_game(
+    players: int,
+    seed: int = 0,
+    plugins: Ruleset | Iterable[str | object] = ("base",),
+    travellers: Sequence[str] | None = None,
+    options: Mapping[str, object] | None = None,
+    setup: Setup | None = None,
+) -> Game:
+    """Create a game and run its setup up to the first decision.
+
+    ``plugins``: plugin ids or objects (or a prebuilt :class:`Ruleset`, to share its
+    setup cost across many games); ``travellers``: a traveller name per seat, skipping the
+    offer; ``options``: ``"plugin.option" -> value``; ``setup``: a crafted start
+    (:class:`Setup`). Bad input raises a :class:`~tokaido_rules.errors.TokaidoError`.
+    """
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 5:
+        raise SetupError(f"players must be 2 to 5, got {players!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+        raise SetupError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
+    if isinstance(plugins, Ruleset):
+        if options:
+            raise SetupError("options belong to the Ruleset when a Ruleset is passed")
+        ruleset = plugins
+    else:
+        ruleset = Ruleset.build(plugins, options)
+    setup = setup or Setup()
+    if travellers is not None:
+        if setup.travellers is not None:
+            raise SetupError("travellers given twice (argument and setup)")
+        setup = Setup(travellers, setup.queue, setup.stacks, setup.coins, setup.chance)
+    neutrals = ruleset.hooks.neutral_travellers(players)
+    _check_setup(ruleset, players, players + neutrals, setup)
+    slots, next_inn = ruleset.board_for(players)
+    rules = Rules(ruleset, players, neutrals, setup, slots, next_inn)
+    pieces = tuple(Piece(seat=i) for i in range(players)) + tuple(
+        Piece(seat=None) for _ in range(neutrals)
+    )
+    ctx = Context(GameState(rules, seed, pieces, script=setup.chance))
+    for spec in ruleset.registry.decks.values():
+        cards = spec.cards
+        if spec.shuffled:
+            cards = ctx.random_order(f"shuffle.{spec.zone}", cards)
+        top = setup.stacks.get(spec.zone)
+        if top:
+            cards = _stack(cards, top)
+        ctx.emit(DeckSet(spec.zone, cards, spec.shuffled))
+    if setup.queue is not None:
+        queue = setup.queue
+    else:
+        queue = ctx.random_order("queue", tuple(range(len(pieces))))
+    ctx.emit(QueueSet(queue))
+    staged = ruleset.hooks.setup_steps(ctx.state)
+    if setup.coins:
+        staged = sorted([*staged, Staged(10_000, Step(START_COINS_STEP))], key=lambda s: s.order)
+    _run(ctx, [s.step for s in staged])
+    return Game(ctx.state, tuple(ctx.events))

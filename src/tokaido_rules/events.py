@@ -1,0 +1,280 @@
+"""Events: the only way the state changes, and the core's own event types.
+
+An event is a frozen attrs instance with a stable wire name (``TYPE``), a ``VERSION``
+and one mutator, :meth:`Event.apply`, that returns the next state. Player decisions are
+events too (:class:`Action`). The state of a game is the fold of its events
+(:func:`fold`); replaying events re-runs no rules and rolls no dice.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from attrs import evolve, fields, frozen
+
+from .errors import FoldError
+from .frozen import FrozenMap
+from .model import GameState, Step
+
+
+@frozen
+class Event:
+    """Base of every event type.
+
+    Subclasses set ``TYPE`` (``"<plugin id>.<name>"``) and ``VERSION`` and implement
+    :meth:`apply`. An event that records a chance outcome returns its chance kind from
+    :meth:`chance_kind`, so that a scripted outcome of that kind is used up by the fold.
+    """
+
+    TYPE: ClassVar[str] = ""
+    VERSION: ClassVar[int] = 1
+
+    def apply(self, state: GameState) -> GameState:
+        """Return the state after this event. Raise :class:`FoldError` if it does not fit."""
+        raise NotImplementedError
+
+    def chance_kind(self) -> str | None:
+        """The chance kind whose outcome this event records, or ``None``."""
+        return None
+
+
+def _sort_value(value: Any) -> tuple[Any, ...]:
+    if value is None:
+        return (0,)
+    if isinstance(value, bool | int):
+        return (1, int(value))
+    if isinstance(value, str):
+        return (2, value)
+    if isinstance(value, tuple):
+        return (3, tuple(_sort_value(v) for v in value))
+    return (4, repr(value))
+
+
+@frozen
+class Action(Event):
+    """A decision by ``seat``. Applying it as an event removes the decision it answers
+    from the agenda (unless ``CONSUMES_STEP`` is false: an extra option such as using an
+    item before moving) and then applies :meth:`effect`.
+    """
+
+    seat: int
+    CONSUMES_STEP: ClassVar[bool] = True
+
+    def apply(self, state: GameState) -> GameState:
+        if self.CONSUMES_STEP and state.agenda:
+            state = evolve(state, agenda=state.agenda[1:])
+        return self.effect(state)
+
+    def effect(self, state: GameState) -> GameState:
+        """The direct change the decision makes to the state (none by default)."""
+        return state
+
+    def sort_key(self) -> tuple[Any, ...]:
+        """A total order over actions, for the sorted tuple of legal actions."""
+        return (self.TYPE, tuple(_sort_value(getattr(self, f.name)) for f in fields(type(self))))
+
+
+def fold(state: GameState, event: Event) -> GameState:
+    """Apply one event: its mutator, the use of a scripted chance outcome, the count."""
+    state = event.apply(state)
+    if state.script:
+        kind = event.chance_kind()
+        if kind is not None and state.script.get(kind):
+            remaining = state.script[kind][1:]
+            state = evolve(
+                state,
+                script=state.script.set(kind, remaining) if remaining else state.script.without(kind),
+            )
+    return evolve(state, seq=state.seq + 1)
+
+
+# ----------------------------------------------------------------------------------
+# Core events
+# ----------------------------------------------------------------------------------
+
+
+@frozen
+class DeckSet(Event):
+    """A zone is filled with cards in the given order (a shuffled deck, a pile)."""
+
+    TYPE: ClassVar[str] = "core.deck_set"
+    zone: str
+    cards: tuple[str, ...]
+    shuffled: bool = True
+
+    def apply(self, state: GameState) -> GameState:
+        return state.with_zone(self.zone, self.cards)
+
+    def chance_kind(self) -> str | None:
+        return f"shuffle.{self.zone}" if self.shuffled else None
+
+
+@frozen
+class QueueSet(Event):
+    """The travellers line up at the start inn: ``order[0]`` nearest the road."""
+
+    TYPE: ClassVar[str] = "core.queue_set"
+    order: tuple[int, ...]
+
+    def apply(self, state: GameState) -> GameState:
+        if sorted(self.order) != list(range(len(state.pieces))):
+            raise FoldError(f"queue {list(self.order)} is not an order of the travellers")
+        start = state.rules.start
+        pieces = list(state.pieces)
+        for slot, piece in enumerate(self.order):
+            pieces[piece] = evolve(pieces[piece], position=start, slot=slot)
+        return evolve(state, pieces=tuple(pieces))
+
+    def chance_kind(self) -> str | None:
+        return "queue"
+
+
+@frozen
+class TravellerSet(Event):
+    """A piece becomes a traveller (its starting coins come as a separate event)."""
+
+    TYPE: ClassVar[str] = "core.traveller_set"
+    piece: int
+    traveller: str | None
+
+    def apply(self, state: GameState) -> GameState:
+        return state.with_piece(self.piece, traveller=self.traveller)
+
+
+@frozen
+class CoinsChanged(Event):
+    """A traveller gains (``delta`` > 0) or pays coins; never below zero."""
+
+    TYPE: ClassVar[str] = "core.coins"
+    piece: int
+    delta: int
+
+    def apply(self, state: GameState) -> GameState:
+        coins = state.pieces[self.piece].coins + self.delta
+        if coins < 0:
+            raise FoldError(f"piece {self.piece} cannot pay {-self.delta} coins")
+        return state.with_piece(self.piece, coins=coins)
+
+
+@frozen
+class Scored(Event):
+    """A traveller scores (or, if negative, loses) points in a category."""
+
+    TYPE: ClassVar[str] = "core.scored"
+    piece: int
+    category: str
+    points: int
+
+    def apply(self, state: GameState) -> GameState:
+        if self.category not in state.rules.registry.categories:
+            raise FoldError(f"unknown score category {self.category!r}")
+        score = state.pieces[self.piece].score
+        return state.with_piece(
+            self.piece, score=score.set(self.category, score.get(self.category, 0) + self.points)
+        )
+
+
+@frozen
+class CounterChanged(Event):
+    """A plugin counter of a traveller changes (e.g. its temple donation)."""
+
+    TYPE: ClassVar[str] = "core.counter"
+    piece: int
+    name: str
+    delta: int
+
+    def apply(self, state: GameState) -> GameState:
+        counters = state.pieces[self.piece].counters
+        return state.with_piece(
+            self.piece, counters=counters.set(self.name, counters.get(self.name, 0) + self.delta)
+        )
+
+
+@frozen
+class DataSet(Event):
+    """A plugin value of the game changes."""
+
+    TYPE: ClassVar[str] = "core.data_set"
+    key: str
+    value: Any
+
+    def apply(self, state: GameState) -> GameState:
+        return state.with_data(self.key, self.value)
+
+
+@frozen
+class CardsMoved(Event):
+    """Cards move from one zone to another.
+
+    ``from_top``: they are the top cards of ``src`` in order (a draw), else any copies;
+    ``bottom``: they go under ``dst`` (else on top). ``chance`` names the chance kind when
+    which cards moved, or their order, was a random outcome.
+    """
+
+    TYPE: ClassVar[str] = "core.cards_moved"
+    src: str
+    dst: str
+    cards: tuple[str, ...]
+    from_top: bool = False
+    bottom: bool = True
+    chance: str | None = None
+
+    def apply(self, state: GameState) -> GameState:
+        state = state.take_cards(self.src, self.cards, from_top=self.from_top)
+        return state.put_cards(self.dst, self.cards, bottom=self.bottom)
+
+    def chance_kind(self) -> str | None:
+        return self.chance
+
+
+@frozen
+class AgendaSet(Event):
+    """What must happen next is now ``steps`` (the engine writes this after each action)."""
+
+    TYPE: ClassVar[str] = "core.agenda_set"
+    steps: tuple[Step, ...]
+
+    def apply(self, state: GameState) -> GameState:
+        return evolve(state, agenda=self.steps)
+
+
+@frozen
+class GameOver(Event):
+    """The game has ended; scores are final."""
+
+    TYPE: ClassVar[str] = "core.game_over"
+
+    def apply(self, state: GameState) -> GameState:
+        return evolve(state, over=True)
+
+
+@frozen
+class Move(Action):
+    """Move a traveller forward to a position and slot, then resolve the stop."""
+
+    TYPE: ClassVar[str] = "core.move"
+    piece: int
+    position: int
+    slot: int
+
+    def effect(self, state: GameState) -> GameState:
+        return evolve(state.with_piece(self.piece, position=self.position, slot=self.slot),
+                      turn=state.turn + 1)
+
+    def __str__(self) -> str:
+        space = ""
+        return f"seat {self.seat}: move traveller {self.piece} to {self.position}{space}" + (
+            f" (slot {self.slot})" if self.slot else ""
+        )
+
+
+CORE_EVENTS: tuple[type[Event], ...] = (
+    DeckSet, QueueSet, TravellerSet, CoinsChanged, Scored, CounterChanged, DataSet,
+    CardsMoved, AgendaSet, GameOver, Move,
+)
+
+__all__ = [
+    "CORE_EVENTS", "Action", "AgendaSet", "CardsMoved", "CoinsChanged", "CounterChanged",
+    "DataSet", "DeckSet", "Event", "FrozenMap", "GameOver", "Move", "QueueSet", "Scored",
+    "TravellerSet", "fold",
+]

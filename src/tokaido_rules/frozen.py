@@ -1,0 +1,66 @@
+"""An immutable, hashable mapping for use inside frozen state."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, NoReturn, TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class FrozenMap(dict[K, V]):
+    """A ``dict`` that refuses every mutation; "changes" return a new map.
+
+    It subclasses ``dict`` so that lookups run at native speed and it serializes as a
+    plain JSON object.
+    """
+
+    __slots__ = ("_hash",)
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("FrozenMap is immutable; use .set() or .without()")
+
+    __setitem__ = _refuse
+    __delitem__ = _refuse
+    clear = _refuse
+    pop = _refuse
+    popitem = _refuse
+    setdefault = _refuse
+    update = _refuse
+    __ior__ = _refuse
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        try:
+            return self._hash  # type: ignore[no-any-return]
+        except AttributeError:
+            h = hash(frozenset(self.items()))
+            object.__setattr__(self, "_hash", h)
+            return h
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({dict.__repr__(self)})"
+
+    def set(self, key: K, value: V) -> FrozenMap[K, V]:
+        """Return a copy with ``key`` bound to ``value``."""
+        new: dict[K, V] = dict(self)
+        new[key] = value
+        return FrozenMap(new)
+
+    def merge(self, items: Mapping[K, V] | Iterable[tuple[K, V]]) -> FrozenMap[K, V]:
+        """Return a copy with every pair of ``items`` added or replaced."""
+        new: dict[K, V] = dict(self)
+        new.update(items)
+        return FrozenMap(new)
+
+    def without(self, key: K) -> FrozenMap[K, V]:
+        """Return a copy without ``key`` (no error if absent)."""
+        new: dict[K, V] = dict(self)
+        new.pop(key, None)
+        return FrozenMap(new)
+
+    def __reduce__(self) -> Any:
+        return (FrozenMap, (dict(self),))
+
+
+EMPTY: FrozenMap[Any, Any] = FrozenMap()

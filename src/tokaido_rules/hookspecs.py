@@ -1,0 +1,182 @@
+"""The hook specifications: how plugins give the game its content and rules.
+
+Every hook is prefixed ``tokaido_`` and grouped by when it fires. Implement them with
+:data:`tokaido_rules.hookimpl`. Implementations are called in the ruleset's canonical
+plugin order (a plugin after every plugin it requires), so an expansion sees, and may
+wrap with ``wrapper=True``, what the plugins it builds on contributed. Hooks that fire
+during play receive the :class:`~tokaido_rules.engine.Context` (to emit events) or the
+read-only :class:`~tokaido_rules.model.GameState`.
+
+Lifecycle::
+
+    ruleset built:  tokaido_register -> tokaido_preset_options
+    game created:   tokaido_neutral_travellers, tokaido_space_slots
+    setup:          (decks shuffled, start queue drawn) -> tokaido_setup_steps
+    each turn:      tokaido_decider, tokaido_stop_forbidden, tokaido_extra_actions
+                    -> move -> tokaido_arrival_steps -> (steps run; cards gained fire
+                    tokaido_card_gained; payments go through tokaido_pay)
+    game end:       tokaido_end_steps -> tokaido_tiebreak
+    any time:       tokaido_invariants (checked by the conformance tests)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from .engine import Context
+    from .events import Action
+    from .model import GameState, Space, Staged, Step
+    from .registry import Registry
+
+PROJECT = "tokaido_rules"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+# --- ruleset built ------------------------------------------------------------------
+
+
+@hookspec
+def tokaido_register(registry: Registry) -> None:
+    """Add the plugin's content: board, cards, decks, travellers, steps, actions,
+    events, options and score categories.
+
+    Called once when a ruleset is built, in canonical plugin order. ``registry`` is bound
+    to the calling plugin: every name it adds must start with the plugin id and a dot.
+    """
+
+
+@hookspec
+def tokaido_preset_options() -> Mapping[str, object] | None:
+    """Return option values (``"plugin.option" -> value``) this plugin sets by default.
+
+    Called once when a ruleset is built, after registration. Used by preset plugins
+    (e.g. an online-rules preset) and by variants that are an option of another plugin.
+    Options given explicitly to the game win over presets; two presets giving different
+    values for one option are a :class:`~tokaido_rules.errors.PluginConflictError`.
+    """
+
+
+# --- game created -------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tokaido_neutral_travellers(players: int) -> int | None:
+    """Return how many neutral travellers (with no seat) join a game of ``players``.
+
+    Called once per game. First non-``None`` result wins; none means 0.
+    """
+
+
+@hookspec(firstresult=True)
+def tokaido_space_slots(players: int, space: Space) -> int | None:
+    """Return how many travellers a road space holds with ``players`` seats.
+
+    Called once per space when a game is created (inns always hold everyone).
+    First non-``None`` result wins; none means 1.
+    """
+
+
+# --- setup --------------------------------------------------------------------------
+
+
+@hookspec
+def tokaido_setup_steps(state: GameState) -> Sequence[Staged]:
+    """Return the steps that set the game up (traveller choice, starting adjustments).
+
+    Called once, after the decks are shuffled and the start queue is drawn. All
+    plugins' steps run in ``order`` (ties by plugin order).
+    """
+
+
+# --- each turn ----------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tokaido_decider(state: GameState, piece: int) -> int | None:
+    """Return the seat that decides for a piece that has no seat (a neutral traveller).
+
+    Called whenever such a piece must move. First non-``None`` result wins.
+    """
+
+
+@hookspec
+def tokaido_stop_forbidden(state: GameState, piece: int, position: int) -> str | None:
+    """Return why ``piece`` may not stop at ``position`` (which has a free slot), or ``None``.
+
+    Called for every candidate destination of a move. Any reason forbids the stop; the
+    reason is the message of the :class:`~tokaido_rules.errors.IllegalActionError` raised
+    if the stop is attempted anyway.
+    """
+
+
+@hookspec
+def tokaido_extra_actions(state: GameState, step: Step) -> Sequence[Action]:
+    """Return additional legal actions for the decision ``step`` (e.g. using an item).
+
+    Called whenever the legal actions of a decision are computed; ``step.kind`` is
+    ``"core.move"`` for a move. The action types must be registered with a resolver.
+    """
+
+
+@hookspec
+def tokaido_arrival_steps(state: GameState, piece: int) -> Sequence[Staged]:
+    """Return the steps a traveller's stop triggers (the space's action, arrival powers,
+    the meal at an inn, ...).
+
+    Called right after a move. All contributions run in ``order``. A plugin may wrap
+    this hook (``wrapper=True``) to replace or reorder what others contributed.
+    """
+
+
+@hookspec
+def tokaido_card_gained(ctx: Context, piece: int, card: str, source: str) -> None:
+    """React to ``card`` joining ``piece``'s collection from zone ``source``.
+
+    Called by :meth:`Context.gain` after the card moved and its own points were scored;
+    e.g. a traveller power that scores extra for certain cards.
+    """
+
+
+@hookspec(firstresult=True)
+def tokaido_pay(ctx: Context, piece: int, amount: int, cards: tuple[str, ...]) -> bool | None:
+    """Handle the payment of ``amount`` coins for ``cards`` and return ``True``.
+
+    Called by :meth:`Context.pay_for_cards`. Return ``None`` to leave the payment to
+    others; if nobody handles it, the coins go to the bank. First non-``None`` wins.
+    """
+
+
+# --- game end -----------------------------------------------------------------------
+
+
+@hookspec
+def tokaido_end_steps(state: GameState) -> Sequence[Staged]:
+    """Return the end-of-game scoring steps (achievements, temple ranking, ...).
+
+    Called once, when every traveller has reached the final inn and nothing is pending.
+    All contributions run in ``order``.
+    """
+
+
+@hookspec
+def tokaido_tiebreak(state: GameState, piece: int) -> int | None:
+    """Return a number that breaks ties between equal totals (higher wins).
+
+    Called for each seat when ranking; results of all plugins are added.
+    """
+
+
+# --- checks -------------------------------------------------------------------------
+
+
+@hookspec
+def tokaido_invariants(state: GameState) -> Sequence[str]:
+    """Return a description of every plugin invariant that ``state`` breaks (none: ``[]``).
+
+    Called by the conformance tests after every event.
+    """

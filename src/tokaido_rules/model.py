@@ -1,0 +1,231 @@
+"""The immutable game state and the static content it refers to.
+
+Everything here is a frozen attrs class holding tuples and :class:`FrozenMap` values.
+State never changes in place: events return new states (:mod:`tokaido_rules.events`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from attrs import evolve, field, frozen
+
+from .errors import FoldError
+from .frozen import EMPTY, FrozenMap
+
+if TYPE_CHECKING:
+    from .ruleset import Rules
+
+JSON = Any
+"""A value made of ``None``, ``bool``, ``int``, ``str``, tuples and FrozenMaps."""
+
+
+def collection_zone(piece: int) -> str:
+    """The zone holding a traveller's collection: every card acquired, face up."""
+    return _COLLECTIONS[piece] if piece < len(_COLLECTIONS) else f"collection.{piece}"
+
+
+def secret_zone(piece: int) -> str:
+    """The zone holding a traveller's secret cards (e.g. amulets)."""
+    return _SECRETS[piece] if piece < len(_SECRETS) else f"secret.{piece}"
+
+
+_COLLECTIONS = tuple(f"collection.{i}" for i in range(8))
+_SECRETS = tuple(f"secret.{i}" for i in range(8))
+
+
+@frozen
+class Space:
+    """One position of the road. ``double`` spaces may have a second, off-road slot."""
+
+    kind: str
+    double: bool = False
+    inn: bool = False
+
+
+@frozen
+class Card:
+    """A card a plugin registers.
+
+    ``kind`` groups cards (``"souvenir"``, ``"meal"``, ...); ``family`` is the souvenir
+    family for set scoring (``None`` for cards outside souvenir sets); ``tags`` say what
+    else the card counts as (e.g. ``"collector"`` for the Collector achievement);
+    ``effect`` is the step kind that applies the card when it is drawn (encounters).
+    """
+
+    id: str
+    kind: str
+    name: str
+    family: str | None = None
+    price: int = 0
+    points: int = 0
+    tags: frozenset[str] = field(default=frozenset(), converter=frozenset)
+    effect: str | None = None
+
+
+@frozen
+class Traveller:
+    """A traveller tile: its id (lower case), starting coins and display name."""
+
+    name: str
+    coins: int
+    label: str = ""
+
+
+@frozen
+class Step:
+    """One item of the agenda: something that must happen, or be decided, next.
+
+    ``seat`` is the seat that decides (``None`` for a step the engine runs by itself);
+    ``piece`` the traveller the step is about; ``data`` any parameters of the step.
+    """
+
+    kind: str
+    piece: int = -1
+    seat: int | None = None
+    data: FrozenMap[str, JSON] = field(default=EMPTY, converter=FrozenMap)
+
+
+@frozen(order=True)
+class Staged:
+    """A step contributed by a hook, with its place in the sequence (lower runs first)."""
+
+    order: int
+    step: Step = field(order=False)
+
+
+@frozen
+class Piece:
+    """A traveller on the road. ``seat`` is ``None`` for the 2-player neutral traveller.
+
+    ``slot`` is 0 for the on-road slot of a space, 1 for the off-road slot; at an inn it
+    is the arrival order. ``score`` holds points by category; ``counters`` holds plugin
+    counters such as temple donations.
+    """
+
+    seat: int | None
+    traveller: str | None = None
+    coins: int = 0
+    position: int = 0
+    slot: int = 0
+    score: FrozenMap[str, int] = field(default=EMPTY, converter=FrozenMap)
+    counters: FrozenMap[str, int] = field(default=EMPTY, converter=FrozenMap)
+
+    @property
+    def total(self) -> int:
+        """The sum of the points of every category."""
+        return sum(self.score.values())
+
+    def counter(self, name: str) -> int:
+        """A plugin counter's value (0 if never set)."""
+        return self.counters.get(name, 0)
+
+
+@frozen
+class GameState:
+    """The whole state of a game at one point; the fold of its events.
+
+    ``zones`` maps zone names to cards (index 0 is the top of a deck); ``agenda`` is what
+    must happen next (empty: the rearmost traveller moves); ``data`` holds plugin values;
+    ``script`` holds scripted chance outcomes not yet used; ``seq`` counts the events.
+    """
+
+    rules: Rules = field(eq=False, repr=False)
+    seed: int
+    pieces: tuple[Piece, ...]
+    zones: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=FrozenMap)
+    agenda: tuple[Step, ...] = ()
+    data: FrozenMap[str, JSON] = field(default=EMPTY, converter=FrozenMap)
+    script: FrozenMap[str, tuple[JSON, ...]] = field(default=EMPTY, converter=FrozenMap)
+    seq: int = 0
+    turn: int = 0
+    over: bool = False
+
+    # --- reading -----------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        """The number of seats (the neutral traveller is not a player)."""
+        return self.rules.players
+
+    def zone(self, name: str) -> tuple[str, ...]:
+        """The cards of a zone (empty if the zone was never filled)."""
+        return self.zones.get(name, ())
+
+    def collection(self, piece: int) -> tuple[str, ...]:
+        """A traveller's collection, in acquisition order."""
+        return self.zones.get(collection_zone(piece), ())
+
+    def secret(self, piece: int) -> tuple[str, ...]:
+        """A traveller's secret cards."""
+        return self.zones.get(secret_zone(piece), ())
+
+    def seat_piece(self, seat: int) -> int:
+        """The piece index of a seat's traveller (seats and pieces share numbers)."""
+        return seat
+
+    def traveller_of(self, piece: int) -> str | None:
+        return self.pieces[piece].traveller
+
+    def order_key(self, piece: int) -> tuple[int, int]:
+        """Sort key along the road: higher is further ahead.
+
+        On a space the off-road slot (or any later slot) is further back; at an inn the
+        later arrival is further back, so it leaves first.
+        """
+        p = self.pieces[piece]
+        return (p.position, -p.slot)
+
+    def rearmost(self) -> int:
+        """The piece that moves next when nothing else is pending."""
+        return min(range(len(self.pieces)), key=self.order_key)
+
+    def leader(self, *, seated_only: bool = False) -> int:
+        """The piece furthest along the road (first arrival on a shared space or inn)."""
+        candidates = [
+            i for i, p in enumerate(self.pieces) if not seated_only or p.seat is not None
+        ]
+        return max(candidates, key=self.order_key)
+
+    def occupants(self, position: int) -> tuple[int, ...]:
+        """Pieces at a position, by slot."""
+        at = [(p.slot, i) for i, p in enumerate(self.pieces) if p.position == position]
+        return tuple(i for _, i in sorted(at))
+
+    # --- pure updates used by event folds ----------------------------------------
+    def with_piece(self, index: int, **changes: Any) -> GameState:
+        pieces = list(self.pieces)
+        pieces[index] = evolve(pieces[index], **changes)
+        return evolve(self, pieces=tuple(pieces))
+
+    def with_zone(self, name: str, cards: tuple[str, ...]) -> GameState:
+        return evolve(self, zones=self.zones.set(name, cards))
+
+    def with_data(self, key: str, value: JSON) -> GameState:
+        return evolve(self, data=self.data.set(key, value))
+
+    def take_cards(self, name: str, cards: tuple[str, ...], *, from_top: bool) -> GameState:
+        """Remove ``cards`` from a zone: the top cards in order, or any copies of them."""
+        have = self.zones.get(name, ())
+        if from_top:
+            if have[: len(cards)] != cards:
+                raise FoldError(
+                    f"zone {name!r} does not start with {list(cards)} (top: {list(have[:len(cards)])})"
+                )
+            return self.with_zone(name, have[len(cards):])
+        remaining = list(have)
+        for card in cards:
+            try:
+                remaining.remove(card)
+            except ValueError:
+                raise FoldError(f"zone {name!r} holds no {card!r}") from None
+        return self.with_zone(name, tuple(remaining))
+
+    def put_cards(self, name: str, cards: tuple[str, ...], *, bottom: bool) -> GameState:
+        have = self.zones.get(name, ())
+        return self.with_zone(name, have + cards if bottom else cards + have)
+
+
+def scores_by_category(state: GameState, categories: Mapping[str, str]) -> list[dict[str, int]]:
+    """Per piece, the points of every registered category (zeros included)."""
+    return [{c: p.score.get(c, 0) for c in categories} for p in state.pieces]

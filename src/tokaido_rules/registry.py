@@ -1,0 +1,175 @@
+"""The registry: where plugins add content (board, cards, decks, travellers, steps,
+actions, events, options and score categories).
+
+One registry is built per ruleset. During :func:`~tokaido_rules.hookspecs.tokaido_register`
+it is bound to the registering plugin, and every name a plugin adds (except cards,
+travellers and score categories, which only need to be unique) must start with the
+plugin id and a dot, so two plugins can never clash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from attrs import frozen
+
+from .errors import PluginDefinitionError
+from .events import Action, Event
+from .model import Card, GameState, Space, Step, Traveller
+
+if TYPE_CHECKING:
+    from .engine import Context
+
+Visibility = Literal["public", "hidden", "owner"]
+StepRunner = Callable[["Context", Step], None]
+LegalFn = Callable[[GameState, Step], Sequence[Action]]
+Resolver = Callable[["Context", Step, Any], None]
+ExplainFn = Callable[[GameState, Step, Action], "str | None"]
+
+
+@frozen
+class OptionSpec:
+    """A rule option: its full name, default, accepted values and a one-line doc."""
+
+    name: str
+    default: object
+    choices: tuple[object, ...]
+    doc: str
+
+
+@frozen
+class StepType:
+    """How a step kind behaves: ``run`` for a step the engine performs, ``legal`` for a
+    decision (the legal actions; the actions' own resolvers carry them out)."""
+
+    kind: str
+    run: StepRunner | None
+    legal: LegalFn | None
+    explain: ExplainFn | None = None
+
+    @property
+    def is_decision(self) -> bool:
+        return self.legal is not None
+
+
+@frozen
+class DeckSpec:
+    """A zone filled at setup: its cards and whether it is shuffled."""
+
+    zone: str
+    cards: tuple[str, ...]
+    shuffled: bool
+
+
+class Registry:
+    """Content of one ruleset. Filled by plugins, then read by the engine."""
+
+    def __init__(self) -> None:
+        self.plugin = ""
+        self.board: tuple[Space, ...] = ()
+        self.cards: dict[str, Card] = {}
+        self.decks: dict[str, DeckSpec] = {}
+        self.zones: dict[str, Visibility] = {}
+        self.travellers: dict[str, Traveller] = {}
+        self.steps: dict[str, StepType] = {}
+        self.resolvers: dict[type[Action], Resolver] = {}
+        self.events: dict[str, type[Event]] = {}
+        self.options: dict[str, OptionSpec] = {}
+        self.categories: dict[str, str] = {}
+
+    # --- helpers -----------------------------------------------------------------
+    def _own(self, name: str, what: str) -> str:
+        if not name.startswith(self.plugin + "."):
+            raise PluginDefinitionError(
+                f"plugin {self.plugin!r} registers {what} {name!r}: "
+                f"its name must start with {self.plugin + '.'!r}"
+            )
+        return name
+
+    @staticmethod
+    def _unique(table: dict[str, Any], name: str, what: str) -> None:
+        if name in table:
+            raise PluginDefinitionError(f"{what} {name!r} is registered twice")
+
+    # --- board -------------------------------------------------------------------
+    def set_board(self, spaces: Iterable[Space]) -> None:
+        """Set the road: positions in travel order, the first and last being inns."""
+        board = tuple(spaces)
+        if len(board) < 2 or not board[0].inn or not board[-1].inn:
+            raise PluginDefinitionError("a board must start and end with an inn")
+        self.board = board
+
+    # --- content -----------------------------------------------------------------
+    def add_card(self, card: Card) -> None:
+        self._unique(self.cards, card.id, "card")
+        self.cards[card.id] = card
+
+    def add_deck(self, zone: str, cards: Iterable[str], *, shuffled: bool = True,
+                 visibility: Visibility = "hidden") -> None:
+        """Declare a zone filled at setup (shuffled unless ``shuffled=False``)."""
+        self._own(zone, "deck")
+        self._unique(self.decks, zone, "deck")
+        cards = tuple(cards)
+        for c in cards:
+            if c not in self.cards:
+                raise PluginDefinitionError(f"deck {zone!r} holds unregistered card {c!r}")
+        self.decks[zone] = DeckSpec(zone, cards, shuffled)
+        self.zones[zone] = visibility
+
+    def add_zone(self, zone: str, visibility: Visibility) -> None:
+        """Declare a zone that starts empty (an inn hand, revealed cards, ...)."""
+        self._own(zone, "zone")
+        self._unique(self.zones, zone, "zone")
+        self.zones[zone] = visibility
+
+    def add_traveller(self, traveller: Traveller) -> None:
+        self._unique(self.travellers, traveller.name, "traveller")
+        self.travellers[traveller.name] = traveller
+
+    def add_category(self, name: str, label: str) -> None:
+        """Add a score category (e.g. ``"panoramas"``)."""
+        self._unique(self.categories, name, "score category")
+        self.categories[name] = label
+
+    # --- behaviour ---------------------------------------------------------------
+    def add_step(self, kind: str, *, run: StepRunner | None = None,
+                 legal: LegalFn | None = None, explain: ExplainFn | None = None) -> None:
+        """Register a step kind: ``run`` (performed by the engine) or ``legal`` (a decision).
+
+        ``explain(state, step, action)`` may say why an action is not legal for this
+        decision; it is used for the message of :class:`IllegalActionError`.
+        """
+        if (run is None) == (legal is None):
+            raise PluginDefinitionError(f"step {kind!r} needs exactly one of run= or legal=")
+        self._own(kind, "step")
+        self._unique(self.steps, kind, "step")
+        self.steps[kind] = StepType(kind, run, legal, explain)
+
+    def add_event(self, cls: type[Event]) -> None:
+        """Register an event type under its wire name ``cls.TYPE``."""
+        self._own(cls.TYPE, "event")
+        self._unique(self.events, cls.TYPE, "event")
+        self.events[cls.TYPE] = cls
+
+    def add_action(self, cls: type[Action], resolve: Resolver | None = None) -> None:
+        """Register an action type and what happens after it is applied.
+
+        ``resolve(ctx, step, action)`` emits the consequences; ``step`` is the decision
+        the action answered.
+        """
+        self.add_event(cls)
+        self.resolvers[cls] = resolve if resolve is not None else _no_consequence
+
+    def add_option(self, name: str, default: object, choices: Sequence[object],
+                   doc: str) -> None:
+        """Declare a rule option ``"<plugin id>.<name>"`` with its accepted values."""
+        self._own(name, "option")
+        self._unique(self.options, name, "option")
+        if default not in choices:
+            raise PluginDefinitionError(f"option {name!r}: default {default!r} not a choice")
+        self.options[name] = OptionSpec(name, default, tuple(choices), doc)
+
+
+def _no_consequence(ctx: Context, step: Step, action: Any) -> None:
+    return None

@@ -1,0 +1,371 @@
+"""Rulesets: an explicit list of plugins, resolved, checked, ordered and registered.
+
+A :class:`Ruleset` owns one pluggy plugin manager (never a global one), the
+:class:`Registry` its plugins filled and the resolved option values. :class:`Rules` adds
+what a single game fixes: the player count and any crafted setup.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
+from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+from attrs import field, frozen
+
+from . import hookspecs
+from .errors import (
+    MissingRequirementError,
+    OptionError,
+    PluginConflictError,
+    PluginDefinitionError,
+    UnknownPluginError,
+)
+from .events import CORE_EVENTS, Action, Move
+from .frozen import EMPTY, FrozenMap
+from .model import GameState, Space, Staged, Step
+from .registry import Registry
+
+if TYPE_CHECKING:
+    from .engine import Context
+
+ENTRY_POINT_GROUP = "tokaido_rules"
+
+
+@frozen
+class PluginInfo:
+    """What a plugin declares about itself.
+
+    A plugin is any object with a ``tokaido_plugin`` attribute holding a ``PluginInfo``
+    and with ``tokaido_*`` hook implementations. ``requires`` lists plugin ids that must be
+    enabled with it; ``conflicts`` ids that must not.
+    """
+
+    id: str
+    version: str
+    requires: tuple[str, ...] = field(default=(), converter=tuple)
+    conflicts: tuple[str, ...] = field(default=(), converter=tuple)
+    description: str = ""
+
+
+def plugin_info(plugin: object) -> PluginInfo:
+    info = getattr(plugin, "tokaido_plugin", None)
+    if not isinstance(info, PluginInfo):
+        raise PluginDefinitionError(f"{plugin!r} has no 'tokaido_plugin' PluginInfo")
+    return info
+
+
+def installed_plugins() -> dict[str, EntryPoint]:
+    """The plugins installed in this environment, by id (entry-point name)."""
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def load_plugin(plugin_id: str) -> object:
+    """Import the installed plugin ``plugin_id``; raise :class:`UnknownPluginError`."""
+    eps = installed_plugins()
+    if plugin_id not in eps:
+        known = ", ".join(sorted(eps)) or "none"
+        raise UnknownPluginError(f"unknown plugin {plugin_id!r} (installed: {known})")
+    try:
+        plugin = eps[plugin_id].load()
+    except Exception as exc:  # a broken third-party plugin must not crash the caller
+        raise PluginDefinitionError(f"plugin {plugin_id!r} failed to import: {exc}") from exc
+    if plugin_info(plugin).id != plugin_id:
+        raise PluginDefinitionError(
+            f"entry point {plugin_id!r} loads plugin {plugin_info(plugin).id!r}"
+        )
+    return plugin
+
+
+def canonical_order(plugins: Sequence[object]) -> list[object]:
+    """Order plugins dependencies first, then by id; check requirements and conflicts."""
+    by_id: dict[str, object] = {}
+    for p in plugins:
+        pid = plugin_info(p).id
+        if pid in by_id and by_id[pid] is not p:
+            raise PluginDefinitionError(f"two different plugins have the id {pid!r}")
+        by_id[pid] = p
+    for pid, p in by_id.items():
+        info = plugin_info(p)
+        missing = [r for r in info.requires if r not in by_id]
+        if missing:
+            raise MissingRequirementError(
+                f"plugin {pid!r} requires {', '.join(map(repr, missing))}, which is not enabled"
+            )
+        clash = [c for c in info.conflicts if c in by_id]
+        if clash:
+            raise PluginConflictError(
+                f"plugin {pid!r} conflicts with {', '.join(map(repr, clash))}"
+            )
+    ordered: list[object] = []
+    done: set[str] = set()
+    while len(ordered) < len(by_id):
+        ready = sorted(
+            pid for pid, p in by_id.items()
+            if pid not in done and all(r in done for r in plugin_info(p).requires)
+        )
+        if not ready:
+            raise PluginDefinitionError("plugins require each other in a cycle")
+        done.add(ready[0])
+        ordered.append(by_id[ready[0]])
+    return ordered
+
+
+class _CorePlugin:
+    """The core's own registrations: its event types and the move decision."""
+
+    tokaido_plugin = PluginInfo("core", "1")
+
+    @staticmethod
+    def register(registry: Registry) -> None:
+        for cls in CORE_EVENTS:
+            if issubclass(cls, Action):
+                continue
+            registry.add_event(cls)
+        from .engine import (
+            GAME_OVER_STEP,
+            MOVE,
+            START_COINS_STEP,
+            _explain_move,
+            _game_over,
+            _start_coins,
+            legal_moves,
+            resolve_move,
+        )
+
+        registry.add_step(MOVE, legal=legal_moves, explain=_explain_move)  # type: ignore[arg-type]
+        registry.add_step(GAME_OVER_STEP, run=_game_over)
+        registry.add_step(START_COINS_STEP, run=_start_coins)
+        registry.add_action(Move, resolve_move)
+
+
+def _coerce(spec_choices: tuple[object, ...], value: object) -> object:
+    """Accept the textual form of a value (``"true"``, ``"3"``) as the CLI gives it."""
+    if value in spec_choices or not isinstance(value, str):
+        return value
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return value
+    return parsed
+
+
+class Hooks:
+    """A typed facade over the ruleset's hook calls, so mypy checks every call site."""
+
+    def __init__(self, pm: pluggy.PluginManager) -> None:
+        self._hook = pm.hook
+
+    def neutral_travellers(self, players: int) -> int:
+        result = self._hook.tokaido_neutral_travellers(players=players)
+        return int(result or 0)
+
+    def space_slots(self, players: int, space: Space) -> int:
+        result = self._hook.tokaido_space_slots(players=players, space=space)
+        return int(result or 1)
+
+    def setup_steps(self, state: GameState) -> list[Staged]:
+        return _flatten(self._hook.tokaido_setup_steps(state=state))
+
+    def decider(self, state: GameState, piece: int) -> int | None:
+        result = self._hook.tokaido_decider(state=state, piece=piece)
+        return None if result is None else int(result)
+
+    def stop_forbidden(self, state: GameState, piece: int, position: int) -> str | None:
+        reasons = self._hook.tokaido_stop_forbidden(state=state, piece=piece, position=position)
+        return reasons[0] if reasons else None
+
+    def extra_actions(self, state: GameState, step: Step) -> list[Action]:
+        return [a for group in self._hook.tokaido_extra_actions(state=state, step=step) for a in group]
+
+    def arrival_steps(self, state: GameState, piece: int) -> list[Staged]:
+        return _flatten(self._hook.tokaido_arrival_steps(state=state, piece=piece))
+
+    def card_gained(self, ctx: Context, piece: int, card: str, source: str) -> None:
+        self._hook.tokaido_card_gained(ctx=ctx, piece=piece, card=card, source=source)
+
+    def pay(self, ctx: Context, piece: int, amount: int, cards: tuple[str, ...]) -> bool:
+        return bool(self._hook.tokaido_pay(ctx=ctx, piece=piece, amount=amount, cards=cards))
+
+    def end_steps(self, state: GameState) -> list[Staged]:
+        return _flatten(self._hook.tokaido_end_steps(state=state))
+
+    def tiebreak(self, state: GameState, piece: int) -> int:
+        return sum(int(r) for r in self._hook.tokaido_tiebreak(state=state, piece=piece) if r)
+
+    def invariants(self, state: GameState) -> list[str]:
+        return [p for group in self._hook.tokaido_invariants(state=state) for p in group]
+
+
+def _flatten(groups: Iterable[Sequence[Staged]]) -> list[Staged]:
+    """All contributions in ``order``; equal orders keep plugin order (sort is stable)."""
+    return sorted((s for g in groups for s in g), key=lambda s: s.order)
+
+
+class Ruleset:
+    """An explicit, ordered set of plugins with their options, ready to create games.
+
+    Build it with :meth:`build`; plugins are given by id (resolved through the
+    ``tokaido_rules`` entry-point group) or as plugin objects.
+    """
+
+    def __init__(self, plugins: Sequence[object], options: Mapping[str, object]) -> None:
+        self.plugins: tuple[object, ...] = tuple(canonical_order(plugins))
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self.pm.add_hookspecs(hookspecs)
+        # pluggy calls the most recently registered plugin first: register in reverse so
+        # that hooks run in canonical order (a plugin after those it requires).
+        for plugin in reversed(self.plugins):
+            self.pm.register(plugin, name=plugin_info(plugin).id)
+        self.hooks = Hooks(self.pm)
+        self.registry = Registry()
+        self.registry.plugin = "core"
+        _CorePlugin.register(self.registry)
+        for plugin in self.plugins:
+            self.registry.plugin = plugin_info(plugin).id
+            register = getattr(plugin, "tokaido_register", None)
+            if register is not None:
+                register(registry=self.registry)
+        self.registry.plugin = ""
+        if not self.registry.board:
+            raise PluginDefinitionError("no enabled plugin sets a board")
+        self.options: FrozenMap[str, object] = self._resolve_options(options)
+
+    @classmethod
+    def build(cls, plugins: Iterable[str | object] = ("base",),
+              options: Mapping[str, object] | None = None) -> Ruleset:
+        """Resolve plugin ids, check requirements and conflicts, register, set options."""
+        objs = [load_plugin(p) if isinstance(p, str) else p for p in plugins]
+        return cls(objs, options or {})
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(plugin_info(p).id for p in self.plugins)
+
+    def info(self) -> tuple[PluginInfo, ...]:
+        return tuple(plugin_info(p) for p in self.plugins)
+
+    def _resolve_options(self, explicit: Mapping[str, object]) -> FrozenMap[str, object]:
+        specs = self.registry.options
+        values = {name: spec.default for name, spec in specs.items()}
+        preset_by: dict[str, str] = {}
+        for plugin in self.plugins:
+            fn = getattr(plugin, "tokaido_preset_options", None)
+            preset = fn() if fn is not None else None
+            for name, value in (preset or {}).items():
+                self._check_option(name, value, f"preset of plugin {plugin_info(plugin).id!r}")
+                if name in preset_by and values[name] != value:
+                    raise PluginConflictError(
+                        f"plugins {preset_by[name]!r} and {plugin_info(plugin).id!r} set "
+                        f"option {name!r} to different values"
+                    )
+                preset_by[name] = plugin_info(plugin).id
+                values[name] = value
+        for name, raw in explicit.items():
+            if not isinstance(name, str) or name not in specs:
+                known = ", ".join(sorted(specs)) or "none"
+                raise OptionError(f"unknown option {name!r} (options of this ruleset: {known})")
+            value = _coerce(specs[name].choices, raw)
+            self._check_option(name, value, "option")
+            values[name] = value
+        return FrozenMap(values)
+
+    def _check_option(self, name: str, value: object, where: str) -> None:
+        spec = self.registry.options.get(name)
+        if spec is None:
+            raise OptionError(f"{where}: unknown option {name!r}")
+        if value not in spec.choices or type(value) is not type(spec.default):
+            choices = ", ".join(json.dumps(c) for c in spec.choices)
+            raise OptionError(f"{where}: {name!r} cannot be {value!r} (choose from {choices})")
+
+    @cached_property
+    def _board_cache(self) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
+        return {}
+
+    def board_for(self, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Slots per position and the next inn after each position, for a player count."""
+        cached = self._board_cache.get(players)
+        if cached is None:
+            board = self.registry.board
+            slots = tuple(
+                0 if s.inn else self.hooks.space_slots(players, s) for s in board
+            )
+            next_inn = []
+            for i in range(len(board)):
+                j = i + 1
+                while j < len(board) and not board[j].inn:
+                    j += 1
+                next_inn.append(min(j, len(board) - 1))
+            cached = (slots, tuple(next_inn))
+            self._board_cache[players] = cached
+        return cached
+
+
+@frozen
+class Setup:
+    """A crafted start, for tests, plugin authors and reproductions of real games.
+
+    - ``travellers``: a traveller name per seat (skips the offer).
+    - ``queue``: the start-inn queue, piece indices from the road side; the last moves
+      first. (In 2-player games the neutral traveller is piece 2.)
+    - ``stacks``: per deck zone, cards to put on top in order (the rest stays shuffled).
+    - ``coins``: per seat, the starting coins (replacing the traveller's).
+    - ``chance``: per chance kind, the outcomes to use before the seeded generator
+      (e.g. ``{"shuffle.base.souvenirs": [...]}``; see each plugin's chance kinds).
+    """
+
+    travellers: tuple[str, ...] | None = field(
+        default=None, converter=lambda v: None if v is None else tuple(v)
+    )
+    queue: tuple[int, ...] | None = field(
+        default=None, converter=lambda v: None if v is None else tuple(v)
+    )
+    stacks: FrozenMap[str, tuple[str, ...]] = field(
+        default=EMPTY, converter=lambda m: FrozenMap({k: tuple(v) for k, v in m.items()})
+    )
+    coins: FrozenMap[int, int] = field(default=EMPTY, converter=FrozenMap)
+    chance: FrozenMap[str, tuple[Any, ...]] = field(
+        default=EMPTY, converter=lambda m: FrozenMap({k: tuple(v) for k, v in m.items()})
+    )
+
+
+@frozen
+class Rules:
+    """What one game fixes: its ruleset, player count, crafted setup and board layout."""
+
+    ruleset: Ruleset = field(eq=False)
+    players: int
+    neutrals: int
+    setup: Setup
+    slots: tuple[int, ...]
+    next_inn: tuple[int, ...]
+
+    @property
+    def registry(self) -> Registry:
+        return self.ruleset.registry
+
+    @property
+    def hooks(self) -> Hooks:
+        return self.ruleset.hooks
+
+    @property
+    def options(self) -> FrozenMap[str, object]:
+        return self.ruleset.options
+
+    @property
+    def board(self) -> tuple[Space, ...]:
+        return self.ruleset.registry.board
+
+    @property
+    def start(self) -> int:
+        return 0
+
+    @property
+    def end(self) -> int:
+        return len(self.ruleset.registry.board) - 1
+
+    def option(self, name: str) -> object:
+        return self.ruleset.options[name]
