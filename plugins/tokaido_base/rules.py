@@ -177,12 +177,16 @@ def run_village(ctx: Context, step: Step) -> None:
     ctx.schedule(Step("base.buy_souvenirs", step.piece, step.seat), Step("base.village_end"))
 
 
-def _souvenir_options(state: GameState, step: Step) -> dict[tuple[tuple[str, ...], str | None], int]:
+Purchase = tuple[tuple[str, ...], str | None]
+"""Souvenirs bought and the card Zen-emon discounts."""
+
+
+def _souvenir_options(state: GameState, step: Step) -> dict[Purchase, int]:
     """Every affordable purchase -> its cost."""
     offer = state.zone(VILLAGE_OFFER)
     cards = state.rules.registry.cards
     coins = state.pieces[step.piece].coins
-    options: dict[tuple[tuple[str, ...], str | None], int] = {}
+    options: dict[Purchase, int] = {}
     for r in range(len(offer) + 1):
         for combo in combinations(offer, r):
             prices = tuple(cards[c].price for c in combo)
@@ -426,17 +430,18 @@ def run_inn_close(ctx: Context, step: Step) -> None:
 
 
 END_ACHIEVEMENTS = (
-    ("gourmet", lambda s, i: tagged_price(s, i, GOURMET)),
-    ("collector", lambda s, i: tagged_count(s, i, COLLECTOR)),
-    ("bather", lambda s, i: tagged_count(s, i, BATHER)),
-    ("chatterbox", lambda s, i: tagged_count(s, i, CHATTERBOX)),
+    ("gourmet", GOURMET, tagged_price),  # total printed price of meals
+    ("collector", COLLECTOR, tagged_count),
+    ("bather", BATHER, tagged_count),
+    ("chatterbox", CHATTERBOX, tagged_count),
 )
 
 
 def run_end_achievements(ctx: Context, step: Step) -> None:
+    """Each end achievement goes to every traveller with the highest count (not 0)."""
     seated = [i for i, p in enumerate(ctx.state.pieces) if p.seat is not None]
-    for name, measure in END_ACHIEVEMENTS:
-        values = {i: measure(ctx.state, i) for i in seated}
+    for name, tag, measure in END_ACHIEVEMENTS:
+        values = {i: measure(ctx.state, i, tag) for i in seated}
         best = max(values.values())
         if best > 0:
             for i in seated:

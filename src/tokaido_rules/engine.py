@@ -50,7 +50,7 @@ class Context:
     (:meth:`scripted`).
     """
 
-    __slots__ = ("state", "events", "_draws", "_new")
+    __slots__ = ("_draws", "_new", "events", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -113,7 +113,7 @@ class Context:
         if sorted(map(str, order)) != sorted(map(str, items)):
             raise SetupError(f"scripted {kind!r} outcome {list(order)} is not an order of "
                              f"{list(items)}")
-        return order  # type: ignore[return-value]
+        return order
 
     def random_index(self, kind: str, n: int) -> int:
         """The scripted index for chance ``kind``, else a seeded random one, in ``range(n)``."""
@@ -258,8 +258,9 @@ def _legal(state: GameState, step: Step) -> list[Action]:
 def _run(ctx: Context, working: list[Step]) -> None:
     """Run steps until a decision with legal actions is first, or nothing is pending.
 
-    When every traveller has reached the final inn and nothing is pending, the end
-    steps run and the game is over. The agenda is written back once, at the end.
+    When every traveller has reached the final inn and nothing is pending, the game is
+    over (:class:`GameOver`) and the end-of-game scoring steps run. The agenda is
+    written back once, at the end.
     """
     steps = ctx.registry.steps
     while True:
@@ -282,8 +283,8 @@ def _run(ctx: Context, working: list[Step]) -> None:
             break
         if _implicit_move(ctx.state) is not None:
             break
-        working.extend(s.step for s in ctx.hooks.end_steps(ctx.state))
         working.append(Step(GAME_OVER_STEP))
+        working.extend(s.step for s in ctx.hooks.end_steps(ctx.state))
     if tuple(working) != ctx.state.agenda:
         ctx.emit(AgendaSet(tuple(working)))
 
@@ -322,7 +323,7 @@ class Game:
     :attr:`current_player`, and :meth:`apply` to get the next game.
     """
 
-    __slots__ = ("state", "_new_events", "_parent", "_events", "_legal", "_step")
+    __slots__ = ("_events", "_legal", "_new_events", "_parent", "_step", "state")
 
     def __init__(self, state: GameState, new_events: tuple[Event, ...],
                  parent: Game | None = None) -> None:
@@ -355,7 +356,7 @@ class Game:
             while game is not None and game._events is None:
                 chain.append(game._new_events)
                 game = game._parent
-            base: tuple[Event, ...] = game._events if game is not None else ()  # type: ignore[assignment]
+            base: tuple[Event, ...] = () if game is None or game._events is None else game._events
             self._events = base + tuple(e for part in reversed(chain) for e in part)
             self._parent = None
         return self._events

@@ -81,10 +81,8 @@ def fold(state: GameState, event: Event) -> GameState:
         kind = event.chance_kind()
         if kind is not None and state.script.get(kind):
             remaining = state.script[kind][1:]
-            state = evolve(
-                state,
-                script=state.script.set(kind, remaining) if remaining else state.script.without(kind),
-            )
+            script = state.script.set(kind, remaining) if remaining else state.script.without(kind)
+            state = evolve(state, script=script)
     return evolve(state, seq=state.seq + 1)
 
 
@@ -240,7 +238,7 @@ class AgendaSet(Event):
 
 @frozen
 class GameOver(Event):
-    """The game has ended; scores are final."""
+    """The journey has ended; the end-of-game scoring events follow it."""
 
     TYPE: ClassVar[str] = "core.game_over"
 

@@ -32,7 +32,7 @@ class FrozenMap(dict[K, V]):
 
     def __hash__(self) -> int:  # type: ignore[override]
         try:
-            return self._hash  # type: ignore[no-any-return]
+            return self._hash  # type: ignore[attr-defined,no-any-return]
         except AttributeError:
             h = hash(frozenset(self.items()))
             object.__setattr__(self, "_hash", h)
@@ -64,3 +64,8 @@ class FrozenMap(dict[K, V]):
 
 
 EMPTY: FrozenMap[Any, Any] = FrozenMap()
+
+
+def freeze(items: Mapping[Any, Any] | Iterable[tuple[Any, Any]] = ()) -> FrozenMap[Any, Any]:
+    """Convert a mapping to a :class:`FrozenMap` (the attrs converter of state fields)."""
+    return items if isinstance(items, FrozenMap) else FrozenMap(items)

@@ -6,13 +6,13 @@ State never changes in place: events return new states (:mod:`tokaido_rules.even
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from attrs import evolve, field, frozen
 
 from .errors import FoldError
-from .frozen import EMPTY, FrozenMap
+from .frozen import EMPTY, FrozenMap, freeze
 
 if TYPE_CHECKING:
     from .ruleset import Rules
@@ -44,6 +44,10 @@ class Space:
     inn: bool = False
 
 
+def _string_set(items: Iterable[str]) -> frozenset[str]:
+    return frozenset(items)
+
+
 @frozen
 class Card:
     """A card a plugin registers.
@@ -60,7 +64,7 @@ class Card:
     family: str | None = None
     price: int = 0
     points: int = 0
-    tags: frozenset[str] = field(default=frozenset(), converter=frozenset)
+    tags: frozenset[str] = field(default=frozenset(), converter=_string_set)
     effect: str | None = None
 
 
@@ -84,7 +88,7 @@ class Step:
     kind: str
     piece: int = -1
     seat: int | None = None
-    data: FrozenMap[str, JSON] = field(default=EMPTY, converter=FrozenMap)
+    data: FrozenMap[str, JSON] = field(default=EMPTY, converter=freeze)
 
 
 @frozen(order=True)
@@ -109,8 +113,8 @@ class Piece:
     coins: int = 0
     position: int = 0
     slot: int = 0
-    score: FrozenMap[str, int] = field(default=EMPTY, converter=FrozenMap)
-    counters: FrozenMap[str, int] = field(default=EMPTY, converter=FrozenMap)
+    score: FrozenMap[str, int] = field(default=EMPTY, converter=freeze)
+    counters: FrozenMap[str, int] = field(default=EMPTY, converter=freeze)
 
     @property
     def total(self) -> int:
@@ -134,10 +138,10 @@ class GameState:
     rules: Rules = field(eq=False, repr=False)
     seed: int
     pieces: tuple[Piece, ...]
-    zones: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=FrozenMap)
+    zones: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=freeze)
     agenda: tuple[Step, ...] = ()
-    data: FrozenMap[str, JSON] = field(default=EMPTY, converter=FrozenMap)
-    script: FrozenMap[str, tuple[JSON, ...]] = field(default=EMPTY, converter=FrozenMap)
+    data: FrozenMap[str, JSON] = field(default=EMPTY, converter=freeze)
+    script: FrozenMap[str, tuple[JSON, ...]] = field(default=EMPTY, converter=freeze)
     seq: int = 0
     turn: int = 0
     over: bool = False
@@ -209,9 +213,8 @@ class GameState:
         have = self.zones.get(name, ())
         if from_top:
             if have[: len(cards)] != cards:
-                raise FoldError(
-                    f"zone {name!r} does not start with {list(cards)} (top: {list(have[:len(cards)])})"
-                )
+                top = list(have[: len(cards)])
+                raise FoldError(f"zone {name!r} does not start with {list(cards)} (top: {top})")
             return self.with_zone(name, have[len(cards):])
         remaining = list(have)
         for card in cards:

@@ -25,7 +25,7 @@ from .errors import (
     UnknownPluginError,
 )
 from .events import CORE_EVENTS, Action, Move
-from .frozen import EMPTY, FrozenMap
+from .frozen import EMPTY, FrozenMap, freeze
 from .model import GameState, Space, Staged, Step
 from .registry import Registry
 
@@ -179,7 +179,8 @@ class Hooks:
         return reasons[0] if reasons else None
 
     def extra_actions(self, state: GameState, step: Step) -> list[Action]:
-        return [a for group in self._hook.tokaido_extra_actions(state=state, step=step) for a in group]
+        groups = self._hook.tokaido_extra_actions(state=state, step=step)
+        return [a for group in groups for a in group]
 
     def arrival_steps(self, state: GameState, piece: int) -> list[Staged]:
         return _flatten(self._hook.tokaido_arrival_steps(state=state, piece=piece))
@@ -304,6 +305,14 @@ class Ruleset:
         return cached
 
 
+def _optional_tuple(items: Iterable[Any] | None) -> tuple[Any, ...] | None:
+    return None if items is None else tuple(items)
+
+
+def _tuples(mapping: Mapping[Any, Iterable[Any]]) -> FrozenMap[Any, tuple[Any, ...]]:
+    return FrozenMap({k: tuple(v) for k, v in mapping.items()})
+
+
 @frozen
 class Setup:
     """A crafted start, for tests, plugin authors and reproductions of real games.
@@ -317,19 +326,11 @@ class Setup:
       (e.g. ``{"shuffle.base.souvenirs": [...]}``; see each plugin's chance kinds).
     """
 
-    travellers: tuple[str, ...] | None = field(
-        default=None, converter=lambda v: None if v is None else tuple(v)
-    )
-    queue: tuple[int, ...] | None = field(
-        default=None, converter=lambda v: None if v is None else tuple(v)
-    )
-    stacks: FrozenMap[str, tuple[str, ...]] = field(
-        default=EMPTY, converter=lambda m: FrozenMap({k: tuple(v) for k, v in m.items()})
-    )
-    coins: FrozenMap[int, int] = field(default=EMPTY, converter=FrozenMap)
-    chance: FrozenMap[str, tuple[Any, ...]] = field(
-        default=EMPTY, converter=lambda m: FrozenMap({k: tuple(v) for k, v in m.items()})
-    )
+    travellers: tuple[str, ...] | None = field(default=None, converter=_optional_tuple)
+    queue: tuple[int, ...] | None = field(default=None, converter=_optional_tuple)
+    stacks: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=_tuples)
+    coins: FrozenMap[int, int] = field(default=EMPTY, converter=freeze)
+    chance: FrozenMap[str, tuple[Any, ...]] = field(default=EMPTY, converter=_tuples)
 
 
 @frozen
