@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from tokaido_rules import (
     Card,
@@ -154,16 +154,22 @@ class BasePlugin:
         return state.pieces[state.leader(seated_only=True)].seat
 
     @hookimpl
-    def tokaido_stop_forbidden(self, state: GameState, piece: int, position: int) -> str | None:
+    def tokaido_forbidden_stops(
+        self, state: GameState, piece: int, positions: tuple[int, ...]
+    ) -> Mapping[int, str] | None:
+        """Temples and villages need a coin; a completed panorama type is closed."""
         p = state.pieces[piece]
-        if p.seat is None:
+        if p.seat is None:  # the neutral traveller may stop anywhere free
             return None
-        kind = state.rules.board[position].kind
-        if kind in (TEMPLE, VILLAGE) and p.coins < 1:
-            return f"stopping at a {kind} needs at least 1 coin"
-        if kind in content.PANORAMAS and panorama_complete(state, piece, kind):
-            return f"the {kind} panorama is already complete"
-        return None
+        board = state.rules.board
+        forbidden = {}
+        for position in positions:
+            kind = board[position].kind
+            if kind in (TEMPLE, VILLAGE) and p.coins < 1:
+                forbidden[position] = f"stopping at a {kind} needs at least 1 coin"
+            elif kind in content.PANORAMAS and panorama_complete(state, piece, kind):
+                forbidden[position] = f"the {kind} panorama is already complete"
+        return forbidden
 
     @hookimpl
     def tokaido_arrival_steps(self, state: GameState, piece: int) -> Sequence[Staged]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from .engine import Context, Game, Score, new_game
+from .engine import Context, Game, Score, initial_state, new_game, replay
 from .errors import (
     FoldError,
     IllegalActionError,
@@ -66,6 +66,6 @@ __all__ = [
     "PluginConflictError", "PluginDefinitionError", "PluginInfo", "QueueSet", "Registry",
     "Rules", "Ruleset", "RulesetError", "Score", "Scored", "Setup", "SetupError", "Space",
     "Staged", "Step", "TokaidoError", "Traveller", "TravellerSet", "UnknownPluginError",
-    "__version__", "collection_zone", "fold", "hookimpl", "installed_plugins", "new_game",
-    "secret_zone",
+    "__version__", "collection_zone", "fold", "hookimpl", "initial_state", "installed_plugins",
+    "new_game", "replay", "secret_zone",
 ]

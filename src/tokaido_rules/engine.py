@@ -188,17 +188,21 @@ def _destinations(state: GameState, piece: int) -> Iterator[tuple[int, int, str 
     for q in state.pieces:
         if p.position < q.position <= last:
             taken.setdefault(q.position, []).append(q.slot)
-    hooks = rules.ruleset.hooks
+    open_slots: list[tuple[int, int]] = []
     for pos in range(p.position + 1, last + 1):
         used = taken.get(pos, ())
         if board[pos].inn:
-            slot = len(used)
+            open_slots.append((pos, len(used)))
         else:
-            free = [s for s in range(rules.slots[pos]) if s not in used]
-            if not free:
-                continue
-            slot = free[0]
-        yield pos, slot, hooks.stop_forbidden(state, piece, pos)
+            for s in range(rules.slots[pos]):
+                if s not in used:
+                    open_slots.append((pos, s))
+                    break
+    forbidden = rules.ruleset.hooks.forbidden_stops(
+        state, piece, tuple(pos for pos, _ in open_slots)
+    )
+    for pos, slot in open_slots:
+        yield pos, slot, forbidden.get(pos)
 
 
 def legal_moves(state: GameState, step: Step) -> list[Action]:
@@ -255,7 +259,7 @@ def _legal(state: GameState, step: Step) -> list[Action]:
     return actions
 
 
-def _run(ctx: Context, working: list[Step]) -> None:
+def _run(ctx: Context, working: list[Step]) -> tuple[Action, ...] | None:
     """Run steps until a decision with legal actions is first, or nothing is pending.
 
     When every traveller has reached the final inn and nothing is pending, the game is
@@ -263,6 +267,7 @@ def _run(ctx: Context, working: list[Step]) -> None:
     written back once, at the end.
     """
     steps = ctx.registry.steps
+    legal: list[Action] = []
     while True:
         while working:
             step = working[0]
@@ -270,7 +275,8 @@ def _run(ctx: Context, working: list[Step]) -> None:
             if stype is None:
                 raise SetupError(f"step kind {step.kind!r} is not registered")
             if stype.legal is not None:
-                if _legal(ctx.state, step):
+                legal = _legal(ctx.state, step)
+                if legal:
                     break
                 working.pop(0)  # nothing to decide: the decision lapses
                 continue
@@ -287,6 +293,7 @@ def _run(ctx: Context, working: list[Step]) -> None:
         working.extend(s.step for s in ctx.hooks.end_steps(ctx.state))
     if tuple(working) != ctx.state.agenda:
         ctx.emit(AgendaSet(tuple(working)))
+    return tuple(sorted(legal, key=Action.sort_key)) if working else None
 
 
 def _game_over(ctx: Context, step: Step) -> None:
@@ -326,12 +333,12 @@ class Game:
     __slots__ = ("_events", "_legal", "_new_events", "_parent", "_step", "state")
 
     def __init__(self, state: GameState, new_events: tuple[Event, ...],
-                 parent: Game | None = None) -> None:
+                 parent: Game | None = None, legal: tuple[Action, ...] | None = None) -> None:
         self.state = state
         self._new_events = new_events
         self._parent = parent
         self._events: tuple[Event, ...] | None = None if parent is not None else new_events
-        self._legal: tuple[Action, ...] | None = None
+        self._legal = legal
         self._step: Step | None = None
 
     # --- reading -------------------------------------------------------------------------
@@ -403,8 +410,8 @@ class Game:
         resolve = self.ruleset.registry.resolvers[type(action)]
         resolve(ctx, step, action)
         working[:0] = ctx._new
-        _run(ctx, working)
-        return Game(ctx.state, tuple(ctx.events), self)
+        legal = _run(ctx, working)
+        return Game(ctx.state, tuple(ctx.events), self, legal)
 
     def _why_illegal(self, step: Step, action: object) -> str:
         if not isinstance(action, Action):
@@ -447,6 +454,22 @@ class Game:
 
 
 # --- creating games ------------------------------------------------------------------------
+
+
+def initial_state(rules: Rules, seed: int) -> GameState:
+    """The state before the first event: every piece at the start, nothing dealt."""
+    pieces = tuple(Piece(seat=i) for i in range(rules.players)) + tuple(
+        Piece(seat=None) for _ in range(rules.neutrals)
+    )
+    return GameState(rules, seed, pieces, script=rules.setup.chance)
+
+
+def replay(rules: Rules, seed: int, events: Iterable[Event]) -> GameState:
+    """Fold events from the initial state: re-runs no rules and rolls no dice."""
+    state = initial_state(rules, seed)
+    for event in events:
+        state = fold(state, event)
+    return state
 
 
 def _check_setup(ruleset: Ruleset, players: int, pieces: int, setup: Setup) -> None:
@@ -518,10 +541,7 @@ def new_game(
     _check_setup(ruleset, players, players + neutrals, setup)
     slots, next_inn = ruleset.board_for(players)
     rules = Rules(ruleset, players, neutrals, setup, slots, next_inn)
-    pieces = tuple(Piece(seat=i) for i in range(players)) + tuple(
-        Piece(seat=None) for _ in range(neutrals)
-    )
-    ctx = Context(GameState(rules, seed, pieces, script=setup.chance))
+    ctx = Context(initial_state(rules, seed))
     for spec in ruleset.registry.decks.values():
         cards = spec.cards
         if spec.shuffled:
@@ -533,10 +553,10 @@ def new_game(
     if setup.queue is not None:
         queue = setup.queue
     else:
-        queue = ctx.random_order("queue", tuple(range(len(pieces))))
+        queue = ctx.random_order("queue", tuple(range(len(ctx.state.pieces))))
     ctx.emit(QueueSet(queue))
     staged = ruleset.hooks.setup_steps(ctx.state)
     if setup.coins:
         staged = sorted([*staged, Staged(10_000, Step(START_COINS_STEP))], key=lambda s: s.order)
-    _run(ctx, [s.step for s in staged])
-    return Game(ctx.state, tuple(ctx.events))
+    legal = _run(ctx, [s.step for s in staged])
+    return Game(ctx.state, tuple(ctx.events), None, legal)

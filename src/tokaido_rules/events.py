@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from attrs import evolve, fields, frozen
+from attrs import fields, frozen
 
 from .errors import FoldError
 from .frozen import FrozenMap
@@ -39,6 +39,8 @@ class Event:
 
 
 def _sort_value(value: Any) -> tuple[Any, ...]:
+    if type(value) is int:
+        return (1, value)
     if value is None:
         return (0,)
     if isinstance(value, bool | int):
@@ -62,7 +64,7 @@ class Action(Event):
 
     def apply(self, state: GameState) -> GameState:
         if self.CONSUMES_STEP and state.agenda:
-            state = evolve(state, agenda=state.agenda[1:])
+            state = state.replace(agenda=state.agenda[1:])
         return self.effect(state)
 
     def effect(self, state: GameState) -> GameState:
@@ -71,7 +73,14 @@ class Action(Event):
 
     def sort_key(self) -> tuple[Any, ...]:
         """A total order over actions, for the sorted tuple of legal actions."""
-        return (self.TYPE, tuple(_sort_value(getattr(self, f.name)) for f in fields(type(self))))
+        cls = type(self)
+        names = _ACTION_FIELDS.get(cls)
+        if names is None:
+            names = _ACTION_FIELDS[cls] = tuple(f.name for f in fields(cls))
+        return (self.TYPE, tuple([_sort_value(getattr(self, n)) for n in names]))
+
+
+_ACTION_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def fold(state: GameState, event: Event) -> GameState:
@@ -82,8 +91,8 @@ def fold(state: GameState, event: Event) -> GameState:
         if kind is not None and state.script.get(kind):
             remaining = state.script[kind][1:]
             script = state.script.set(kind, remaining) if remaining else state.script.without(kind)
-            state = evolve(state, script=script)
-    return evolve(state, seq=state.seq + 1)
+            return state.replace(script=script, seq=state.seq + 1)
+    return state.replace(seq=state.seq + 1)
 
 
 # ----------------------------------------------------------------------------------
@@ -120,8 +129,8 @@ class QueueSet(Event):
         start = state.rules.start
         pieces = list(state.pieces)
         for slot, piece in enumerate(self.order):
-            pieces[piece] = evolve(pieces[piece], position=start, slot=slot)
-        return evolve(state, pieces=tuple(pieces))
+            pieces[piece] = pieces[piece].replace(position=start, slot=slot)
+        return state.replace(pieces=tuple(pieces))
 
     def chance_kind(self) -> str | None:
         return "queue"
@@ -233,7 +242,7 @@ class AgendaSet(Event):
     steps: tuple[Step, ...]
 
     def apply(self, state: GameState) -> GameState:
-        return evolve(state, agenda=self.steps)
+        return state.replace(agenda=self.steps)
 
 
 @frozen
@@ -243,7 +252,7 @@ class GameOver(Event):
     TYPE: ClassVar[str] = "core.game_over"
 
     def apply(self, state: GameState) -> GameState:
-        return evolve(state, over=True)
+        return state.replace(over=True)
 
 
 @frozen
@@ -256,8 +265,8 @@ class Move(Action):
     slot: int
 
     def effect(self, state: GameState) -> GameState:
-        return evolve(state.with_piece(self.piece, position=self.position, slot=self.slot),
-                      turn=state.turn + 1)
+        state = state.with_piece(self.piece, position=self.position, slot=self.slot)
+        return state.replace(turn=state.turn + 1)
 
     def __str__(self) -> str:
         space = ""

@@ -12,7 +12,7 @@ Lifecycle::
     ruleset built:  tokaido_register -> tokaido_preset_options
     game created:   tokaido_neutral_travellers, tokaido_space_slots
     setup:          (decks shuffled, start queue drawn) -> tokaido_setup_steps
-    each turn:      tokaido_decider, tokaido_stop_forbidden, tokaido_extra_actions
+    each turn:      tokaido_decider, tokaido_forbidden_stops, tokaido_extra_actions
                     -> move -> tokaido_arrival_steps -> (steps run; cards gained fire
                     tokaido_card_gained; payments go through tokaido_pay)
     game end:       tokaido_end_steps -> tokaido_tiebreak
@@ -105,12 +105,15 @@ def tokaido_decider(state: GameState, piece: int) -> int | None:
 
 
 @hookspec
-def tokaido_stop_forbidden(state: GameState, piece: int, position: int) -> str | None:
-    """Return why ``piece`` may not stop at ``position`` (which has a free slot), or ``None``.
+def tokaido_forbidden_stops(
+    state: GameState, piece: int, positions: tuple[int, ...]
+) -> Mapping[int, str] | None:
+    """Return the positions among ``positions`` where ``piece`` may not stop, each with
+    the reason (e.g. ``{12: "stopping at a temple needs at least 1 coin"}``).
 
-    Called for every candidate destination of a move. Any reason forbids the stop; the
-    reason is the message of the :class:`~tokaido_rules.errors.IllegalActionError` raised
-    if the stop is attempted anyway.
+    Called once per move decision with every destination that has a free slot. A stop
+    any plugin forbids is not legal; the reason is the message of the
+    :class:`~tokaido_rules.errors.IllegalActionError` raised if it is attempted anyway.
     """
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from attrs import evolve, field, frozen
+from attrs import field, frozen
 
 from .errors import FoldError
 from .frozen import EMPTY, FrozenMap, freeze
@@ -42,6 +42,10 @@ class Space:
     kind: str
     double: bool = False
     inn: bool = False
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 def _string_set(items: Iterable[str]) -> frozenset[str]:
@@ -125,6 +129,20 @@ class Piece:
         """A plugin counter's value (0 if never set)."""
         return self.counters.get(name, 0)
 
+    def replace(self, **changes: Any) -> Piece:
+        """A copy with ``changes``: much faster than ``attrs.evolve``, because it runs no
+        converters (the values must already have the fields' types)."""
+        new = _new(Piece)
+        get = changes.get
+        _set(new, "seat", get("seat", self.seat))
+        _set(new, "traveller", get("traveller", self.traveller))
+        _set(new, "coins", get("coins", self.coins))
+        _set(new, "position", get("position", self.position))
+        _set(new, "slot", get("slot", self.slot))
+        _set(new, "score", get("score", self.score))
+        _set(new, "counters", get("counters", self.counters))
+        return new
+
 
 @frozen
 class GameState:
@@ -197,16 +215,33 @@ class GameState:
         return tuple(i for _, i in sorted(at))
 
     # --- pure updates used by event folds ----------------------------------------
+    def replace(self, **changes: Any) -> GameState:
+        """A copy with ``changes``: much faster than ``attrs.evolve``, because it runs no
+        converters (the values must already have the fields' types). Event folds use it."""
+        new = _new(GameState)
+        get = changes.get
+        _set(new, "rules", get("rules", self.rules))
+        _set(new, "seed", get("seed", self.seed))
+        _set(new, "pieces", get("pieces", self.pieces))
+        _set(new, "zones", get("zones", self.zones))
+        _set(new, "agenda", get("agenda", self.agenda))
+        _set(new, "data", get("data", self.data))
+        _set(new, "script", get("script", self.script))
+        _set(new, "seq", get("seq", self.seq))
+        _set(new, "turn", get("turn", self.turn))
+        _set(new, "over", get("over", self.over))
+        return new
+
     def with_piece(self, index: int, **changes: Any) -> GameState:
         pieces = list(self.pieces)
-        pieces[index] = evolve(pieces[index], **changes)
-        return evolve(self, pieces=tuple(pieces))
+        pieces[index] = pieces[index].replace(**changes)
+        return self.replace(pieces=tuple(pieces))
 
     def with_zone(self, name: str, cards: tuple[str, ...]) -> GameState:
-        return evolve(self, zones=self.zones.set(name, cards))
+        return self.replace(zones=self.zones.set(name, cards))
 
     def with_data(self, key: str, value: JSON) -> GameState:
-        return evolve(self, data=self.data.set(key, value))
+        return self.replace(data=self.data.set(key, value))
 
     def take_cards(self, name: str, cards: tuple[str, ...], *, from_top: bool) -> GameState:
         """Remove ``cards`` from a zone: the top cards in order, or any copies of them."""

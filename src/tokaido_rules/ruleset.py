@@ -35,6 +35,10 @@ if TYPE_CHECKING:
 ENTRY_POINT_GROUP = "tokaido_rules"
 
 
+def _str_tuple(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(items)
+
+
 @frozen
 class PluginInfo:
     """What a plugin declares about itself.
@@ -46,8 +50,8 @@ class PluginInfo:
 
     id: str
     version: str
-    requires: tuple[str, ...] = field(default=(), converter=tuple)
-    conflicts: tuple[str, ...] = field(default=(), converter=tuple)
+    requires: tuple[str, ...] = field(default=(), converter=_str_tuple)
+    conflicts: tuple[str, ...] = field(default=(), converter=_str_tuple)
     description: str = ""
 
 
@@ -174,9 +178,14 @@ class Hooks:
         result = self._hook.tokaido_decider(state=state, piece=piece)
         return None if result is None else int(result)
 
-    def stop_forbidden(self, state: GameState, piece: int, position: int) -> str | None:
-        reasons = self._hook.tokaido_stop_forbidden(state=state, piece=piece, position=position)
-        return reasons[0] if reasons else None
+    def forbidden_stops(self, state: GameState, piece: int,
+                        positions: tuple[int, ...]) -> dict[int, str]:
+        forbidden: dict[int, str] = {}
+        for found in self._hook.tokaido_forbidden_stops(state=state, piece=piece,
+                                                        positions=positions):
+            for position, reason in found.items():
+                forbidden.setdefault(position, reason)
+        return forbidden
 
     def extra_actions(self, state: GameState, step: Step) -> list[Action]:
         groups = self._hook.tokaido_extra_actions(state=state, step=step)
