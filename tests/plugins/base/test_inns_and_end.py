@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pytest
+
 from scenario import (
     ENCOUNTERS,
     HOT_SPRINGS,
@@ -412,7 +413,7 @@ def test_unbought_meals_stay_until_the_last_arrival_then_go_under_the_deck() -> 
     game = move(game, 14)
     game = act(game, BuyMeal, meal=None)
     assert hand(game) == ()
-    assert meal_deck(game) == deck_before + ("nigirimeshi", "unagi", "dango")
+    assert meal_deck(game) == (*deck_before, "nigirimeshi", "unagi", "dango")
 
 
 def test_last_to_arrive_leaves_the_inn_first() -> None:
@@ -436,11 +437,12 @@ def test_meals_at_the_three_inns_and_edo() -> None:
     while not game.is_over:
         step = game.current_step
         assert step is not None
+        position = game.state.pieces[step.piece].position
         if step.kind == MEAL_STEP:
-            seen.append(game.state.pieces[step.piece].position)
-        game = travel(game, until=lambda g: (s := g.current_step) is not None
-                      and s.kind == MEAL_STEP and s.piece == 2 and
-                      g.state.pieces[2].position not in seen)
+            seen.append(position)
+            game = act(game, BuyMeal, meal=None)
+        else:
+            game = move(game, next_inn(position))
     assert seen == [14, 27, 41, 54]
 
 
@@ -449,8 +451,7 @@ def test_meals_at_the_three_inns_and_edo() -> None:
 
 def test_game_ends_when_all_are_at_edo_and_had_their_meal_chance() -> None:
     """3.5: the game ends only once the last traveller at Edo has had the chance to eat."""
-    game = start(["umegae", "zenemon", "sasayakko"], coins={0: 1, 1: 1, 2: 1},
-                 stacks={MEALS: ["tempura", "sushi", "soba", "tofu"]})
+    game = start(["umegae", "zenemon", "sasayakko"], coins={0: 3, 1: 3, 2: 3})
 
     def last_meal_at_edo(g: Game) -> bool:
         step = g.current_step
@@ -549,8 +550,8 @@ def test_tied_bathers_each_get_the_card() -> None:
     assert achievements(game, 0) == {"achievement.bather"}
     assert achievements(game, 1) == {"achievement.bather"}
     assert achievements(game, 2) == set()
-    assert points(game, 0) == 3 + 3
-    assert points(game, 1) == 2 + 3
+    assert points(game, 0) == 2 + 3  # piece 1 reached its hot spring first
+    assert points(game, 1) == 3 + 3
 
 
 def test_chatterbox_goes_to_most_encounter_cards() -> None:
@@ -711,10 +712,10 @@ def test_the_decider_for_the_neutral_follows_the_lead() -> None:
     game = move(game, 10)  # passes both players
     assert game.current_player == 0  # piece 0 at 5 is rearmost and moves itself
     game = move(game, 12)  # piece 0 now leads
-    game = move(game, 13)  # piece 1 (rearmost at 7) moves itself and leads
+    game = move(game, 11)  # piece 1 (rearmost at 7) moves itself, still behind piece 0
     assert game.current_step is not None
     assert game.current_step.piece == NEUTRAL
-    assert game.current_player == 1
+    assert game.current_player == 0
 
 
 def test_neutral_ignores_coin_restrictions() -> None:
@@ -766,6 +767,15 @@ def test_neutral_takes_a_temple_rank_from_the_players() -> None:
     assert game.winners() == (0,)
 
 
+def test_player_tied_with_the_neutral_shares_the_top_rank() -> None:
+    """3.6 / 3.5: a player whose donation equals the neutral's shares its rank (10)."""
+    game = start(["umegae", "zenemon"], queue=(0, 1, 2), coins={0: 1, 1: 0})
+    game = travel(game, stops={NEUTRAL: [2], 0: [9]},
+                  decisions={(0, 9): (Donate, {"amount": 1})})
+    assert game.state.pieces[NEUTRAL].counter(DONATION) == 1
+    assert points(game, 0, "temple_ranking") == 10
+
+
 def test_neutral_discards_a_random_card_from_the_inn_hand() -> None:
     """3.6: at an inn the neutral discards one card at random from the hand, under the deck."""
     game = start(["umegae", "zenemon"], queue=(0, NEUTRAL, 1), coins={0: 9, 1: 0},
@@ -807,6 +817,22 @@ def test_neutral_first_with_meal_hand_players_draws_two() -> None:
     game = move(game, 14)
     assert hand(game) == ("dango",)
     assert meal_deck(game)[-1] == "tempura"
+
+
+def test_neutral_arriving_last_discards_before_the_rest_go_under() -> None:
+    """3.6 / 3.4: the neutral's random discard goes under first, then the unbought rest."""
+    game = start(["umegae", "zenemon"], queue=(NEUTRAL, 0, 1), coins={0: 9, 1: 9},
+                 stacks={MEALS: ["dango", "tempura", "unagi"]},
+                 chance={"discard.base.inn_hand": [1],
+                         "order.base.meals": [("unagi", "dango")]})
+    game = move(game, 14)
+    game = act(game, BuyMeal, meal=None)
+    game = move(game, 14)
+    game = act(game, BuyMeal, meal=None)
+    deck_before = meal_deck(game)
+    game = move(game, 14)  # the neutral arrives last
+    assert hand(game) == ()
+    assert meal_deck(game) == (*deck_before, "tempura", "unagi", "dango")
 
 
 def test_neutral_discards_nothing_from_an_empty_hand() -> None:
