@@ -415,7 +415,7 @@ def run_neutral_discard(ctx: Context, step: Step) -> None:
     hand = ctx.state.zone(INN_HAND)
     if hand:
         kind = f"discard.{INN_HAND}"
-        card = hand[ctx.random_index(kind, len(hand))]
+        card = ctx.random_pick(kind, hand)
         ctx.move_cards(INN_HAND, MEALS, (card,), chance=kind)
 
 

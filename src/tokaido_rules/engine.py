@@ -115,14 +115,14 @@ class Context:
                              f"{list(items)}")
         return order
 
-    def random_index(self, kind: str, n: int) -> int:
-        """The scripted index for chance ``kind``, else a seeded random one, in ``range(n)``."""
+    def random_pick(self, kind: str, items: Sequence[T]) -> T:
+        """The scripted item for chance ``kind``, else a seeded random one of ``items``."""
         scripted = self.scripted(kind)
         if scripted is None:
-            return self.random_below(n)
-        if not isinstance(scripted, int) or not 0 <= scripted < n:
-            raise SetupError(f"scripted {kind!r} outcome {scripted!r} is not in range({n})")
-        return scripted
+            return items[self.random_below(len(items))]
+        if scripted not in items:
+            raise SetupError(f"scripted {kind!r} outcome {scripted!r} is not one of {list(items)}")
+        return scripted  # type: ignore[no-any-return]
 
     # --- common changes -------------------------------------------------------------
     def coins(self, piece: int, delta: int) -> None:

@@ -331,8 +331,11 @@ class Setup:
       first. (In 2-player games the neutral traveller is piece 2.)
     - ``stacks``: per deck zone, cards to put on top in order (the rest stays shuffled).
     - ``coins``: per seat, the starting coins (replacing the traveller's).
-    - ``chance``: per chance kind, the outcomes to use before the seeded generator
-      (e.g. ``{"shuffle.base.souvenirs": [...]}``; see each plugin's chance kinds).
+    - ``chance``: per chance kind, the list of its next outcomes, used before the
+      seeded generator. One outcome of ``shuffle.<deck>`` or ``order.<deck>`` is a full
+      order of cards, of ``queue`` an order of pieces, of ``travellers.<seat>`` the two
+      tiles offered, of a pick such as ``discard.base.inn_hand`` the card picked; e.g.
+      ``{"order.base.meals": [("tempura", "dango")], "discard.base.inn_hand": ["soba"]}``.
     """
 
     travellers: tuple[str, ...] | None = field(default=None, converter=_optional_tuple)

@@ -780,7 +780,7 @@ def test_neutral_discards_a_random_card_from_the_inn_hand() -> None:
     """3.6: at an inn the neutral discards one card at random from the hand, under the deck."""
     game = start(["umegae", "zenemon"], queue=(0, NEUTRAL, 1), coins={0: 9, 1: 0},
                  stacks={MEALS: ["dango", "tempura", "unagi"]},
-                 chance={"discard.base.inn_hand": [2]})
+                 chance={"discard.base.inn_hand": ["unagi"]})
     game = move(game, 14)  # piece 1 arrives first, draws 3, cannot buy
     assert hand(game) == ("dango", "tempura", "unagi")
     assert game.current_step is not None
@@ -798,7 +798,7 @@ def test_neutral_first_at_the_inn_draws_three_then_discards() -> None:
     """3.6: a neutral arriving first draws players + 1 = 3 cards, then discards one."""
     game = start(["umegae", "zenemon"], queue=(0, 1, NEUTRAL), coins={0: 9, 1: 9},
                  stacks={MEALS: ["dango", "tempura", "unagi", "soba"]},
-                 chance={"discard.base.inn_hand": [0]})
+                 chance={"discard.base.inn_hand": ["dango"]})
     deck_before = meal_deck(game)
     game = move(game, 14)
     assert hand(game) == ("tempura", "unagi")
@@ -812,7 +812,7 @@ def test_neutral_first_with_meal_hand_players_draws_two() -> None:
     """3.6 / 8: with base.meal_hand = "players" a neutral arriving first draws 2, keeps 1."""
     game = start(["umegae", "zenemon"], queue=(0, 1, NEUTRAL), coins={0: 9, 1: 9},
                  stacks={MEALS: ["dango", "tempura", "unagi"]},
-                 chance={"discard.base.inn_hand": [1]},
+                 chance={"discard.base.inn_hand": ["tempura"]},
                  options={"base.meal_hand": "players"})
     game = move(game, 14)
     assert hand(game) == ("dango",)
@@ -823,7 +823,7 @@ def test_neutral_arriving_last_discards_before_the_rest_go_under() -> None:
     """3.6 / 3.4: the neutral's random discard goes under first, then the unbought rest."""
     game = start(["umegae", "zenemon"], queue=(NEUTRAL, 0, 1), coins={0: 9, 1: 9},
                  stacks={MEALS: ["dango", "tempura", "unagi"]},
-                 chance={"discard.base.inn_hand": [1],
+                 chance={"discard.base.inn_hand": ["tempura"],
                          "order.base.meals": [("unagi", "dango")]})
     game = move(game, 14)
     game = act(game, BuyMeal, meal=None)
