@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Collection
+from typing import Any, ClassVar
 
 from attrs import frozen
 
@@ -17,11 +18,18 @@ class TravellersOffered(Event):
     seat: int
     travellers: tuple[str, ...]
 
+    def visible_fields(self, state: GameState, seat: int) -> Collection[str]:
+        """Only the seat dealt the tiles sees them."""
+        return ("seat", "travellers") if seat == self.seat else ("seat",)
+
     def apply(self, state: GameState) -> GameState:
         return state.with_data(f"base.offer.{self.seat}", self.travellers)
 
     def chance_kind(self) -> str | None:
         return f"travellers.{self.seat}"
+
+    def chance_outcome(self) -> Any:
+        return self.travellers
 
 
 @frozen
@@ -29,6 +37,7 @@ class ChooseTraveller(Action):
     """Keep one of the two offered traveller tiles."""
 
     TYPE: ClassVar[str] = "base.choose_traveller"
+    PUBLIC: ClassVar[bool] = True
     traveller: str
 
     def __str__(self) -> str:
@@ -43,6 +52,7 @@ class BuySouvenirs(Action):
     """
 
     TYPE: ClassVar[str] = "base.buy_souvenirs"
+    PUBLIC: ClassVar[bool] = True
     piece: int
     cards: tuple[str, ...]
     discount: str | None = None
@@ -59,6 +69,7 @@ class Donate(Action):
     """Donate 1 to 3 coins at a temple; ``bank_coin``: Hirotada adds a coin from the bank."""
 
     TYPE: ClassVar[str] = "base.donate"
+    PUBLIC: ClassVar[bool] = True
     piece: int
     amount: int
     bank_coin: bool = False
@@ -73,6 +84,7 @@ class KeepEncounter(Action):
     """Yoshiyasu keeps one of the two encounter cards he drew."""
 
     TYPE: ClassVar[str] = "base.keep_encounter"
+    PUBLIC: ClassVar[bool] = True
     piece: int
     card: str
 
@@ -85,6 +97,7 @@ class ChoosePanorama(Action):
     """Take the next section of a panorama of one's choice (Annaibito, Hiroshige)."""
 
     TYPE: ClassVar[str] = "base.choose_panorama"
+    PUBLIC: ClassVar[bool] = True
     piece: int
     panorama: str
 
@@ -97,6 +110,7 @@ class SatsukiMeal(Action):
     """Satsuki keeps the meal she drew for free, or returns it under the deck."""
 
     TYPE: ClassVar[str] = "base.satsuki_meal"
+    PUBLIC: ClassVar[bool] = True
     piece: int
     keep: bool
 
@@ -109,6 +123,7 @@ class BuyMeal(Action):
     """Buy one meal of the inn's hand, or none (``meal`` is ``None``)."""
 
     TYPE: ClassVar[str] = "base.buy_meal"
+    PUBLIC: ClassVar[bool] = True
     piece: int
     meal: str | None
 

@@ -70,8 +70,10 @@ class BasePlugin:
             registry.add_deck(zone, cards, shuffled=shuffled,
                               visibility="hidden" if shuffled else "public")
         registry.add_zone(r.VILLAGE_OFFER, "public")
-        registry.add_zone(r.INN_HAND, "hidden")
-        registry.add_zone(r.DRAWN, "owner")
+        registry.add_zone(r.INN_HAND, r.inn_hand_visible)
+        registry.add_zone(r.DRAWN, "seat")
+        registry.add_data("base.offer.", "seat")
+        registry.add_data("base.meal_at.", "public")
         for traveller in content.TRAVELLERS:
             registry.add_traveller(traveller)
         for name, label in content.CATEGORIES.items():

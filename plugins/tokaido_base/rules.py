@@ -39,7 +39,18 @@ ACHIEVEMENT_SUPPLY = "base.achievements"
 VILLAGE_OFFER = "base.village"
 INN_HAND = "base.inn_hand"
 DRAWN = "base.drawn"
-"""Cards a traveller has drawn privately and must decide on (Yoshiyasu, Satsuki)."""
+"""Zone family ``base.drawn.<piece>``: cards a traveller has drawn privately and must
+decide on (Yoshiyasu, Satsuki); only that traveller's seat sees them."""
+
+
+def drawn(piece: int) -> str:
+    return f"{DRAWN}.{piece}"
+
+
+def inn_hand_visible(state: GameState, seat: int, zone: str) -> bool:
+    """A seat sees the inn's meal hand from its own arrival at the inn."""
+    p = state.pieces[seat]
+    return p.position != state.rules.start and state.rules.board[p.position].inn
 
 INN_MEALS = "base.inn_meals"
 """Counter: meals a traveller has taken at inns."""
@@ -91,7 +102,7 @@ def draw_encounter(ctx: Context, piece: int, seat: int | None, *, keep_one_of_tw
     if not deck:
         return
     if keep_one_of_two and len(deck) >= 2:
-        ctx.move_cards(ENCOUNTERS, DRAWN, deck[:2], from_top=True)
+        ctx.move_cards(ENCOUNTERS, drawn(piece), deck[:2], from_top=True)
         ctx.schedule(Step("base.keep_encounter", piece, seat))
         return
     ctx.gain(piece, deck[0], ENCOUNTERS, from_top=True)
@@ -267,14 +278,15 @@ def run_encounter(ctx: Context, step: Step) -> None:
 
 def legal_keep_encounter(state: GameState, step: Step) -> list[Action]:
     seat = step.seat if step.seat is not None else -1
-    return [KeepEncounter(seat, step.piece, c) for c in sorted(set(state.zone(DRAWN)))]
+    return [KeepEncounter(seat, step.piece, c) for c in sorted(set(state.zone(drawn(step.piece))))]
 
 
 def resolve_keep_encounter(ctx: Context, step: Step, action: KeepEncounter) -> None:
-    drawn = list(ctx.state.zone(DRAWN))
-    drawn.remove(action.card)
-    ctx.gain(action.piece, action.card, DRAWN, from_top=False)
-    ctx.move_cards(DRAWN, ENCOUNTERS, drawn)
+    zone = drawn(action.piece)
+    others = list(ctx.state.zone(zone))
+    others.remove(action.card)
+    ctx.gain(action.piece, action.card, zone, from_top=False)
+    ctx.move_cards(zone, ENCOUNTERS, others)
     apply_encounter(ctx, action.piece, action.seat, action.card)
 
 
@@ -337,9 +349,9 @@ def run_satsuki_draw(ctx: Context, step: Step) -> None:
     deck = ctx.state.zone(MEALS)
     if not deck:
         return
-    ctx.move_cards(MEALS, DRAWN, deck[:1], from_top=True)
+    ctx.move_cards(MEALS, drawn(step.piece), deck[:1], from_top=True)
     if deck[0] in meals_eaten(ctx.state, step.piece):
-        ctx.move_cards(DRAWN, MEALS, deck[:1])
+        ctx.move_cards(drawn(step.piece), MEALS, deck[:1])
     else:
         ctx.schedule(Step("base.satsuki_meal", step.piece, step.seat))
 
@@ -350,11 +362,12 @@ def legal_satsuki_meal(state: GameState, step: Step) -> list[Action]:
 
 
 def resolve_satsuki_meal(ctx: Context, step: Step, action: SatsukiMeal) -> None:
-    drawn = ctx.state.zone(DRAWN)
+    zone = drawn(action.piece)
+    card = ctx.state.zone(zone)[:1]
     if action.keep:
-        eat_meal(ctx, action.piece, drawn[0], DRAWN, from_top=True)
+        eat_meal(ctx, action.piece, card[0], zone, from_top=True)
     else:
-        ctx.move_cards(DRAWN, MEALS, drawn[:1], from_top=True)
+        ctx.move_cards(zone, MEALS, card, from_top=True)
 
 
 def hand_size(state: GameState) -> int:

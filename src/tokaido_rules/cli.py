@@ -15,7 +15,7 @@ from .bots import RandomBot
 from .engine import Game, new_game
 from .errors import TokaidoError
 from .events import CardsMoved, CoinsChanged, Event, GameOver, Move, Scored
-from .model import GameState, collection_zone
+from .model import COLLECTION, GameState, collection_zone
 from .ruleset import Ruleset
 
 BOT_SALT = 0x5EED_B075
@@ -80,7 +80,7 @@ def describe_effects(events: Sequence[Event], state: GameState) -> str:
             parts.append(f"{'+' if ev.delta > 0 else ''}{ev.delta} coins")
         elif isinstance(ev, Scored):
             parts.append(f"{'+' if ev.points > 0 else ''}{ev.points} {ev.category}")
-        elif isinstance(ev, CardsMoved) and ev.dst.startswith("collection."):
+        elif isinstance(ev, CardsMoved) and ev.dst.startswith(COLLECTION + "."):
             parts.append(f"gets {', '.join(ev.cards)}")
     return "; ".join(parts)
 

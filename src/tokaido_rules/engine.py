@@ -8,12 +8,12 @@ branching and tree search cost nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import frozen
 
 from .chance import random_below
-from .errors import IllegalActionError, SetupError
+from .errors import IllegalActionError, SetupError, StaleActionError
 from .events import (
     Action,
     AgendaSet,
@@ -33,6 +33,9 @@ from .frozen import FrozenMap
 from .model import GameState, Piece, Staged, Step, collection_zone
 from .registry import Registry
 from .ruleset import Hooks, Rules, Ruleset, Setup
+
+if TYPE_CHECKING:
+    from .views import View
 
 T = TypeVar("T")
 
@@ -396,9 +399,23 @@ class Game:
         return self._legal
 
     # --- acting --------------------------------------------------------------------------
-    def apply(self, action: Action) -> Game:
+    def view(self, seat: int) -> View:
+        """What ``seat`` may see now (:class:`~tokaido_rules.views.View`)."""
+        from .views import make_view
+
+        return make_view(self, seat)
+
+    def apply(self, action: Action, *, expected_seq: int | None = None) -> Game:
         """Return the game after ``action``; raise :class:`IllegalActionError` if it is not
-        legal now (this game is unchanged either way)."""
+        legal now (this game is unchanged either way).
+
+        ``expected_seq``: the sequence number (``state.seq``) the sender saw; if the game
+        has moved on since, :class:`StaleActionError` is raised instead of applying.
+        """
+        if expected_seq is not None and expected_seq != self.state.seq:
+            raise StaleActionError(
+                f"the action was sent at seq {expected_seq}; the game is at seq {self.state.seq}"
+            )
         step = self.current_step
         if step is None:
             raise IllegalActionError("the game is over")
@@ -454,6 +471,16 @@ class Game:
 
 
 # --- creating games ------------------------------------------------------------------------
+
+
+def make_rules(ruleset: Ruleset, players: int, setup: Setup) -> Rules:
+    """What a game fixes, checked: its ruleset, player count and crafted setup."""
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 5:
+        raise SetupError(f"players must be 2 to 5, got {players!r}")
+    neutrals = ruleset.hooks.neutral_travellers(players)
+    _check_setup(ruleset, players, players + neutrals, setup)
+    slots, next_inn = ruleset.board_for(players)
+    return Rules(ruleset, players, neutrals, setup, slots, next_inn)
 
 
 def initial_state(rules: Rules, seed: int) -> GameState:
@@ -522,8 +549,6 @@ def new_game(
     offer; ``options``: ``"plugin.option" -> value``; ``setup``: a crafted start
     (:class:`Setup`). Bad input raises a :class:`~tokaido_rules.errors.TokaidoError`.
     """
-    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 5:
-        raise SetupError(f"players must be 2 to 5, got {players!r}")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
         raise SetupError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
     if isinstance(plugins, Ruleset):
@@ -537,10 +562,7 @@ def new_game(
         if setup.travellers is not None:
             raise SetupError("travellers given twice (argument and setup)")
         setup = Setup(travellers, setup.queue, setup.stacks, setup.coins, setup.chance)
-    neutrals = ruleset.hooks.neutral_travellers(players)
-    _check_setup(ruleset, players, players + neutrals, setup)
-    slots, next_inn = ruleset.board_for(players)
-    rules = Rules(ruleset, players, neutrals, setup, slots, next_inn)
+    rules = make_rules(ruleset, players, setup)
     ctx = Context(initial_state(rules, seed))
     for spec in ruleset.registry.decks.values():
         cards = spec.cards

@@ -48,3 +48,41 @@ class SetupError(TokaidoError, ValueError):
 
 class FoldError(TokaidoError):
     """An event does not fit the state it is applied to (e.g. a draw from an empty deck)."""
+
+
+class StaleActionError(TokaidoError):
+    """An action was sent for an earlier point of the game (``expected_seq`` is behind).
+
+    Servers pass the sequence number the player saw; the game is unchanged.
+    """
+
+
+class LogError(TokaidoError, ValueError):
+    """An event log cannot be loaded. ``line`` is the 1-based line number (``None`` when
+    the problem is the file as a whole). Nothing is half-loaded."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+class LogFormatError(LogError):
+    """A line is not valid: bad JSON, a missing or unknown key, a value of the wrong type,
+    an unknown event type, a line too long."""
+
+
+class LogSequenceError(LogError):
+    """Sequence numbers have a gap, a repeat, or are out of order."""
+
+
+class LogVersionError(LogError):
+    """The log's format, a plugin or an event is newer than the installed code, or an
+    older event version has no upcaster."""
+
+
+class LogPluginError(LogError):
+    """A plugin the log was written with is not installed, or the ruleset is invalid."""
+
+
+class LogStateError(LogError):
+    """An event does not fit the state it applies to (e.g. a draw from an empty deck)."""

@@ -8,13 +8,15 @@ events too (:class:`Action`). The state of a game is the fold of its events
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from typing import Any, ClassVar
 
-from attrs import fields, frozen
+from attrs import Factory, field, fields, frozen
 
 from .errors import FoldError
 from .frozen import FrozenMap
 from .model import GameState, Step
+from .visibility import data_visible, zone_visible
 
 
 @frozen
@@ -28,6 +30,15 @@ class Event:
 
     TYPE: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
+    UPCASTERS: ClassVar[dict[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {}
+    """Upcasters for older versions of this event's data: ``{1: v1_to_v2, ...}``."""
+    PUBLIC: ClassVar[bool] = False
+    """True: every field is visible to every seat. An event type that neither sets this
+    nor overrides :meth:`visible_fields` has all its data withheld (fail closed)."""
+
+    def visible_fields(self, state: GameState, seat: int) -> Collection[str]:
+        """The fields ``seat`` may see; ``state`` is the state right after the event."""
+        return field_names(type(self)) if self.PUBLIC else ()
 
     def apply(self, state: GameState) -> GameState:
         """Return the state after this event. Raise :class:`FoldError` if it does not fit."""
@@ -36,6 +47,22 @@ class Event:
     def chance_kind(self) -> str | None:
         """The chance kind whose outcome this event records, or ``None``."""
         return None
+
+    def chance_outcome(self) -> Any:
+        """The recorded outcome, in the form a :class:`~tokaido_rules.Setup` script takes
+        (so that :func:`~tokaido_rules.log.verify_log` can serve it again)."""
+        return None
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def field_names(cls: type) -> tuple[str, ...]:
+    """The data fields of an event or action type, in order."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 def _sort_value(value: Any) -> tuple[Any, ...]:
@@ -73,14 +100,8 @@ class Action(Event):
 
     def sort_key(self) -> tuple[Any, ...]:
         """A total order over actions, for the sorted tuple of legal actions."""
-        cls = type(self)
-        names = _ACTION_FIELDS.get(cls)
-        if names is None:
-            names = _ACTION_FIELDS[cls] = tuple(f.name for f in fields(cls))
+        names = field_names(type(self))
         return (self.TYPE, tuple([_sort_value(getattr(self, n)) for n in names]))
-
-
-_ACTION_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def fold(state: GameState, event: Event) -> GameState:
@@ -100,14 +121,41 @@ def fold(state: GameState, event: Event) -> GameState:
 # ----------------------------------------------------------------------------------
 
 
+def _card_count(event: Any) -> int:
+    return len(event.cards)
+
+
+def _count_matches(event: Any, attribute: Any, count: int) -> None:
+    if count != len(event.cards):
+        raise ValueError(f"count {count} but {len(event.cards)} cards")
+
+
+def _add_count(data: dict[str, Any]) -> dict[str, Any]:
+    """Upcaster to version 2: the number of cards, kept visible when the cards are not."""
+    cards = data.get("cards")
+    return {**data, "count": len(cards) if isinstance(cards, list) else 0}
+
+
 @frozen
 class DeckSet(Event):
-    """A zone is filled with cards in the given order (a shuffled deck, a pile)."""
+    """A zone is filled with cards in the given order (a shuffled deck, a pile).
+
+    Version 2 added ``count``, which a seat's copy of the log shows when the cards are
+    withheld.
+    """
 
     TYPE: ClassVar[str] = "core.deck_set"
+    VERSION: ClassVar[int] = 2
+    UPCASTERS: ClassVar[dict[int, Any]] = {1: _add_count}
     zone: str
     cards: tuple[str, ...]
     shuffled: bool = True
+    count: int = field(default=Factory(_card_count, takes_self=True), validator=_count_matches)
+
+    def visible_fields(self, state: GameState, seat: int) -> Collection[str]:
+        if zone_visible(state, seat, self.zone):
+            return field_names(DeckSet)
+        return ("zone", "shuffled", "count")
 
     def apply(self, state: GameState) -> GameState:
         return state.with_zone(self.zone, self.cards)
@@ -115,12 +163,16 @@ class DeckSet(Event):
     def chance_kind(self) -> str | None:
         return f"shuffle.{self.zone}" if self.shuffled else None
 
+    def chance_outcome(self) -> Any:
+        return self.cards
+
 
 @frozen
 class QueueSet(Event):
     """The travellers line up at the start inn: ``order[0]`` nearest the road."""
 
     TYPE: ClassVar[str] = "core.queue_set"
+    PUBLIC: ClassVar[bool] = True
     order: tuple[int, ...]
 
     def apply(self, state: GameState) -> GameState:
@@ -135,12 +187,16 @@ class QueueSet(Event):
     def chance_kind(self) -> str | None:
         return "queue"
 
+    def chance_outcome(self) -> Any:
+        return self.order
+
 
 @frozen
 class TravellerSet(Event):
     """A piece becomes a traveller (its starting coins come as a separate event)."""
 
     TYPE: ClassVar[str] = "core.traveller_set"
+    PUBLIC: ClassVar[bool] = True
     piece: int
     traveller: str | None
 
@@ -153,6 +209,7 @@ class CoinsChanged(Event):
     """A traveller gains (``delta`` > 0) or pays coins; never below zero."""
 
     TYPE: ClassVar[str] = "core.coins"
+    PUBLIC: ClassVar[bool] = True
     piece: int
     delta: int
 
@@ -168,6 +225,7 @@ class Scored(Event):
     """A traveller scores (or, if negative, loses) points in a category."""
 
     TYPE: ClassVar[str] = "core.scored"
+    PUBLIC: ClassVar[bool] = True
     piece: int
     category: str
     points: int
@@ -186,6 +244,7 @@ class CounterChanged(Event):
     """A plugin counter of a traveller changes (e.g. its temple donation)."""
 
     TYPE: ClassVar[str] = "core.counter"
+    PUBLIC: ClassVar[bool] = True
     piece: int
     name: str
     delta: int
@@ -205,6 +264,9 @@ class DataSet(Event):
     key: str
     value: Any
 
+    def visible_fields(self, state: GameState, seat: int) -> Collection[str]:
+        return ("key", "value") if data_visible(state, seat, self.key) else ("key",)
+
     def apply(self, state: GameState) -> GameState:
         return state.with_data(self.key, self.value)
 
@@ -215,16 +277,27 @@ class CardsMoved(Event):
 
     ``from_top``: they are the top cards of ``src`` in order (a draw), else any copies;
     ``bottom``: they go under ``dst`` (else on top). ``chance`` names the chance kind when
-    which cards moved, or their order, was a random outcome.
+    which cards moved, or their order, was a random outcome. Version 2 added ``count``,
+    which a seat's copy of the log shows when the cards are withheld.
     """
 
     TYPE: ClassVar[str] = "core.cards_moved"
+    VERSION: ClassVar[int] = 2
+    UPCASTERS: ClassVar[dict[int, Any]] = {1: _add_count}
     src: str
     dst: str
     cards: tuple[str, ...]
     from_top: bool = False
     bottom: bool = True
     chance: str | None = None
+    count: int = field(default=Factory(_card_count, takes_self=True), validator=_count_matches)
+
+    def visible_fields(self, state: GameState, seat: int) -> Collection[str]:
+        """Which cards moved is seen by those who can see where they went; how many, by
+        everyone."""
+        if zone_visible(state, seat, self.dst):
+            return field_names(CardsMoved)
+        return ("src", "dst", "from_top", "bottom", "chance", "count")
 
     def apply(self, state: GameState) -> GameState:
         state = state.take_cards(self.src, self.cards, from_top=self.from_top)
@@ -233,12 +306,17 @@ class CardsMoved(Event):
     def chance_kind(self) -> str | None:
         return self.chance
 
+    def chance_outcome(self) -> Any:
+        """An order of several cards, or the one card picked."""
+        return self.cards if len(self.cards) > 1 else self.cards[0]
+
 
 @frozen
 class AgendaSet(Event):
     """What must happen next is now ``steps`` (the engine writes this after each action)."""
 
     TYPE: ClassVar[str] = "core.agenda_set"
+    PUBLIC: ClassVar[bool] = True
     steps: tuple[Step, ...]
 
     def apply(self, state: GameState) -> GameState:
@@ -250,6 +328,7 @@ class GameOver(Event):
     """The journey has ended; the end-of-game scoring events follow it."""
 
     TYPE: ClassVar[str] = "core.game_over"
+    PUBLIC: ClassVar[bool] = True
 
     def apply(self, state: GameState) -> GameState:
         return state.replace(over=True)
@@ -260,6 +339,7 @@ class Move(Action):
     """Move a traveller forward to a position and slot, then resolve the stop."""
 
     TYPE: ClassVar[str] = "core.move"
+    PUBLIC: ClassVar[bool] = True
     piece: int
     position: int
     slot: int

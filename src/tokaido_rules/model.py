@@ -23,16 +23,20 @@ JSON = Any
 
 def collection_zone(piece: int) -> str:
     """The zone holding a traveller's collection: every card acquired, face up."""
-    return _COLLECTIONS[piece] if piece < len(_COLLECTIONS) else f"collection.{piece}"
+    return _COLLECTIONS[piece] if piece < len(_COLLECTIONS) else f"{COLLECTION}.{piece}"
 
 
 def secret_zone(piece: int) -> str:
     """The zone holding a traveller's secret cards (e.g. amulets)."""
-    return _SECRETS[piece] if piece < len(_SECRETS) else f"secret.{piece}"
+    return _SECRETS[piece] if piece < len(_SECRETS) else f"{SECRET}.{piece}"
 
 
-_COLLECTIONS = tuple(f"collection.{i}" for i in range(8))
-_SECRETS = tuple(f"secret.{i}" for i in range(8))
+COLLECTION = "core.collection"
+"""The zone family of collections: ``core.collection.<piece>``, public."""
+SECRET = "core.secret"
+"""The zone family of secret cards: ``core.secret.<piece>``, seen by that seat only."""
+_COLLECTIONS = tuple(f"{COLLECTION}.{i}" for i in range(8))
+_SECRETS = tuple(f"{SECRET}.{i}" for i in range(8))
 
 
 @frozen

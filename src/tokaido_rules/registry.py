@@ -10,21 +10,23 @@ plugin id and a dot, so two plugins can never clash.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
 from .errors import PluginDefinitionError
 from .events import Action, Event
 from .model import Card, GameState, Space, Step, Traveller
+from .visibility import Visibility
 
 if TYPE_CHECKING:
     from .engine import Context
 
-Visibility = Literal["public", "hidden", "owner"]
+
 StepRunner = Callable[["Context", Step], None]
 LegalFn = Callable[[GameState, Step], Sequence[Action]]
 Resolver = Callable[["Context", Step, Any], None]
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 ExplainFn = Callable[[GameState, Step, Action], "str | None"]
 
 
@@ -77,6 +79,8 @@ class Registry:
         self.events: dict[str, type[Event]] = {}
         self.options: dict[str, OptionSpec] = {}
         self.categories: dict[str, str] = {}
+        self.upcasters: dict[tuple[str, int], Upcaster] = {}
+        self.data_keys: dict[str, Visibility] = {}
 
     # --- helpers -----------------------------------------------------------------
     def _own(self, name: str, what: str) -> str:
@@ -118,7 +122,11 @@ class Registry:
         self.zones[zone] = visibility
 
     def add_zone(self, zone: str, visibility: Visibility) -> None:
-        """Declare a zone that starts empty (an inn hand, revealed cards, ...)."""
+        """Declare a zone that starts empty (an inn hand, revealed cards, ...).
+
+        A zone declared with ``"seat"`` visibility is a family: ``"<zone>.<piece>"`` names
+        one per traveller, each visible to that traveller's seat only.
+        """
         self._own(zone, "zone")
         self._unique(self.zones, zone, "zone")
         self.zones[zone] = visibility
@@ -147,10 +155,29 @@ class Registry:
         self.steps[kind] = StepType(kind, run, legal, explain)
 
     def add_event(self, cls: type[Event]) -> None:
-        """Register an event type under its wire name ``cls.TYPE``."""
+        """Register an event type under its wire name ``cls.TYPE``, with the upcasters it
+        declares in ``cls.UPCASTERS`` (older version -> function to the next version)."""
         self._own(cls.TYPE, "event")
         self._unique(self.events, cls.TYPE, "event")
         self.events[cls.TYPE] = cls
+        for version, upcast in cls.UPCASTERS.items():
+            self.add_upcaster(cls.TYPE, version, upcast)
+
+    def add_upcaster(self, event_type: str, from_version: int, upcast: Upcaster) -> None:
+        """Register how to turn the data of ``event_type`` version ``from_version`` into
+        version ``from_version + 1``, so that old logs keep loading."""
+        self._own(event_type, "upcaster")
+        key = (event_type, from_version)
+        if key in self.upcasters:
+            raise PluginDefinitionError(f"upcaster {event_type} v{from_version} registered twice")
+        self.upcasters[key] = upcast
+
+    def add_data(self, prefix: str, visibility: Visibility) -> None:
+        """Declare who may see game data keys starting with ``prefix`` (``"seat"``: keys
+        ending in ``.<seat>`` are visible to that seat). Undeclared data is hidden."""
+        self._own(prefix, "data key")
+        self._unique(self.data_keys, prefix, "data key")
+        self.data_keys[prefix] = visibility
 
     def add_action(self, cls: type[Action], resolve: Resolver | None = None) -> None:
         """Register an action type and what happens after it is applied.

@@ -26,7 +26,7 @@ from .errors import (
 )
 from .events import CORE_EVENTS, Action, Move
 from .frozen import EMPTY, FrozenMap, freeze
-from .model import GameState, Space, Staged, Step
+from .model import COLLECTION, SECRET, GameState, Space, Staged, Step
 from .registry import Registry
 
 if TYPE_CHECKING:
@@ -140,6 +140,8 @@ class _CorePlugin:
             resolve_move,
         )
 
+        registry.add_zone(COLLECTION, "public")
+        registry.add_zone(SECRET, "seat")
         registry.add_step(MOVE, legal=legal_moves, explain=_explain_move)  # type: ignore[arg-type]
         registry.add_step(GAME_OVER_STEP, run=_game_over)
         registry.add_step(START_COINS_STEP, run=_start_coins)

@@ -35,7 +35,7 @@ from tokaido_base.actions import (
 from tokaido_rules import CoinsChanged, Game, IllegalActionError, Move, Scored, TokaidoError
 
 INN_HAND = "base.inn_hand"
-DRAWN = "base.drawn"
+DRAWN = "base.drawn"  # one zone per traveller: base.drawn.<piece>
 DONATION = "base.donation"
 POWERS = "traveller_powers"
 
@@ -380,7 +380,7 @@ def test_yoshiyasu_draws_two_and_keeps_one() -> None:
     deck = game.state.zone(ENCOUNTERS)
     assert len(deck) == 13
     assert deck[-1] == "samurai"
-    assert game.state.zone(DRAWN) == ()
+    assert game.state.zone(f"{DRAWN}.2") == ()
 
 
 def test_yoshiyasu_keeping_samurai_scores_it() -> None:
@@ -441,7 +441,7 @@ def test_satsuki_keeps_the_free_meal_before_the_hand_is_drawn() -> None:
                  stacks={MEALS: ["tempura", "dango", "sushi", "unagi", "soba"]})
     game = move(game, 14)
     assert legal(game, SatsukiMeal)
-    assert game.state.zone(DRAWN) == ("tempura",)
+    assert game.state.zone(f"{DRAWN}.2") == ("tempura",)
     assert game.state.zone(INN_HAND) == ()
     game = act(game, SatsukiMeal, keep=True)
     assert collection(game, 2) == ("tempura",)
@@ -488,7 +488,7 @@ def test_satsuki_later_arrival_draws_from_the_deck_not_the_hand() -> None:
     game = act(game, BuyMeal, meal=None)
     assert game.state.zone(INN_HAND) == ("dango", "tempura", "sushi", "unagi")
     game = move(game, 14)  # Satsuki
-    assert game.state.zone(DRAWN) == ("soba",)
+    assert game.state.zone(f"{DRAWN}.1") == ("soba",)
     game = act(game, SatsukiMeal, keep=True)
     assert collection(game, 1) == ("soba",)
     assert coins(game, 1) == 2
@@ -526,7 +526,7 @@ def test_satsuki_draws_a_free_meal_at_edo() -> None:
     game = start(["kinko", "zenemon", "satsuki"])
     game = rush(game, lambda g: bool(legal(g, SatsukiMeal))
                 and g.state.pieces[2].position == 54)
-    (drawn,) = game.state.zone(DRAWN)
+    (drawn,) = game.state.zone(f"{DRAWN}.2")
     game = act(game, SatsukiMeal, keep=True)
     assert game.is_over
     assert collection(game, 2)[0] == drawn

@@ -1,0 +1,60 @@
+"""Who may see what: the visibility of zones and game data, per seat (RULES.md 7).
+
+Zones and data keys declare their visibility when registered; anything undeclared is
+hidden (fail closed). Events declare which of their fields a seat may see
+(:meth:`~tokaido_rules.events.Event.visible_fields`), using these functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+from .model import GameState
+
+Visibility = Literal["public", "hidden", "seat"] | Callable[[GameState, int, str], bool]
+"""Who sees a zone or data key: everyone, nobody, the seat (or piece) its name ends with,
+or whoever a function ``(state, seat, name) -> bool`` says."""
+
+
+def _family(name: str) -> tuple[str, int] | None:
+    prefix, _, suffix = name.rpartition(".")
+    return (prefix, int(suffix)) if suffix.isdigit() and prefix else None
+
+
+def _visible(rule: Visibility, state: GameState, seat: int, name: str) -> bool:
+    if rule == "public":
+        return True
+    if rule == "hidden":
+        return False
+    if rule == "seat":
+        family = _family(name)
+        if family is None or family[1] >= len(state.pieces):
+            return False
+        return state.pieces[family[1]].seat == seat
+    return bool(rule(state, seat, name))
+
+
+def zone_visible(state: GameState, seat: int, zone: str) -> bool:
+    """Whether ``seat`` may see the cards of ``zone`` (undeclared zones are hidden)."""
+    zones = state.rules.ruleset.registry.zones
+    rule = zones.get(zone)
+    if rule is None:
+        family = _family(zone)
+        rule = zones.get(family[0]) if family is not None else None
+        if rule != "seat" and not callable(rule):
+            rule = "hidden" if rule is None else rule
+    return _visible(rule, state, seat, zone)
+
+
+def data_visible(state: GameState, seat: int, key: str) -> bool:
+    """Whether ``seat`` may see a game data value (undeclared keys are hidden)."""
+    best = ""
+    for prefix in state.rules.ruleset.registry.data_keys:
+        if key.startswith(prefix) and len(prefix) > len(best):
+            best = prefix
+    if not best:
+        return False
+    return _visible(state.rules.ruleset.registry.data_keys[best], state, seat, key)
+
+
