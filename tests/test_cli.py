@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -83,3 +84,93 @@ def test_console_script_exit_status() -> None:
     good = subprocess.run([sys.executable, "-m", "tokaido_rules.cli", "simulate", "--seed", "1"],
                           capture_output=True, text=True)
     assert good.returncode == 0 and "Winner" in good.stdout
+
+
+def test_simulate_writes_log_and_seat_copy(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """--log writes the full log; with --view, that seat's copy (no seed)."""
+    full, copy = tmp_path / "g.jsonl", tmp_path / "g1.jsonl"
+    assert main(["simulate", "--players", "3", "--seed", "6", "--log", str(full)]) == 0
+    assert main(["simulate", "--players", "3", "--seed", "6", "--log", str(copy),
+                 "--view", "1"]) == 0
+    assert json.loads(full.read_text().splitlines()[0])["seed"] == 6
+    head = json.loads(copy.read_text().splitlines()[0])
+    assert "seed" not in head and head["viewer"] == 1
+    capsys.readouterr()
+    assert main(["replay", str(full)]) == 0
+    replayed = capsys.readouterr().out
+    main(["simulate", "--players", "3", "--seed", "6"])
+    simulated = capsys.readouterr().out
+    assert replayed == simulated
+
+
+def test_replay_json_matches_simulate_json(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """replay --format json prints the same document as simulate --format json."""
+    log = tmp_path / "g.jsonl"
+    main(["simulate", "--players", "4", "--seed", "3", "--format", "json", "--log", str(log)])
+    simulated = capsys.readouterr().out
+    assert main(["replay", str(log), "--format", "json"]) == 0
+    assert capsys.readouterr().out == simulated
+
+
+def test_replay_to_and_view(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--to stops at an event; --view shows what a seat sees (hidden decks as counts)."""
+    log = tmp_path / "g.jsonl"
+    main(["simulate", "--players", "3", "--seed", "3", "--log", str(log)])
+    capsys.readouterr()
+    assert main(["replay", str(log), "--to", "40"]) == 0
+    out = capsys.readouterr().out
+    assert "In progress at seq 41" in out and "Winner" not in out
+    assert main(["replay", str(log), "--to", "40", "--view", "2"]) == 0
+    view = capsys.readouterr().out
+    assert view.startswith("View of seat 2 at seq 41")
+    assert "base.souvenirs: " in view and "hidden card(s)" in view
+    assert main(["replay", str(log), "--view", "2", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["view"]["seat"] == 2
+
+
+def test_replay_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--verify exits 0 when the rules agree and 1 at the first disagreement."""
+    log = tmp_path / "g.jsonl"
+    main(["simulate", "--players", "2", "--seed", "8", "--log", str(log)])
+    capsys.readouterr()
+    assert main(["replay", str(log), "--verify"]) == 0
+    assert "verify: OK" in capsys.readouterr().out
+    lines = log.read_text().splitlines()
+    index = next(i for i, line in enumerate(lines)
+                 if '"core.coins"' in line and '"delta":3' in line)
+    lines[index] = lines[index].replace('"delta":3', '"delta":5')
+    log.write_text("\n".join(lines) + "\n")
+    assert main(["replay", str(log), "--verify"]) == 1
+    assert f"DISAGREES at seq {index - 1}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("content", "argv_extra", "message"),
+    [
+        (None, [], "cannot read"),
+        ("not json\n", [], "line 1"),
+        ('{"format":"tokaido-log"}\n', [], "missing key"),
+        ("ok", ["--to", "99999"], "--to must be"),
+        ("ok", ["--view", "7"], "no seat 7"),
+    ],
+)
+def test_replay_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                          content: str | None, argv_extra: list[str], message: str) -> None:
+    """A bad file or argument gives one 'error: ...' line and status 2."""
+    path = tmp_path / "g.jsonl"
+    if content == "ok":
+        main(["simulate", "--players", "2", "--seed", "1", "--log", str(path)])
+        capsys.readouterr()
+    elif content is not None:
+        path.write_text(content)
+    assert main(["replay", str(path), *argv_extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and message in err
+
+
+def test_view_without_log_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """simulate --view needs --log."""
+    assert main(["simulate", "--view", "0"]) == 2
+    assert "--view needs --log" in capsys.readouterr().err

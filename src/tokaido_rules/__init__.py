@@ -13,12 +13,19 @@ from .engine import Context, Game, Score, initial_state, new_game, replay
 from .errors import (
     FoldError,
     IllegalActionError,
+    LogError,
+    LogFormatError,
+    LogPluginError,
+    LogSequenceError,
+    LogStateError,
+    LogVersionError,
     MissingRequirementError,
     OptionError,
     PluginConflictError,
     PluginDefinitionError,
     RulesetError,
     SetupError,
+    StaleActionError,
     TokaidoError,
     UnknownPluginError,
 )
@@ -40,6 +47,7 @@ from .events import (
 )
 from .frozen import FrozenMap
 from .hookspecs import hookimpl
+from .log import Verification, dump_log, dump_state, load_log, load_state, verify_log
 from .model import (
     Card,
     GameState,
@@ -53,6 +61,7 @@ from .model import (
 )
 from .registry import Registry
 from .ruleset import PluginInfo, Rules, Ruleset, Setup, installed_plugins
+from .views import UnknownSeatError, View
 
 try:
     __version__ = version("tokaido-rules")
@@ -60,12 +69,23 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0+unknown"
 
 __all__ = [
-    "Action", "AgendaSet", "Card", "CardsMoved", "CoinsChanged", "Context", "CounterChanged",
-    "DataSet", "DeckSet", "Event", "FoldError", "FrozenMap", "Game", "GameOver", "GameState",
-    "IllegalActionError", "MissingRequirementError", "Move", "OptionError", "Piece",
-    "PluginConflictError", "PluginDefinitionError", "PluginInfo", "QueueSet", "Registry",
-    "Rules", "Ruleset", "RulesetError", "Score", "Scored", "Setup", "SetupError", "Space",
-    "Staged", "Step", "TokaidoError", "Traveller", "TravellerSet", "UnknownPluginError",
-    "__version__", "collection_zone", "fold", "hookimpl", "initial_state", "installed_plugins",
-    "new_game", "replay", "secret_zone",
+    # games
+    "Game", "Score", "Setup", "View", "new_game", "replay", "initial_state",
+    # logs
+    "Verification", "dump_log", "load_log", "verify_log", "dump_state", "load_state",
+    # plugins
+    "Context", "PluginInfo", "Registry", "Rules", "Ruleset", "hookimpl", "installed_plugins",
+    # state and content
+    "Card", "FrozenMap", "GameState", "Piece", "Space", "Staged", "Step", "Traveller",
+    "collection_zone", "secret_zone",
+    # events
+    "Action", "AgendaSet", "CardsMoved", "CoinsChanged", "CounterChanged", "DataSet",
+    "DeckSet", "Event", "GameOver", "Move", "QueueSet", "Scored", "TravellerSet", "fold",
+    # errors
+    "FoldError", "IllegalActionError", "LogError", "LogFormatError", "LogPluginError",
+    "LogSequenceError", "LogStateError", "LogVersionError", "MissingRequirementError",
+    "OptionError", "PluginConflictError", "PluginDefinitionError", "RulesetError",
+    "SetupError", "StaleActionError", "TokaidoError", "UnknownPluginError",
+    "UnknownSeatError",
+    "__version__",
 ]

@@ -8,15 +8,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from .bots import RandomBot
-from .engine import Game, new_game
+from .engine import Game, initial_state, new_game, replay
 from .errors import TokaidoError
-from .events import CardsMoved, CoinsChanged, Event, GameOver, Move, Scored
+from .events import Action, CardsMoved, CoinsChanged, Event, GameOver, Move, Scored, fold
+from .log import dump_log, load_log, verify_log
 from .model import COLLECTION, GameState, collection_zone
 from .ruleset import Ruleset
+from .views import View
 
 BOT_SALT = 0x5EED_B075
 
@@ -50,6 +53,16 @@ def _build_parser() -> _Parser:
     sim.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE",
                      help="a rule option (repeatable)")
     sim.add_argument("--format", choices=("text", "json"), default="text")
+    sim.add_argument("--log", metavar="FILE", help="write the game's event log (JSON Lines)")
+    sim.add_argument("--view", type=int, metavar="SEAT",
+                     help="with --log: write that seat's copy (hidden facts withheld)")
+    rep = sub.add_parser("replay", help="replay a full event log")
+    rep.add_argument("file", metavar="FILE")
+    rep.add_argument("--to", type=int, metavar="SEQ", help="stop after event SEQ")
+    rep.add_argument("--view", type=int, metavar="SEAT", help="show what SEAT sees")
+    rep.add_argument("--verify", action="store_true",
+                     help="re-run the current rules on the log; exit 1 at a disagreement")
+    rep.add_argument("--format", choices=("text", "json"), default="text")
     return parser
 
 
@@ -72,38 +85,65 @@ def describe_action(state: GameState, action: Any) -> str:
     return str(action)
 
 
-def describe_effects(events: Sequence[Event], state: GameState) -> str:
-    """A short summary of what followed a decision: coins, points, cards gained."""
+def describe_effects(events: Sequence[Event], state: GameState,
+                     first: int | None = None) -> str:
+    """A short summary of what followed a decision: coins, points, cards gained. Effects
+    on another traveller than ``first`` (the decider) are prefixed with its name."""
     parts: list[str] = []
+    last = first
     for ev in events:
+        piece = getattr(ev, "piece", None)
+        text = None
         if isinstance(ev, CoinsChanged):
-            parts.append(f"{'+' if ev.delta > 0 else ''}{ev.delta} coins")
+            text = f"{'+' if ev.delta > 0 else ''}{ev.delta} coins"
         elif isinstance(ev, Scored):
-            parts.append(f"{'+' if ev.points > 0 else ''}{ev.points} {ev.category}")
+            text = f"{'+' if ev.points > 0 else ''}{ev.points} {ev.category}"
         elif isinstance(ev, CardsMoved) and ev.dst.startswith(COLLECTION + "."):
-            parts.append(f"gets {', '.join(ev.cards)}")
+            piece = int(ev.dst.rsplit(".", 1)[1])
+            text = f"gets {', '.join(ev.cards)}"
+        if text is None:
+            continue
+        if piece is not None and piece != last:
+            text = f"{_label(state, piece)} {text}"
+        last = piece
+        parts.append(text)
     return "; ".join(parts)
 
 
-def play_random(game: Game, seed: int) -> tuple[Game, list[tuple[int, str]]]:
-    """Play to the end with one random bot per seat; return the game and journey lines."""
+def play_random(game: Game, seed: int) -> Game:
+    """Play to the end with one random bot per seat."""
     bots = [RandomBot(seed ^ BOT_SALT ^ (seat * 0x9E3779B9)) for seat in range(game.players)]
-    lines: list[tuple[int, str]] = []
     while not game.is_over:
         seat = game.current_player
         assert seat is not None
-        action = bots[seat].choose(game)
-        before = game.state
-        start = before.seq
-        nxt = game.apply(action)
-        new = nxt.events[start + 1:]
-        end = next((i for i, e in enumerate(new) if isinstance(e, GameOver)), len(new))
-        effects = describe_effects(new[:end], nxt.state)
-        lines.append((seat, describe_action(before, action) + (f": {effects}" if effects else "")))
-        if end < len(new):
-            lines.append((-1, "end of the journey: " + describe_effects(new[end:], nxt.state)))
-        game = nxt
-    return game, lines
+        game = game.apply(bots[seat].choose(game))
+    return game
+
+
+def journey(game: Game, upto: int | None = None) -> list[tuple[int, str]]:
+    """One line per decision (seat, text) with what followed; ``seat`` -1 marks the end
+    of the journey. ``upto``: stop after that event."""
+    state = initial_state(game.state.rules, game.seed)
+    events = game.events if upto is None else game.events[: upto + 1]
+    lines: list[tuple[int, str]] = []
+    i = 0
+    while i < len(events):
+        event = events[i]
+        j = i + 1
+        while j < len(events) and not isinstance(events[j], Action | GameOver):
+            j += 1
+        before = state
+        for e in events[i:j]:
+            state = fold(state, e)
+        decider = getattr(event, "piece", event.seat) if isinstance(event, Action) else None
+        effects = describe_effects(events[i + 1:j], state, decider)
+        if isinstance(event, Action):
+            lines.append((event.seat, describe_action(before, event) +
+                          (f": {effects}" if effects else "")))
+        elif isinstance(event, GameOver):
+            lines.append((-1, "end of the journey: " + effects))
+        i = j
+    return lines
 
 
 def result_document(game: Game, decisions: int) -> dict[str, Any]:
@@ -151,13 +191,35 @@ def _simulate(args: argparse.Namespace) -> int:
     if not plugins:
         raise _UsageError("--plugins needs at least one plugin id")
     ruleset = Ruleset.build(plugins, _parse_options(args.option))
+    if args.view is not None and args.log is None:
+        raise _UsageError("--view needs --log FILE")
     game = new_game(args.players, seed=args.seed, plugins=ruleset)
-    game, lines = play_random(game, args.seed)
-    if args.format == "json":
+    game = play_random(game, args.seed)
+    if args.log is not None:
+        _write(args.log, dump_log(game, viewer=args.view))
+    title = f"Tokaido: {args.players} players, seed {args.seed}, plugins {','.join(ruleset.ids)}"
+    _print_game(game, None, args.format, title)
+    return 0
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as exc:
+        raise _UsageError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def _print_game(game: Game, upto: int | None, fmt: str, title: str) -> None:
+    lines = journey(game, upto)
+    if upto is not None:
+        game = Game(replay(game.state.rules, game.seed, game.events[: upto + 1]),
+                    game.events[: upto + 1])
+    if fmt == "json":
         decisions = sum(1 for seat, _ in lines if seat >= 0)
         print(json.dumps(result_document(game, decisions), indent=2))
-        return 0
-    print(f"Tokaido: {args.players} players, seed {args.seed}, plugins {','.join(ruleset.ids)}")
+        return
+    print(title)
     n = 0
     for seat, text in lines:
         if seat < 0:
@@ -167,9 +229,88 @@ def _simulate(args: argparse.Namespace) -> int:
             print(f"{n:4d}. {text}")
     print()
     print(score_table(game))
-    winners = ", ".join(f"seat {w}" for w in game.winners())
-    print(f"\nWinner{'s' if len(game.winners()) > 1 else ''}: {winners}")
+    if game.is_over:
+        winners = ", ".join(f"seat {w}" for w in game.winners())
+        print(f"\nWinner{'s' if len(game.winners()) > 1 else ''}: {winners}")
+    elif game.current_player is None:
+        print(f"\nIn progress at seq {game.state.seq}, between two events of one decision.")
+    else:
+        print(f"\nIn progress at seq {game.state.seq}: seat {game.current_player} decides.")
+
+
+def render_view(view: View, state: GameState) -> str:
+    """A seat's view as text: travellers, the zones it sees, the sizes of the others."""
+    out = [f"View of seat {view.seat} at seq {view.seq}:"]
+    for i, p in enumerate(view.pieces):
+        cards = view.collection(i)
+        out.append(f"  {_label(state, i):24} at {p.position:2} slot {p.slot}  coins {p.coins:2}  "
+                   f"points {p.total:3}  cards {len(cards):2}")
+    for name in sorted(view.zone_sizes):
+        if name.startswith(COLLECTION + "."):
+            continue
+        if name in view.zones:
+            cards = view.zones[name]
+            if len(cards) > 8:  # a supply: count the copies
+                counts = Counter(cards)
+                text = ", ".join(f"{c} x{n}" if n > 1 else c for c, n in counts.items())
+            else:
+                text = ", ".join(cards) or "-"
+            out.append(f"  {name}: {text}")
+        else:
+            out.append(f"  {name}: {view.zone_sizes[name]} hidden card(s)")
+    if view.legal_actions:
+        out.append("  Your decision:")
+        out.extend(f"    {n}. {a}" for n, a in enumerate(view.legal_actions, 1))
+    return "\n".join(out)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as exc:
+        raise _UsageError(f"cannot read {args.file}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise _UsageError(f"{args.file} is not UTF-8 text") from None
+    game = load_log(text)
+    if args.verify:
+        result = verify_log(text)
+        if args.format == "json":
+            print(json.dumps({"ok": result.ok, "seq": result.seq, "message": result.message,
+                              "decisions": result.decisions}, indent=2))
+        else:
+            status = "OK" if result.ok else f"DISAGREES at seq {result.seq}"
+            print(f"verify: {status}: {result.message}")
+        return 0 if result.ok else 1
+    upto = args.to
+    if upto is not None and not 0 <= upto < len(game.events):
+        raise _UsageError(f"--to must be from 0 to {len(game.events) - 1}")
+    if args.view is not None:
+        at = game if upto is None else Game(
+            replay(game.state.rules, game.seed, game.events[: upto + 1]), game.events[: upto + 1])
+        view = at.view(args.view)
+        if args.format == "json":
+            doc = result_document(at, sum(1 for e in at.events if isinstance(e, Action)))
+            doc["view"] = _view_document(view)
+            print(json.dumps(doc, indent=2))
+        else:
+            print(render_view(view, at.state))
+        return 0
+    plugins = ",".join(game.ruleset.ids)
+    _print_game(game, upto, args.format,
+                f"Tokaido: {game.players} players, seed {game.seed}, plugins {plugins}")
     return 0
+
+
+def _view_document(view: View) -> dict[str, Any]:
+    return {
+        "seat": view.seat,
+        "seq": view.seq,
+        "zones": {k: list(v) for k, v in view.zones.items()},
+        "zone_sizes": dict(view.zone_sizes),
+        "current_player": view.current_player,
+        "legal_actions": [str(a) for a in view.legal_actions],
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -177,6 +318,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _build_parser().parse_args(argv)
         if args.command == "simulate":
             return _simulate(args)
+        if args.command == "replay":
+            return _replay(args)
         raise _UsageError(f"unknown command {args.command!r}")
     except (_UsageError, TokaidoError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -15,7 +15,7 @@ for anything that does not fit; nothing is ever half-loaded. See ``docs/log-form
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, get_args, get_origin
 
 import cattrs
@@ -33,8 +33,9 @@ from .errors import (
 )
 from .events import Action, Event, fold
 from .frozen import FrozenMap
+from .model import GameState, Piece, Step
 from .registry import Registry
-from .ruleset import Ruleset, Setup, installed_plugins, load_plugin, plugin_info
+from .ruleset import Rules, Ruleset, Setup, installed_plugins, load_plugin, plugin_info
 
 FORMAT = "tokaido-log"
 FORMAT_VERSION = 1
@@ -221,7 +222,7 @@ def _check_keys(obj: Mapping[str, Any], keys: tuple[str, ...], number: int,
         raise LogFormatError(f"unknown key(s) {', '.join(unknown)}", number)
 
 
-def _parse_header(obj: dict[str, Any]) -> _Header:
+def _parse_header(obj: dict[str, Any], known: Iterable[object] = ()) -> _Header:
     if obj.get("format") != FORMAT:
         raise LogFormatError(f"not a {FORMAT} file (format {obj.get('format')!r})", 1)
     if "viewer" in obj:
@@ -243,15 +244,19 @@ def _parse_header(obj: dict[str, Any]) -> _Header:
     except Exception as exc:
         raise LogFormatError(f"bad header: {_describe(exc)}", 1) from None
     installed = installed_plugins()
+    given = {plugin_info(p).id: p for p in known}
     objects = []
     for entry in plugins:
-        if entry.id not in installed:
+        if entry.id in given:
+            plugin = given[entry.id]
+        elif entry.id not in installed:
             raise LogPluginError(f"plugin {entry.id!r} (version {entry.version}) is not "
                                  "installed", 1)
-        try:
-            plugin = load_plugin(entry.id)
-        except TokaidoError as exc:
-            raise LogPluginError(str(exc), 1) from None
+        else:
+            try:
+                plugin = load_plugin(entry.id)
+            except TokaidoError as exc:
+                raise LogPluginError(str(exc), 1) from None
         have = plugin_info(plugin).version
         if _version_key(entry.version) > _version_key(have):
             raise LogVersionError(f"log written with plugin {entry.id!r} {entry.version}, "
@@ -342,10 +347,10 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
-def read_log(text: str) -> tuple[_Header, list[Event], Game]:
+def read_log(text: str, plugins: Iterable[object] = ()) -> tuple[_Header, list[Event], Game]:
     """Parse and fold a full log strictly; return its header, events and the game."""
     lines = _lines(text)
-    head = _parse_header(_parse_line(lines[0], 1))
+    head = _parse_header(_parse_line(lines[0], 1), plugins)
     try:
         rules = make_rules(head.ruleset, head.players, head.setup)
     except TokaidoError as exc:
@@ -370,13 +375,15 @@ def read_log(text: str) -> tuple[_Header, list[Event], Game]:
     return head, events, game
 
 
-def load_log(text: str) -> Game:
+def load_log(text: str, *, plugins: Iterable[object] = ()) -> Game:
     """Load a full log into a game equal to the live one, ready to be continued.
 
-    Loading folds the events; it re-runs no rules and rolls no dice. Raises a
-    :class:`~tokaido_rules.errors.LogError` subclass for anything that does not fit.
+    Loading folds the events; it re-runs no rules and rolls no dice. Plugins are found
+    by id among ``plugins`` (objects, e.g. one under development), then among the
+    installed ones. Raises a :class:`~tokaido_rules.errors.LogError` subclass for anything
+    that does not fit.
     """
-    return read_log(text)[2]
+    return read_log(text, plugins)[2]
 
 
 # --- verification ----------------------------------------------------------------------------
@@ -393,13 +400,13 @@ class Verification:
     decisions: int
 
 
-def verify_log(text: str) -> Verification:
+def verify_log(text: str, *, plugins: Iterable[object] = ()) -> Verification:
     """Re-run the current rules on the log's decisions, serving its recorded chance
     outcomes (no re-seeding), and report the first event where they disagree.
 
     This is how a rules change is checked against old games. The log must load.
     """
-    head, events, _ = read_log(text)
+    head, events, _ = read_log(text, plugins)
     script: dict[str, list[Any]] = {}
     for event in events:
         kind = event.chance_kind()
@@ -440,3 +447,35 @@ def verify_log(text: str) -> Verification:
 def _mismatch(produced: Event, recorded: Event) -> str:
     return (f"the log has {recorded.TYPE} {event_data(recorded)}, the current rules give "
             f"{produced.TYPE} {event_data(produced)}")
+
+
+# --- state snapshots -----------------------------------------------------------------------
+
+STATE_KEYS = ("seed", "pieces", "zones", "agenda", "data", "script", "seq", "turn", "over")
+
+
+def dump_state(state: GameState) -> str:
+    """A JSON snapshot of a state (without its rules, which the log header carries)."""
+    data = {key: _CONVERTER.unstructure(getattr(state, key)) for key in STATE_KEYS}
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def load_state(text: str, rules: Rules) -> GameState:
+    """Read a snapshot written by :func:`dump_state` for a game with these ``rules``."""
+    obj = _parse_line(text, 1)
+    _check_keys(obj, STATE_KEYS, 1)
+    try:
+        return GameState(
+            rules=rules,
+            seed=_CONVERTER.structure(obj["seed"], int),
+            pieces=_CONVERTER.structure(obj["pieces"], tuple[Piece, ...]),
+            zones=_CONVERTER.structure(obj["zones"], dict[str, tuple[str, ...]]),
+            agenda=_CONVERTER.structure(obj["agenda"], tuple[Step, ...]),
+            data=_CONVERTER.structure(obj["data"], FrozenMap[str, Any]),
+            script=_CONVERTER.structure(obj["script"], FrozenMap[str, Any]),
+            seq=_CONVERTER.structure(obj["seq"], int),
+            turn=_CONVERTER.structure(obj["turn"], int),
+            over=_CONVERTER.structure(obj["over"], bool),
+        )
+    except Exception as exc:
+        raise LogFormatError(f"bad state: {_describe(exc)}", 1) from None

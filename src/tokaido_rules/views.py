@@ -86,14 +86,22 @@ def redacted_events(
 ) -> Iterator[tuple[Event, dict[str, Any], tuple[str, ...]]]:
     """Each event with the data ``seat`` may see and the names of the withheld fields."""
     from .engine import initial_state
-    from .events import field_names
-    from .log import event_data
 
     seat = check_seat(game.state, seat)
     state = initial_state(game.state.rules, game.seed)
     for event in game.events:
         state = fold(state, event)
-        shown = set(event.visible_fields(state, seat))
-        data = event_data(event)
-        withheld = tuple(n for n in field_names(type(event)) if n not in shown)
-        yield event, {k: v for k, v in data.items() if k in shown}, withheld
+        data, withheld = redact(event, state, seat)
+        yield event, data, withheld
+
+
+def redact(event: Event, state: GameState, seat: int) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The data of ``event`` that ``seat`` may see (``state``: right after the event), and
+    the names of the withheld fields."""
+    from .events import field_names
+    from .log import event_data
+
+    shown = set(event.visible_fields(state, seat))
+    data = event_data(event)
+    withheld = tuple(n for n in field_names(type(event)) if n not in shown)
+    return {k: v for k, v in data.items() if k in shown}, withheld

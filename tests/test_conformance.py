@@ -1,0 +1,77 @@
+"""The conformance kit on every shipped ruleset and player count, and on broken rulesets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import pytest
+
+from tokaido_rules import Context, GameState, PluginInfo, Registry, Staged, Step, hookimpl
+from tokaido_rules.testing import ConformanceError, ConformanceReport, run_conformance
+
+SHIPPED_RULESETS = [("base",)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("plugins", SHIPPED_RULESETS)
+def test_shipped_rulesets_conform(plugins: tuple[str, ...], players: int) -> None:
+    """Every shipped ruleset passes every conformance check at every player count."""
+    report = run_conformance(plugins, players=players, games=6, seed=100 * players)
+    assert report.games == 6 and report.decisions > 6 * 20
+    assert report.actions_tried > report.decisions
+
+
+def test_fixture_for_plugin_authors(tokaido_conformance: Callable[..., ConformanceReport]) -> None:
+    """The kit is a pytest fixture once tokaido_rules.testing is a pytest plugin."""
+    assert tokaido_conformance(["base"], players=3, games=1).plugins == ("base",)
+
+
+class Leaky:
+    """A broken plugin: it puts the top souvenir into data every seat can see."""
+
+    tokaido_plugin = PluginInfo("leaky", "1", requires=("base",))
+
+    @hookimpl
+    def tokaido_register(self, registry: Registry) -> None:
+        registry.add_data("leaky.", "public")
+        registry.add_step("leaky.peek", run=self.peek)
+
+    @staticmethod
+    def peek(ctx: Context, step: Step) -> None:
+        ctx.emit_data("leaky.top", ctx.state.zone("base.souvenirs")[:1])
+
+    @hookimpl
+    def tokaido_arrival_steps(self, state: GameState, piece: int) -> Sequence[Staged]:
+        return [Staged(1, Step("leaky.peek", piece))]
+
+
+class Hoarder:
+    """A broken plugin: it conjures coins out of nothing and breaks an invariant."""
+
+    tokaido_plugin = PluginInfo("hoarder", "1", requires=("base",))
+
+    @hookimpl
+    def tokaido_invariants(self, state: GameState) -> Sequence[str]:
+        return ["always broken"] if state.turn > 3 else []
+
+
+class NoMoves:
+    """A broken plugin: it forbids every stop, so nobody can move."""
+
+    tokaido_plugin = PluginInfo("nomoves", "1", requires=("base",))
+
+    @hookimpl
+    def tokaido_forbidden_stops(self, state: GameState, piece: int,
+                                positions: tuple[int, ...]) -> Mapping[int, str]:
+        return dict.fromkeys(positions, "closed") if state.turn > 2 else {}
+
+
+@pytest.mark.parametrize(
+    ("plugin", "message"),
+    [(Leaky(), "facts the seat cannot see"), (Hoarder(), "invariant"),
+     (NoMoves(), "no legal action")],
+)
+def test_kit_catches_broken_plugins(plugin: object, message: str) -> None:
+    """Leaks, broken invariants and dead ends make the kit fail with a clear message."""
+    with pytest.raises(ConformanceError, match=message):
+        run_conformance(["base", plugin], players=3, games=2)
