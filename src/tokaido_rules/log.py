@@ -17,9 +17,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, get_args, get_origin
+from weakref import WeakKeyDictionary
 
 import cattrs
 from attrs import frozen
+from cattrs.gen import make_dict_structure_fn
 
 from .engine import Game, initial_state, make_rules, new_game
 from .errors import (
@@ -107,6 +109,23 @@ def make_converter() -> cattrs.Converter:
 
 
 _CONVERTER = make_converter()
+"""For the header and snapshots, whose types belong to the core."""
+
+_RULESET_CONVERTERS: WeakKeyDictionary[Ruleset, cattrs.Converter] = WeakKeyDictionary()
+
+
+def converter_for(ruleset: Ruleset) -> cattrs.Converter:
+    """The converter of a ruleset's events, built once every plugin has registered its
+    event types: a structure function is generated for each of them, and only for them."""
+    conv = _RULESET_CONVERTERS.get(ruleset)
+    if conv is None:
+        conv = make_converter()
+        for cls in ruleset.registry.events.values():
+            conv.register_structure_hook(
+                cls, make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True)
+            )
+        _RULESET_CONVERTERS[ruleset] = conv
+    return conv
 
 
 def event_data(event: Event) -> dict[str, Any]:
@@ -301,7 +320,8 @@ def _describe(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-def _parse_event(obj: dict[str, Any], number: int, seq: int, registry: Registry) -> Event:
+def _parse_event(obj: dict[str, Any], number: int, seq: int, registry: Registry,
+                 conv: cattrs.Converter) -> Event:
     _check_keys(obj, EVENT_KEYS, number)
     if type(obj["seq"]) is not int:
         raise LogFormatError("seq must be an integer", number)
@@ -331,7 +351,7 @@ def _parse_event(obj: dict[str, Any], number: int, seq: int, registry: Registry)
                                  number) from None
         version += 1
     try:
-        return _CONVERTER.structure(data, cls)
+        return conv.structure(data, cls)
     except Exception as exc:
         raise LogFormatError(f"bad {kind} data: {_describe(exc)}", number) from None
 
@@ -357,9 +377,10 @@ def read_log(text: str, plugins: Iterable[object] = ()) -> tuple[_Header, list[E
         raise LogFormatError(f"bad game parameters: {exc}", 1) from None
     state = initial_state(rules, head.seed)
     registry = head.ruleset.registry
+    conv = converter_for(head.ruleset)
     events: list[Event] = []
     for number, line in enumerate(lines[1:], start=2):
-        event = _parse_event(_parse_line(line, number), number, len(events), registry)
+        event = _parse_event(_parse_line(line, number), number, len(events), registry, conv)
         try:
             state = fold(state, event)
         except Exception as exc:  # any failure of a fold means the event does not fit
