@@ -438,7 +438,7 @@ def verify_log(text: str, *, plugins: Iterable[object] = ()) -> Verification:
     decisions = 0
     try:
         game = new_game(head.players, head.seed, head.ruleset, setup=setup)
-    except TokaidoError as exc:
+    except Exception as exc:
         return Verification(False, 0, f"setup fails under the current rules: {exc}", 0)
     for seq, event in enumerate(events):
         produced = game.events
@@ -456,6 +456,10 @@ def verify_log(text: str, *, plugins: Iterable[object] = ()) -> Verification:
         except IllegalActionError as exc:
             return Verification(False, seq, f"decision {event} is not legal under the "
                                 f"current rules: {exc}", decisions)
+        except Exception as exc:  # e.g. a recorded chance outcome that cannot happen now
+            return Verification(False, seq, f"the current rules cannot play decision "
+                                f"{event} with the recorded outcomes: {_describe(exc)}",
+                                decisions)
         decisions += 1
     if len(game.events) > len(events):
         extra = game.events[len(events)]
