@@ -224,7 +224,8 @@ def small_log() -> str:
     return dump_log(played(2, 3))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_corrupted_logs_raise_only_log_errors(small_log: str, data: st.DataObject) -> None:
     """Byte flips, dropped, duplicated and swapped lines and changed values: loading and
