@@ -1,11 +1,13 @@
 """The base game of Tokaido as a tokaido-rules plugin (entry point ``base``).
 
-Other plugins that require ``base`` may use the names exported here.
+Plugins that require ``base`` (Crossroads, the variants, third-party expansions) may use
+the names exported here: its zones, score helpers, step orders and actions.
 """
 
 from __future__ import annotations
 
 from .actions import (
+    AddBankCoin,
     BuyMeal,
     BuySouvenirs,
     ChoosePanorama,
@@ -15,11 +17,82 @@ from .actions import (
     SatsukiMeal,
     TravellersOffered,
 )
-from .plugin import SPACE_ACTIONS, SPACE_ORDER, VERSION, BasePlugin, plugin
-from .scoring import DONATION, set_total, temple_ranking
+from .content import (
+    BATHER,
+    CHATTERBOX,
+    COLLECTOR,
+    ENCOUNTER,
+    FARM,
+    GOURMET,
+    HOT_SPRING,
+    INN,
+    MOUNTAIN,
+    PADDY,
+    PANORAMAS,
+    SEA,
+    TEMPLE,
+    VILLAGE,
+)
+from .plugin import (
+    INN_CLOSE_ORDER,
+    INN_HAND_ORDER,
+    INN_POWER_ORDER,
+    MEAL_ORDER,
+    SATSUKI_ORDER,
+    SPACE_ACTIONS,
+    SPACE_ORDER,
+    VERSION,
+    BasePlugin,
+    plugin,
+)
+from .rules import (
+    ACHIEVEMENT_SUPPLY,
+    ENCOUNTERS,
+    HOT_SPRINGS,
+    INN_HAND,
+    INN_MEALS,
+    MEALS,
+    PANORAMA_SUPPLY,
+    SOUVENIRS,
+    VILLAGE_OFFER,
+    ate_here_key,
+    award,
+    donate,
+    drawn,
+    eat_meal,
+    gain_souvenir,
+    take_panorama,
+)
+from .scoring import (
+    DONATION,
+    achievement_count,
+    meals_eaten,
+    open_panoramas,
+    panorama_complete,
+    panorama_sections,
+    set_total,
+    tagged_count,
+    temple_ranking,
+)
+from .travellers import POWER
 
 __all__ = [
-    "DONATION", "SPACE_ACTIONS", "SPACE_ORDER", "VERSION", "BasePlugin", "BuyMeal",
-    "BuySouvenirs", "ChoosePanorama", "ChooseTraveller", "Donate", "KeepEncounter",
-    "SatsukiMeal", "TravellersOffered", "plugin", "set_total", "temple_ranking",
+    # plugin
+    "VERSION", "BasePlugin", "plugin",
+    # space kinds, panoramas and card tags
+    "ENCOUNTER", "FARM", "HOT_SPRING", "INN", "MOUNTAIN", "PADDY", "SEA", "TEMPLE", "VILLAGE",
+    "PANORAMAS", "BATHER", "CHATTERBOX", "COLLECTOR", "GOURMET",
+    # zones and counters
+    "ACHIEVEMENT_SUPPLY", "ENCOUNTERS", "HOT_SPRINGS", "INN_HAND", "MEALS", "PANORAMA_SUPPLY",
+    "SOUVENIRS", "VILLAGE_OFFER", "DONATION", "INN_MEALS", "POWER", "drawn", "ate_here_key",
+    # step orders
+    "SPACE_ACTIONS", "SPACE_ORDER", "INN_POWER_ORDER", "SATSUKI_ORDER", "INN_HAND_ORDER",
+    "MEAL_ORDER", "INN_CLOSE_ORDER",
+    # effects and counts
+    "award", "donate", "eat_meal", "gain_souvenir", "take_panorama", "achievement_count",
+    "meals_eaten", "open_panoramas", "panorama_complete", "panorama_sections", "set_total",
+    "tagged_count", "temple_ranking",
+    # actions and events
+    "AddBankCoin", "BuyMeal", "BuySouvenirs", "ChoosePanorama", "ChooseTraveller", "Donate",
+    "KeepEncounter", "SatsukiMeal", "TravellersOffered",
 ]

@@ -64,19 +64,42 @@ class BuySouvenirs(Action):
         return f"seat {self.seat}: buy {', '.join(self.cards)}{extra}"
 
 
+def _drop_bank_coin(data: dict[str, Any]) -> dict[str, Any]:
+    """Upcaster to version 2: Hirotada's bank coin became its own decision."""
+    if data.get("bank_coin"):
+        raise ValueError("a v1 donation with Hirotada's bank coin has no v2 equivalent")
+    return {k: v for k, v in data.items() if k != "bank_coin"}
+
+
 @frozen
 class Donate(Action):
-    """Donate 1 to 3 coins at a temple; ``bank_coin``: Hirotada adds a coin from the bank."""
+    """Donate 1 to 3 coins at a temple.
+
+    Version 2 dropped ``bank_coin``: Hirotada's bank coin is now :class:`AddBankCoin`.
+    """
 
     TYPE: ClassVar[str] = "base.donate"
+    VERSION: ClassVar[int] = 2
+    UPCASTERS: ClassVar[dict[int, Any]] = {1: _drop_bank_coin}
     PUBLIC: ClassVar[bool] = True
     piece: int
     amount: int
-    bank_coin: bool = False
 
     def __str__(self) -> str:
-        extra = " + 1 from the bank" if self.bank_coin else ""
-        return f"seat {self.seat}: donate {self.amount}{extra}"
+        return f"seat {self.seat}: donate {self.amount}"
+
+
+@frozen
+class AddBankCoin(Action):
+    """Hirotada adds (or not) one coin from the bank to his donation at a temple stop."""
+
+    TYPE: ClassVar[str] = "base.add_bank_coin"
+    PUBLIC: ClassVar[bool] = True
+    piece: int
+    add: bool
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {'add' if self.add else 'do not add'} a coin from the bank"
 
 
 @frozen

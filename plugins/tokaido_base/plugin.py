@@ -20,6 +20,7 @@ from . import content
 from . import rules as r
 from . import travellers as tv
 from .actions import (
+    AddBankCoin,
     BuyMeal,
     BuySouvenirs,
     ChoosePanorama,
@@ -87,6 +88,8 @@ class BasePlugin:
             "base.village": r.run_village,
             "base.village_end": r.run_village_end,
             "base.encounter": r.run_encounter,
+            "base.umegae": r.run_umegae,
+            "base.hirotada": r.run_hirotada,
             "base.neutral_temple": r.run_neutral_temple,
             "base.effect.shokunin": r.effect_shokunin,
             "base.effect.samurai": r.effect_samurai,
@@ -108,6 +111,7 @@ class BasePlugin:
         registry.add_step("base.buy_souvenirs", legal=r.legal_buy_souvenirs,
                           explain=r.explain_buy_souvenirs)
         registry.add_step("base.temple", legal=r.legal_donate, explain=r.explain_donate)
+        registry.add_step("base.bank_coin", legal=r.legal_bank_coin)
         registry.add_step("base.keep_encounter", legal=r.legal_keep_encounter)
         registry.add_step("base.choose_panorama", legal=r.legal_choose_panorama)
         registry.add_step("base.satsuki_meal", legal=r.legal_satsuki_meal)
@@ -115,6 +119,7 @@ class BasePlugin:
         registry.add_action(ChooseTraveller, r.resolve_choose_traveller)
         registry.add_action(BuySouvenirs, r.resolve_buy_souvenirs)
         registry.add_action(Donate, r.resolve_donate)
+        registry.add_action(AddBankCoin, r.resolve_bank_coin)
         registry.add_action(KeepEncounter, r.resolve_keep_encounter)
         registry.add_action(ChoosePanorama, r.resolve_choose_panorama)
         registry.add_action(SatsukiMeal, r.resolve_satsuki_meal)
@@ -183,10 +188,14 @@ class BasePlugin:
             if space.kind == TEMPLE:
                 return [Staged(SPACE_ORDER, Step("base.neutral_temple", piece))]
             return []
+        steps = []
         kind = SPACE_ACTIONS.get(space.kind)
-        if kind is None:
-            return []
-        return [Staged(SPACE_ORDER, Step(kind, piece, p.seat))]
+        if kind is not None:
+            steps.append(Staged(SPACE_ORDER, Step(kind, piece, p.seat)))
+        power = tv.STOP_POWERS.get(p.traveller or "")
+        if power is not None and power[0] == space.kind:
+            steps.append(Staged(power[1], Step(power[2], piece, p.seat)))
+        return steps
 
     @staticmethod
     def _inn_steps(state: GameState, piece: int) -> list[Staged]:

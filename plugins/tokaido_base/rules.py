@@ -8,6 +8,7 @@ from tokaido_rules import Action, Context, GameState, Step, TravellerSet
 
 from . import travellers as tv
 from .actions import (
+    AddBankCoin,
     BuyMeal,
     BuySouvenirs,
     ChoosePanorama,
@@ -243,11 +244,7 @@ def run_village_end(ctx: Context, step: Step) -> None:
 def legal_donate(state: GameState, step: Step) -> list[Action]:
     coins = state.pieces[step.piece].coins
     seat = step.seat if step.seat is not None else -1
-    return [
-        Donate(seat, step.piece, amount, bank)
-        for amount in range(1, min(3, coins) + 1)
-        for bank in tv.bank_coin_choices(state, step.piece)
-    ]
+    return [Donate(seat, step.piece, amount) for amount in range(1, min(3, coins) + 1)]
 
 
 def explain_donate(state: GameState, step: Step, action: Action) -> str | None:
@@ -256,22 +253,45 @@ def explain_donate(state: GameState, step: Step, action: Action) -> str | None:
             return "a donation is 1, 2 or 3 coins"
         if action.amount > state.pieces[step.piece].coins:
             return f"cannot donate {action.amount} with {state.pieces[step.piece].coins} coins"
-        if action.bank_coin:
-            return "only Hirotada adds a coin from the bank (and only when he may choose)"
     return None
 
 
+def donate(ctx: Context, piece: int, coins: int, *, from_bank: int = 0) -> None:
+    """Put coins on a traveller's temple donation: +1 point each."""
+    ctx.coins(piece, -coins)
+    ctx.count(piece, DONATION, coins + from_bank)
+    ctx.score(piece, "temple_donations", coins + from_bank)
+
+
 def resolve_donate(ctx: Context, step: Step, action: Donate) -> None:
-    ctx.coins(action.piece, -action.amount)
-    donation = action.amount + (1 if action.bank_coin else 0)
-    ctx.count(action.piece, DONATION, donation)
-    ctx.score(action.piece, "temple_donations", donation)
+    donate(ctx, action.piece, action.amount)
+
+
+def run_hirotada(ctx: Context, step: Step) -> None:
+    """Hirotada's bank coin at a temple stop: added at once, or his decision."""
+    if ctx.rules.option("base.hirotada_bank_coin") == "auto":
+        donate(ctx, step.piece, 0, from_bank=1)
+    else:
+        ctx.schedule(Step("base.bank_coin", step.piece, step.seat))
+
+
+def legal_bank_coin(state: GameState, step: Step) -> list[Action]:
+    seat = step.seat if step.seat is not None else -1
+    return [AddBankCoin(seat, step.piece, False), AddBankCoin(seat, step.piece, True)]
+
+
+def resolve_bank_coin(ctx: Context, step: Step, action: AddBankCoin) -> None:
+    if action.add:
+        donate(ctx, action.piece, 0, from_bank=1)
+
+
+def run_umegae(ctx: Context, step: Step) -> None:
+    """Umegae: +1 point and +1 coin at each encounter stop, before the card."""
+    ctx.score(step.piece, tv.POWER, 1)
+    ctx.coins(step.piece, 1)
 
 
 def run_encounter(ctx: Context, step: Step) -> None:
-    if tv.encounter_bonus(ctx.state, step.piece):
-        ctx.score(step.piece, tv.POWER, 1)
-        ctx.coins(step.piece, 1)
     draw_encounter(ctx, step.piece, step.seat,
                    keep_one_of_two=tv.draws_two_encounters(ctx.state, step.piece))
 
@@ -291,7 +311,12 @@ def resolve_keep_encounter(ctx: Context, step: Step, action: KeepEncounter) -> N
 
 
 def run_neutral_temple(ctx: Context, step: Step) -> None:
-    ctx.count(step.piece, DONATION, 1)
+    donate_for_neutral(ctx, step.piece)
+
+
+def donate_for_neutral(ctx: Context, piece: int) -> None:
+    """The neutral traveller's temple stop: 1 coin from the bank on its donation."""
+    ctx.count(piece, DONATION, 1)
 
 
 # --- encounter effects ----------------------------------------------------------------------

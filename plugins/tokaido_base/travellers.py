@@ -60,24 +60,19 @@ def souvenir_prices(
         yield None, total, total
 
 
-def bank_coin_choices(state: GameState, piece: int) -> tuple[bool, ...]:
-    """Hirotada may add a coin from the bank at each temple (``base.hirotada_bank_coin``:
-    ``"choice"`` he may, ``"auto"`` he always does)."""
-    if state.pieces[piece].traveller != HIROTADA:
-        return (False,)
-    if state.rules.option("base.hirotada_bank_coin") == "auto":
-        return (True,)
-    return (False, True)
+STOP_POWERS = {
+    HIROTADA: ("temple", 150, "base.hirotada"),
+    UMEGAE: ("encounter", 50, "base.umegae"),
+}
+"""Powers used at a kind of road stop, whatever option the traveller takes there:
+traveller -> (space kind, order, step). Hirotada may add a bank coin to his donation
+(option ``base.hirotada_bank_coin``: ``"choice"`` he decides, ``"auto"`` always) after the
+space's action; Umegae gains 1 point and 1 coin before the encounter card."""
 
 
 def draws_two_encounters(state: GameState, piece: int) -> bool:
     """Yoshiyasu draws two encounters and keeps one."""
     return state.pieces[piece].traveller == YOSHIYASU
-
-
-def encounter_bonus(state: GameState, piece: int) -> bool:
-    """Umegae gains 1 point and 1 coin at each encounter stop, before the card."""
-    return state.pieces[piece].traveller == UMEGAE
 
 
 def draws_free_meal(state: GameState, piece: int) -> bool:

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from .engine import Context, Game, Score, initial_state, new_game, replay
+from .engine import (
+    Context,
+    Game,
+    Score,
+    initial_state,
+    new_game,
+    replay,
+    schedule_arrival,
+)
 from .errors import (
     FoldError,
     IllegalActionError,
@@ -75,6 +83,7 @@ __all__ = [
     "Verification", "dump_log", "load_log", "verify_log", "dump_state", "load_state",
     # plugins
     "Context", "PluginInfo", "Registry", "Rules", "Ruleset", "hookimpl", "installed_plugins",
+    "schedule_arrival",
     # state and content
     "Card", "FrozenMap", "GameState", "Piece", "Space", "Staged", "Step", "Traveller",
     "collection_zone", "secret_zone",

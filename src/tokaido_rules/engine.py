@@ -238,7 +238,16 @@ def _explain_move(state: GameState, step: Step, action: Move) -> str:
 
 def resolve_move(ctx: Context, step: Step, action: Move) -> None:
     """After a move, schedule what the stop triggers (the space, powers, meals, ...)."""
-    ctx.schedule(*(s.step for s in ctx.hooks.arrival_steps(ctx.state, action.piece)))
+    schedule_arrival(ctx, action.piece)
+
+
+def schedule_arrival(ctx: Context, piece: int) -> None:
+    """Schedule what a traveller's stop triggers (:func:`tokaido_arrival_steps`).
+
+    Plugins that add their own kinds of move (a :class:`Move` subclass) call this from
+    the move's resolver, as the core does for a plain move.
+    """
+    ctx.schedule(*(s.step for s in ctx.hooks.arrival_steps(ctx.state, piece)))
 
 
 # --- running ----------------------------------------------------------------------------
@@ -255,10 +264,13 @@ def _implicit_move(state: GameState) -> Step | None:
 
 
 def _legal(state: GameState, step: Step) -> list[Action]:
+    """The decision's own actions and those plugins add, each once."""
     stype = state.rules.ruleset.registry.steps[step.kind]
     assert stype.legal is not None
     actions = list(stype.legal(state, step))
-    actions.extend(state.rules.ruleset.hooks.extra_actions(state, step))
+    extra = state.rules.ruleset.hooks.extra_actions(state, step)
+    if extra:
+        return list(dict.fromkeys([*actions, *extra]))
     return actions
 
 
