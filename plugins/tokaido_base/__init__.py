@@ -43,6 +43,7 @@ from .plugin import (
     SPACE_ORDER,
     VERSION,
     BasePlugin,
+    completed_panorama_reason,
     plugin,
 )
 from .rules import (
@@ -66,6 +67,7 @@ from .rules import (
 from .scoring import (
     DONATION,
     achievement_count,
+    souvenir_points,
     meals_eaten,
     open_panoramas,
     panorama_complete,
@@ -78,7 +80,7 @@ from .travellers import POWER
 
 __all__ = [
     # plugin
-    "VERSION", "BasePlugin", "plugin",
+    "VERSION", "BasePlugin", "plugin", "completed_panorama_reason",
     # space kinds, panoramas and card tags
     "ENCOUNTER", "FARM", "HOT_SPRING", "INN", "MOUNTAIN", "PADDY", "SEA", "TEMPLE", "VILLAGE",
     "PANORAMAS", "BATHER", "CHATTERBOX", "COLLECTOR", "GOURMET",
@@ -91,6 +93,7 @@ __all__ = [
     # effects and counts
     "award", "donate", "eat_meal", "gain_souvenir", "take_panorama", "achievement_count",
     "meals_eaten", "open_panoramas", "panorama_complete", "panorama_sections", "set_total",
+    "souvenir_points",
     "tagged_count", "temple_ranking",
     # actions and events
     "AddBankCoin", "BuyMeal", "BuySouvenirs", "ChoosePanorama", "ChooseTraveller", "Donate",

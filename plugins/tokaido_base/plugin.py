@@ -55,6 +55,12 @@ MEAL_ORDER = 400
 INN_CLOSE_ORDER = 900
 
 
+def completed_panorama_reason(kind: str) -> str:
+    """Why a traveller may not stop on a panorama space of a type they completed (other
+    plugins may lift exactly this reason, e.g. to allow another action there)."""
+    return f"the {kind} panorama is already complete"
+
+
 class BasePlugin:
     """Tokaido's base game: 2 to 5 players, ten travellers, every space and inn."""
 
@@ -175,7 +181,7 @@ class BasePlugin:
             if kind in (TEMPLE, VILLAGE) and p.coins < 1:
                 forbidden[position] = f"stopping at a {kind} needs at least 1 coin"
             elif kind in content.PANORAMAS and panorama_complete(state, piece, kind):
-                forbidden[position] = f"the {kind} panorama is already complete"
+                forbidden[position] = completed_panorama_reason(kind)
         return forbidden
 
     @hookimpl

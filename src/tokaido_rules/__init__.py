@@ -51,6 +51,7 @@ from .events import (
     QueueSet,
     Scored,
     TravellerSet,
+    field_names,
     fold,
 )
 from .frozen import FrozenMap
@@ -90,6 +91,7 @@ __all__ = [
     # events
     "Action", "AgendaSet", "CardsMoved", "CoinsChanged", "CounterChanged", "DataSet",
     "DeckSet", "Event", "GameOver", "Move", "QueueSet", "Scored", "TravellerSet", "fold",
+    "field_names",
     # errors
     "FoldError", "IllegalActionError", "LogError", "LogFormatError", "LogPluginError",
     "LogSequenceError", "LogStateError", "LogVersionError", "MissingRequirementError",

@@ -1,0 +1,238 @@
+"""The Crossroads expansion as a plugin (RULES.md section 5)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Mapping, Sequence
+from typing import Any
+
+from tokaido_base import (
+    INN_POWER_ORDER,
+    PANORAMAS,
+    SPACE_ACTIONS,
+    SPACE_ORDER,
+    completed_panorama_reason,
+    panorama_complete,
+)
+from tokaido_rules import (
+    Action,
+    Context,
+    GameState,
+    PluginInfo,
+    Registry,
+    Staged,
+    Step,
+    hookimpl,
+)
+
+from . import content as c
+from . import rules as r
+from .actions import (
+    BuyLegendary,
+    DieRolled,
+    FriendshipMove,
+    Gamble,
+    HospitalityMeal,
+    TakeAmulet,
+    TakeCalligraphy,
+    TakeOption,
+    UseDevotion,
+    UseFortune,
+    UseVitality,
+)
+from .amulets import ACQUIRED, DEVOTION_ACTIVE, amulet_pile_visible, devotion_key, holds, usable
+
+VERSION = "1.0.0"
+GOTOZAEMON_ORDER = 50
+VITALITY_ORDER = 950
+CALLIGRAPHY_ORDER = 300
+INN_POWERS = {c.DAIGORO: "crossroads.daigoro", c.JIROCHO: "crossroads.jirocho"}
+
+
+class CrossroadsPlugin:
+    """Crossroads: six travellers, five piles of cards, the Fortune die, and a second
+    option at every road stop."""
+
+    tokaido_plugin = PluginInfo(
+        "crossroads", VERSION, requires=("base",),
+        description="The Crossroads expansion: new travellers, cards, amulets and options.",
+    )
+
+    @hookimpl
+    def tokaido_register(self, registry: Registry) -> None:
+        for card in c.cards():
+            registry.add_card(card)
+        for zone, cards in c.piles().items():
+            visibility: Any = amulet_pile_visible if zone == c.AMULETS else "public"
+            registry.add_deck(zone, cards, shuffled=False, visibility=visibility)
+        for traveller in c.TRAVELLERS:
+            registry.add_traveller(traveller)
+        for name, label in c.CATEGORIES.items():
+            registry.add_category(name, label)
+        registry.add_data(ACQUIRED + ".", "seat")
+        registry.add_data(DEVOTION_ACTIVE + ".", "public")
+        registry.add_event(DieRolled)
+        for kind, run in {
+            "crossroads.choose_option": r.run_choose_option,
+            "crossroads.cherry_tree": r.run_cherry_tree,
+            "crossroads.bath_house": r.run_bath_house,
+            "crossroads.gaming_room": r.run_gaming_room,
+            "crossroads.amulet": r.run_amulet,
+            "crossroads.legendary": r.run_legendary,
+            "crossroads.calligraphy": r.run_calligraphy,
+            "crossroads.gotozaemon": r.run_gotozaemon,
+            "crossroads.daigoro": r.run_daigoro,
+            "crossroads.vitality_check": r.run_vitality_check,
+            "crossroads.end_calligraphy": r.run_end_calligraphy,
+        }.items():
+            registry.add_step(kind, run=run)
+        for kind, legal in {
+            "crossroads.option": r.legal_option,
+            "crossroads.second_option": r.legal_second_option,
+            "crossroads.take_amulet": r.legal_take_amulet,
+            "crossroads.buy_legendary": r.legal_buy_legendary,
+            "crossroads.take_calligraphy": r.legal_take_calligraphy,
+            "crossroads.jirocho": r.legal_gamble,
+            "crossroads.vitality": r.legal_vitality,
+        }.items():
+            registry.add_step(kind, legal=legal)
+        registry.add_action(TakeOption, r.resolve_take_option)
+        registry.add_action(TakeAmulet, r.resolve_take_amulet)
+        registry.add_action(BuyLegendary, r.resolve_buy_legendary)
+        registry.add_action(TakeCalligraphy, r.resolve_take_calligraphy)
+        registry.add_action(Gamble, r.resolve_gamble)
+        registry.add_action(UseVitality, r.resolve_vitality)
+        registry.add_action(UseFortune, r.resolve_fortune)
+        registry.add_action(UseDevotion, r.resolve_devotion)
+        registry.add_action(FriendshipMove, r.resolve_friendship)
+        registry.add_action(HospitalityMeal, r.resolve_hospitality)
+        registry.add_option(
+            "crossroads.cherry_tree_on_completed_panorama", False, (False, True),
+            "May a traveller stop on a panorama type they completed, to take a cherry "
+            "tree? Printed rules: no; online rules: yes.")
+        registry.add_option(
+            "crossroads.fortune_timing", "before_move", ("before_move", "any_time_in_turn"),
+            "When Fortune may be used: before moving (printed), or at any decision of the "
+            "owner's turn (online).")
+        registry.add_option(
+            "crossroads.amulet_same_turn", False, (False, True),
+            "May an amulet be used in the turn it was acquired? Printed: no (from the "
+            "next move on); online: yes.")
+        registry.add_option(
+            "crossroads.shodo_emaki_counts_legendary", False, (False, True),
+            "Do Shodo and Emaki also score for legendary objects acquired later? Printed: "
+            "no (souvenirs only); online since 2021: yes.")
+
+    # --- turns ------------------------------------------------------------------------
+    @hookimpl(wrapper=True)
+    def tokaido_arrival_steps(
+        self, state: GameState, piece: int
+    ) -> Generator[None, list[Sequence[Staged]], list[Sequence[Staged]]]:
+        """Replace the base action of a road stop by the choice between it and the
+        Crossroads action; add the Crossroads travellers' powers and Vitality."""
+        results = yield
+        p = state.pieces[piece]
+        if p.seat is None:
+            return results
+        base_actions = set(SPACE_ACTIONS.values())
+        replaced: list[Sequence[Staged]] = []
+        for group in results:
+            replaced.append([
+                Staged(s.order, Step("crossroads.choose_option", piece, p.seat,
+                                     {"base": s.step.kind}))
+                if s.order == SPACE_ORDER and s.step.kind in base_actions else s
+                for s in group
+            ])
+        replaced.append(self._own_steps(state, piece))
+        return replaced
+
+    @staticmethod
+    def _own_steps(state: GameState, piece: int) -> list[Staged]:
+        p = state.pieces[piece]
+        space = state.rules.board[p.position]
+        steps = []
+        if space.inn:
+            power = INN_POWERS.get(p.traveller or "")
+            if power is not None and p.position != state.rules.end:
+                steps.append(Staged(INN_POWER_ORDER, Step(power, piece, p.seat)))
+            return steps
+        if space.kind in PANORAMAS and p.traveller == c.GOTOZAEMON:
+            steps.append(Staged(GOTOZAEMON_ORDER, Step("crossroads.gotozaemon", piece, p.seat)))
+        if holds(state, piece, c.VITALITY):
+            steps.append(Staged(VITALITY_ORDER, Step("crossroads.vitality_check", piece,
+                                                     p.seat)))
+        return steps
+
+    @hookimpl(wrapper=True)
+    def tokaido_forbidden_stops(
+        self, state: GameState, piece: int, positions: tuple[int, ...]
+    ) -> Generator[None, list[Mapping[int, str] | None], list[Mapping[int, str] | None]]:
+        """With ``crossroads.cherry_tree_on_completed_panorama``, a completed panorama
+        type stays open for a cherry tree (while the pile has one)."""
+        results = yield
+        if not state.rules.option("crossroads.cherry_tree_on_completed_panorama"):
+            return results
+        if not state.zone(c.CHERRY_TREES):
+            return results
+        board = state.rules.board
+        lifted = {pos for pos in positions if board[pos].kind in PANORAMAS
+                  and panorama_complete(state, piece, board[pos].kind)}
+        return [
+            None if found is None else {
+                pos: why for pos, why in found.items()
+                if not (pos in lifted and why == completed_panorama_reason(board[pos].kind))
+            }
+            for found in results
+        ]
+
+    @hookimpl
+    def tokaido_extra_actions(self, state: GameState, step: Step) -> Sequence[Action]:
+        piece = step.piece
+        if piece < 0 or step.seat is None or state.pieces[piece].seat != step.seat:
+            return ()
+        extra: list[Action] = []
+        seat = step.seat
+        if step.kind == "core.move":
+            if usable(state, piece, c.FRIENDSHIP, step):
+                extra.extend(r.friendship_moves(state, step))
+        fortune_now = step.kind == "core.move" or (
+            state.rules.option("crossroads.fortune_timing") == "any_time_in_turn")
+        if fortune_now and usable(state, piece, c.FORTUNE, step):
+            extra.append(UseFortune(seat, piece))
+        if step.kind == "crossroads.option" and usable(state, piece, c.HEALTH, step):
+            options = [str(o) for o in step.data["options"] if r.available(state, piece, str(o))]
+            if len(options) == 2:
+                extra.extend(TakeOption(seat, piece, o, True) for o in options)
+        if step.kind == r.MEAL_DECISION and usable(state, piece, c.HOSPITALITY, step):
+            extra.extend(r.hospitality_meals(state, step))
+        if (step.kind in r.PURCHASE_DECISIONS and usable(state, piece, c.DEVOTION, step)
+                and state.data.get(devotion_key(piece)) != state.turn):
+            extra.append(UseDevotion(seat, piece))
+        return extra
+
+    @hookimpl
+    def tokaido_card_gained(self, ctx: Context, piece: int, card: str, source: str) -> None:
+        if ctx.state.pieces[piece].traveller == c.NAMPO:
+            r.nampo_bonus(ctx, piece, card, source)
+        r.later_scroll_bonus(ctx, piece, card)
+
+    @hookimpl
+    def tokaido_pay(self, ctx: Context, piece: int, amount: int,
+                    cards: tuple[str, ...]) -> bool | None:
+        return True if r.devotion_pay(ctx, piece, amount) else None
+
+    # --- end ------------------------------------------------------------------------------
+    @hookimpl
+    def tokaido_end_steps(self, state: GameState) -> Sequence[Staged]:
+        return [Staged(CALLIGRAPHY_ORDER, Step("crossroads.end_calligraphy"))]
+
+    @hookimpl
+    def tokaido_invariants(self, state: GameState) -> Sequence[str]:
+        problems = []
+        for i in range(len(state.pieces)):
+            held = [x for x in state.secret(i) if x in c.AMULET_CARDS]
+            if len(held) != len(set(held)):
+                problems.append(f"traveller {i} holds the same amulet twice")
+        return problems
+
+
+plugin = CrossroadsPlugin()
