@@ -1,0 +1,86 @@
+"""Good Luck (RULES.md 5.7): at the start, in departure order, each player may pay 1 coin
+for a random amulet, usable from the first move."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from attrs import frozen
+
+from tokaido_crossroads import AMULETS, gain_amulet
+from tokaido_rules import (
+    Action,
+    Context,
+    GameState,
+    PluginInfo,
+    Registry,
+    Staged,
+    Step,
+    hookimpl,
+)
+
+SETUP_ORDER = 200
+"""After the travellers are chosen (their starting coins are known)."""
+PICK = f"pick.{AMULETS}"
+"""The chance kind of the random amulet (scripted outcome: the amulet)."""
+
+
+@frozen
+class BuyLuck(Action):
+    """Pay 1 coin for a random amulet, or not."""
+
+    TYPE: ClassVar[str] = "good-luck.buy"
+    PUBLIC: ClassVar[bool] = True
+    piece: int
+    buy: bool
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {'buy' if self.buy else 'do not buy'} a random amulet"
+
+
+def departure_order(state: GameState) -> list[int]:
+    """The seated travellers in the order they will leave the start inn."""
+    seated = [i for i, p in enumerate(state.pieces) if p.seat is not None]
+    return sorted(seated, key=state.order_key)
+
+
+def run_offer(ctx: Context, step: Step) -> None:
+    ctx.schedule(*(Step("good-luck.buy", i, ctx.state.pieces[i].seat)
+                   for i in departure_order(ctx.state)))
+
+
+def legal_buy(state: GameState, step: Step) -> list[Action]:
+    if state.pieces[step.piece].coins < 1 or not state.zone(AMULETS):
+        return []
+    seat = step.seat if step.seat is not None else -1
+    return [BuyLuck(seat, step.piece, False), BuyLuck(seat, step.piece, True)]
+
+
+def resolve_buy(ctx: Context, step: Step, action: BuyLuck) -> None:
+    if action.buy:
+        ctx.pay_for_cards(action.piece, 1, ())
+        amulet = ctx.random_pick(PICK, ctx.state.zone(AMULETS))
+        gain_amulet(ctx, action.piece, amulet, chance=PICK)
+
+
+class GoodLuck:
+    """Good Luck: a random amulet for 1 coin before the journey."""
+
+    tokaido_plugin = PluginInfo(
+        "good-luck", "1.0.0", requires=("crossroads",),
+        description="Crossroads variant: each player may buy a random amulet at the start.",
+    )
+
+    @hookimpl
+    def tokaido_register(self, registry: Registry) -> None:
+        registry.add_step("good-luck.offer", run=run_offer)
+        registry.add_step("good-luck.buy", legal=legal_buy)
+        registry.add_action(BuyLuck, resolve_buy)
+
+    @hookimpl
+    def tokaido_setup_steps(self, state: GameState) -> Sequence[Staged]:
+        return [Staged(SETUP_ORDER, Step("good-luck.offer"))]
+
+
+plugin = GoodLuck()
