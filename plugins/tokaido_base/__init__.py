@@ -67,12 +67,13 @@ from .rules import (
 from .scoring import (
     DONATION,
     achievement_count,
-    souvenir_points,
+    departure_order,
     meals_eaten,
     open_panoramas,
     panorama_complete,
     panorama_sections,
     set_total,
+    souvenir_points,
     tagged_count,
     temple_ranking,
 )
@@ -92,6 +93,7 @@ __all__ = [
     "MEAL_ORDER", "INN_CLOSE_ORDER",
     # effects and counts
     "award", "donate", "eat_meal", "gain_souvenir", "take_panorama", "achievement_count",
+    "departure_order",
     "meals_eaten", "open_panoramas", "panorama_complete", "panorama_sections", "set_total",
     "souvenir_points",
     "tagged_count", "temple_ranking",

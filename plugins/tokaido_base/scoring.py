@@ -87,6 +87,13 @@ def achievement_count(state: GameState, piece: int) -> int:
     return sum(1 for c in state.collection(piece) if cards[c].kind == "achievement")
 
 
+def departure_order(state: GameState) -> list[int]:
+    """The seated travellers in the order they leave the start inn (the last in the queue
+    first); the neutral traveller is left out."""
+    seated = [i for i, p in enumerate(state.pieces) if p.seat is not None]
+    return sorted(seated, key=state.order_key)
+
+
 def temple_ranking(donations: list[int]) -> list[int]:
     """Dense ranking points for each donation amount (0 for non-donors).
 

@@ -191,9 +191,8 @@ class CrossroadsPlugin:
             return ()
         extra: list[Action] = []
         seat = step.seat
-        if step.kind == "core.move":
-            if usable(state, piece, c.FRIENDSHIP, step):
-                extra.extend(r.friendship_moves(state, step))
+        if step.kind == "core.move" and usable(state, piece, c.FRIENDSHIP, step):
+            extra.extend(r.friendship_moves(state, step))
         fortune_now = step.kind == "core.move" or (
             state.rules.option("crossroads.fortune_timing") == "any_time_in_turn")
         if fortune_now and usable(state, piece, c.FORTUNE, step):

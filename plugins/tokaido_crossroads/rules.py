@@ -6,10 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tokaido_base import (
-    DONATION,
     INN_HAND,
     INN_MEALS,
-    MEAL_ORDER,
     PANORAMAS,
     SOUVENIRS,
     achievement_count,
@@ -20,7 +18,6 @@ from tokaido_base import (
     meals_eaten,
     panorama_complete,
     souvenir_points,
-    tagged_count,
 )
 from tokaido_rules import (
     Action,

@@ -1,5 +1,6 @@
 """The published variants of Tokaido, one module (and one plugin) each.
 
-- ``rare-and-precious`` (requires ``crossroads``): fewer Crossroads cards in play.
-- ``good-luck`` (requires ``crossroads``): a random amulet for a coin at the start.
+Base variants (require ``base``): ``initiation``, ``return-journey``, ``gastronomy``,
+``preparations``. Crossroads variants (require ``crossroads``): ``rare-and-precious``,
+``good-luck``. All of them combine with each other and with 2 to 5 players.
 """

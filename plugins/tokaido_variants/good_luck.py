@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from attrs import frozen
 
+from tokaido_base import departure_order
 from tokaido_crossroads import AMULETS, gain_amulet
 from tokaido_rules import (
     Action,
@@ -37,12 +38,6 @@ class BuyLuck(Action):
 
     def __str__(self) -> str:
         return f"seat {self.seat}: {'buy' if self.buy else 'do not buy'} a random amulet"
-
-
-def departure_order(state: GameState) -> list[int]:
-    """The seated travellers in the order they will leave the start inn."""
-    seated = [i for i, p in enumerate(state.pieces) if p.seat is not None]
-    return sorted(seated, key=state.order_key)
 
 
 def run_offer(ctx: Context, step: Step) -> None:

@@ -121,6 +121,19 @@ class Registry:
         self.decks[zone] = DeckSpec(zone, cards, shuffled)
         self.zones[zone] = visibility
 
+    def add_to_deck(self, zone: str, cards: Iterable[str]) -> None:
+        """Add cards to a deck another plugin declared (e.g. promo cards shuffled into a
+        deck). The deck keeps its owner's name and visibility."""
+        spec = self.decks.get(zone)
+        if spec is None:
+            raise PluginDefinitionError(f"plugin {self.plugin!r} adds cards to unknown deck "
+                                        f"{zone!r}")
+        cards = tuple(cards)
+        for c in cards:
+            if c not in self.cards:
+                raise PluginDefinitionError(f"deck {zone!r} gets unregistered card {c!r}")
+        self.decks[zone] = DeckSpec(zone, spec.cards + cards, spec.shuffled)
+
     def add_zone(self, zone: str, visibility: Visibility) -> None:
         """Declare a zone that starts empty (an inn hand, revealed cards, ...).
 
