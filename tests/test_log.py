@@ -205,7 +205,7 @@ def test_verify_reports_a_decision_the_rules_refuse(log_text: str) -> None:
     game = played()
     bad_seq, _ = next((i, e) for i, e in enumerate(game.events)
                       if type(e).__name__ == "Donate")
-    tampered = corrupt_data(log_text, bad_seq + 1, {"amount": 3, "bank_coin": True})
+    tampered = corrupt_data(log_text, bad_seq + 1, {"amount": 4})
     result = verify_log(tampered)
     assert not result.ok and result.seq == bad_seq
 

@@ -18,7 +18,7 @@ from .errors import TokaidoError
 from .events import Action, CardsMoved, CoinsChanged, Event, GameOver, Move, Scored, fold
 from .log import dump_log, load_log, verify_log
 from .model import COLLECTION, GameState, collection_zone
-from .ruleset import Ruleset
+from .ruleset import Ruleset, installed_plugins, load_plugin, plugin_info
 from .views import View
 
 BOT_SALT = 0x5EED_B075
@@ -56,6 +56,8 @@ def _build_parser() -> _Parser:
     sim.add_argument("--log", metavar="FILE", help="write the game's event log (JSON Lines)")
     sim.add_argument("--view", type=int, metavar="SEAT",
                      help="with --log: write that seat's copy (hidden facts withheld)")
+    plg = sub.add_parser("plugins", help="list the installed plugins")
+    plg.add_argument("--format", choices=("text", "json"), default="text")
     rep = sub.add_parser("replay", help="replay a full event log")
     rep.add_argument("file", metavar="FILE")
     rep.add_argument("--to", type=int, metavar="SEQ", help="stop after event SEQ")
@@ -302,6 +304,45 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def plugin_rows() -> list[dict[str, Any]]:
+    """Every discovered plugin: id, distribution, version, requires, conflicts, and a
+    description; a plugin that fails to import is reported with its error."""
+    rows = []
+    for pid, ep in sorted(installed_plugins().items()):
+        dist = ep.dist.name if ep.dist is not None else "?"
+        dist_version = ep.dist.version if ep.dist is not None else "?"
+        row: dict[str, Any] = {"id": pid, "distribution": dist,
+                               "distribution_version": dist_version}
+        try:
+            info = plugin_info(load_plugin(pid))
+        except TokaidoError as exc:
+            row.update(version=None, requires=[], conflicts=[], description="",
+                       error=str(exc))
+        else:
+            row.update(version=info.version, requires=list(info.requires),
+                       conflicts=list(info.conflicts), description=info.description)
+        rows.append(row)
+    return rows
+
+
+def _plugins(args: argparse.Namespace) -> int:
+    rows = plugin_rows()
+    if args.format == "json":
+        print(json.dumps(rows, indent=2))
+        return 0
+    for row in rows:
+        if "error" in row:
+            print(f"{row['id']} ({row['distribution']} {row['distribution_version']}): "
+                  f"FAILED TO LOAD: {row['error']}")
+            continue
+        requires = ", ".join(row["requires"]) or "-"
+        conflicts = ", ".join(row["conflicts"]) or "-"
+        print(f"{row['id']} {row['version']} ({row['distribution']} "
+              f"{row['distribution_version']})\n    {row['description']}\n"
+              f"    requires: {requires}; conflicts: {conflicts}")
+    return 0
+
+
 def _view_document(view: View) -> dict[str, Any]:
     return {
         "seat": view.seat,
@@ -320,6 +361,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(args)
         if args.command == "replay":
             return _replay(args)
+        if args.command == "plugins":
+            return _plugins(args)
         raise _UsageError(f"unknown command {args.command!r}")
     except (_UsageError, TokaidoError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -51,13 +51,15 @@ def tokaido_register(registry: Registry) -> None:
 
 
 @hookspec
-def tokaido_preset_options() -> Mapping[str, object] | None:
+def tokaido_preset_options(registry: Registry) -> Mapping[str, object] | None:
     """Return option values (``"plugin.option" -> value``) this plugin sets by default.
 
-    Called once when a ruleset is built, after registration. Used by preset plugins
-    (e.g. an online-rules preset) and by variants that are an option of another plugin.
-    Options given explicitly to the game win over presets; two presets giving different
-    values for one option are a :class:`~tokaido_rules.errors.PluginConflictError`.
+    Called once per plugin when a ruleset is built, after registration; ``registry``
+    tells which options exist (``registry.options``), so a preset can set the options of
+    a plugin only when that plugin is enabled. Used by preset plugins (e.g. the online
+    rules) and by variants that are an option of another plugin. Options given
+    explicitly to the game win over presets; two presets giving different values for one
+    option are a :class:`~tokaido_rules.errors.PluginConflictError`.
     """
 
 

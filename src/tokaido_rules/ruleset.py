@@ -238,13 +238,19 @@ class Ruleset:
         _CorePlugin.register(self.registry)
         for plugin in self.plugins:
             self.registry.plugin = plugin_info(plugin).id
-            register = getattr(plugin, "tokaido_register", None)
-            if register is not None:
-                register(registry=self.registry)
+            self._call_own("tokaido_register", plugin, registry=self.registry)
         self.registry.plugin = ""
         if not self.registry.board:
             raise PluginDefinitionError("no enabled plugin sets a board")
         self.options: FrozenMap[str, object] = self._resolve_options(options)
+
+    def _call_own(self, hook: str, plugin: object, **kwargs: Any) -> Any:
+        """Call one plugin's implementation of a hook (passing the arguments it takes),
+        so that registration runs plugin by plugin, in canonical order."""
+        for impl in getattr(self.pm.hook, hook).get_hookimpls():
+            if impl.plugin is plugin:
+                return impl.function(*(kwargs[name] for name in impl.argnames))
+        return None
 
     @classmethod
     def build(cls, plugins: Iterable[str | object] = ("base",),
@@ -265,8 +271,7 @@ class Ruleset:
         values = {name: spec.default for name, spec in specs.items()}
         preset_by: dict[str, str] = {}
         for plugin in self.plugins:
-            fn = getattr(plugin, "tokaido_preset_options", None)
-            preset = fn() if fn is not None else None
+            preset = self._call_own("tokaido_preset_options", plugin, registry=self.registry)
             for name, value in (preset or {}).items():
                 self._check_option(name, value, f"preset of plugin {plugin_info(plugin).id!r}")
                 if name in preset_by and values[name] != value:

@@ -27,6 +27,7 @@ from scenario import (
 )
 from tokaido_base import (
     DONATION,
+    AddBankCoin,
     BuyMeal,
     BuySouvenirs,
     ChooseTraveller,
@@ -49,6 +50,7 @@ PRINTED_COINS = {
 }
 
 Decision = tuple[type[Action], dict[str, Any]]
+BANK_COIN = (AddBankCoin, {"add": True})  # Hirotada adds the bank coin (after donating)
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -61,14 +63,16 @@ def next_inn(position: int) -> int:
 def travel(
     game: Game,
     stops: Mapping[int, Sequence[int]] | None = None,
-    decisions: Mapping[tuple[int, int], Decision] | None = None,
+    decisions: Mapping[tuple[int, int], Decision | list[Decision]] | None = None,
     until: Callable[[Game], bool] | None = None,
 ) -> Game:
     """Play on: each traveller stops at its listed road spaces, otherwise goes straight to
-    the next inn; ``decisions[(piece, position)]`` answers a decision there; any other
-    meal decision is passed. Stops at the end of the game or when ``until`` holds."""
+    the next inn; ``decisions[(piece, position)]`` answers the decision there (a list: the
+    decisions there, in order); any other meal decision is passed, any other decision is
+    an error. Stops at the end of the game or when ``until`` holds."""
     route = {piece: list(targets) for piece, targets in (stops or {}).items()}
-    todo = dict(decisions or {})
+    todo = {key: list(value) if isinstance(value, list) else [value]
+            for key, value in (decisions or {}).items()}
     while not game.is_over and not (until is not None and until(game)):
         step = game.current_step
         assert step is not None
@@ -77,8 +81,8 @@ def travel(
             inn = next_inn(position)
             planned = route.get(step.piece, [])
             game = move(game, planned.pop(0) if planned and planned[0] <= inn else inn)
-        elif (step.piece, position) in todo:
-            cls, fields = todo.pop((step.piece, position))
+        elif todo.get((step.piece, position)):
+            cls, fields = todo[(step.piece, position)].pop(0)
             game = act(game, cls, **fields)
         elif step.kind == MEAL_STEP:
             game = act(game, BuyMeal, meal=None)
@@ -86,7 +90,7 @@ def travel(
             raise AssertionError(f"unplanned decision {step} at position {position}")
     if game.is_over:
         assert not any(route.values()), f"stops never reached: {route}"
-        assert not todo, f"decisions never taken: {todo}"
+        assert not any(todo.values()), f"decisions never taken: {todo}"
     return game
 
 
@@ -584,14 +588,15 @@ def test_temple_ranking_8_8_6_in_a_played_game() -> None:
                  stacks={ENCOUNTERS: ["miko", "miko"]})
     game = travel(game, stops={0: [9, 16], 1: [3, 10, 21, 43], 2: [2, 36]}, decisions={
         (2, 2): (Donate, {"amount": 3}),
-        (0, 9): (Donate, {"amount": 3, "bank_coin": True}),
-        (0, 16): (Donate, {"amount": 3, "bank_coin": True}),
+        (0, 9): [(Donate, {"amount": 3}), BANK_COIN],
+        (0, 16): [(Donate, {"amount": 3}), BANK_COIN],
         (1, 21): (Donate, {"amount": 3}),
         (2, 36): (Donate, {"amount": 3}),
         (1, 43): (Donate, {"amount": 3}),
     })
     assert [game.state.pieces[i].counter(DONATION) for i in range(3)] == [8, 8, 6]
     assert [points(game, i, "temple_donations") for i in range(3)] == [8, 8, 6]
+    assert coins(game, 0) == 9 - 6  # the bank coins cost Hirotada nothing
     assert [points(game, i, "temple_ranking") for i in range(3)] == [10, 10, 7]
 
 
@@ -602,13 +607,15 @@ def test_temple_ranking_9_8_6_in_a_played_game_non_donor_scores_nothing() -> Non
     game = travel(game, stops={0: [9, 10, 16], 1: [9, 21, 36], 2: [2, 36]}, decisions={
         (2, 2): (Donate, {"amount": 3}),
         (1, 9): (Donate, {"amount": 3}),
-        (0, 9): (Donate, {"amount": 3, "bank_coin": True}),
-        (0, 16): (Donate, {"amount": 3, "bank_coin": True}),
+        (0, 9): [(Donate, {"amount": 3}), BANK_COIN],
+        (0, 16): [(Donate, {"amount": 3}), BANK_COIN],
         (1, 21): (Donate, {"amount": 3}),
         (1, 36): (Donate, {"amount": 2}),
         (2, 36): (Donate, {"amount": 3}),
     })
     assert [game.state.pieces[i].counter(DONATION) for i in range(4)] == [9, 8, 6, 0]
+    assert [points(game, i, "temple_donations") for i in range(4)] == [9, 8, 6, 0]
+    assert coins(game, 0) == 0
     assert [points(game, i, "temple_ranking") for i in range(4)] == [10, 7, 4, 0]
 
 
@@ -620,10 +627,12 @@ def test_temple_ranking_every_other_donor_scores_two() -> None:
         (4, 2): (Donate, {"amount": 3}),
         (3, 9): (Donate, {"amount": 2}),
         (2, 9): (Donate, {"amount": 1}),
-        (0, 16): (Donate, {"amount": 3, "bank_coin": True}),
+        (0, 16): [(Donate, {"amount": 3}), BANK_COIN],
         (1, 21): (Donate, {"amount": 1}),
     })
     assert [game.state.pieces[i].counter(DONATION) for i in range(5)] == [4, 1, 1, 2, 3]
+    assert [points(game, i, "temple_donations") for i in range(5)] == [4, 1, 1, 2, 3]
+    assert coins(game, 0) == 0
     assert [points(game, i, "temple_ranking") for i in range(5)] == [10, 2, 2, 4, 7]
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from scenario import ENCOUNTERS, HOT_SPRINGS, SOUVENIRS, act, coins, collection, move, points, start
-from tokaido_base import BuyMeal, BuySouvenirs, ChoosePanorama, Donate, set_total
+from tokaido_base import AddBankCoin, BuyMeal, BuySouvenirs, ChoosePanorama, Donate, set_total
 from tokaido_rules import Action, Game, IllegalActionError, Move, Scored
 
 TRAVELLERS3 = ["kinko", "mitsukuni", "hirotada"]
@@ -63,7 +63,9 @@ def auto_choice(game: Game) -> Action:
             return a
         if isinstance(a, BuySouvenirs) and not a.cards:
             return a
-    donations = [a for a in actions if isinstance(a, Donate) and not a.bank_coin]
+        if isinstance(a, AddBankCoin) and not a.add:
+            return a
+    donations = [a for a in actions if isinstance(a, Donate)]
     if donations:
         return min(donations, key=lambda a: a.amount)
     return actions[0]
@@ -704,7 +706,8 @@ def test_temple_offers_one_to_three_coins(have: int, amounts: list[int]) -> None
     game = move(game, 2)
     donations = [a for a in game.legal_actions() if isinstance(a, Donate)]
     assert sorted(a.amount for a in donations) == amounts
-    assert all(not a.bank_coin for a in donations)
+    assert len(donations) == len(game.legal_actions())  # nothing but the donation
+    assert all((a.seat, a.piece) == (P, P) for a in donations)
 
 
 @pytest.mark.parametrize("amount", [1, 2, 3])
@@ -712,20 +715,24 @@ def test_temple_donation_scores_one_point_per_coin(amount: int) -> None:
     """3.3 Temple: each donated coin is paid, scores 1 point and counts as donation."""
     game = parked(game3(coins_p=5), 11, 12)
     game = move(game, 2)
-    game = act(game, Donate, amount=amount, bank_coin=False)
+    game = act(game, Donate, amount=amount)
     assert coins(game, P) == 5 - amount
     assert points(game, P, "temple_donations") == amount
     assert points(game, P) == amount
     assert game.state.pieces[P].counter(DONATION) == amount
+    # Only Hirotada has a bank-coin decision: Kinko's stop is over, he moves again.
+    assert game.current_step is not None
+    assert game.current_step.kind == "core.move"
+    assert game.current_step.piece == P
 
 
 def test_temple_donations_accumulate() -> None:
     """3.3 Temple: donations are tracked per traveller across temples."""
     game = parked(game3(coins_p=5), 11, 12)
     game = move(game, 2)
-    game = act(game, Donate, amount=1, bank_coin=False)
+    game = act(game, Donate, amount=1)
     game = move(game, 9)
-    game = act(game, Donate, amount=2, bank_coin=False)
+    game = act(game, Donate, amount=2)
     assert game.state.pieces[P].counter(DONATION) == 3
     assert points(game, P, "temple_donations") == 3
     assert coins(game, P) == 2
@@ -736,9 +743,16 @@ def test_temple_donating_nothing_or_too_much_is_illegal() -> None:
     """3.3 Temple: donating nothing (or more than 3) is not allowed."""
     game = parked(game3(coins_p=5), 11, 12)
     game = move(game, 2)
-    assert_illegal(game, Donate(P, P, 0, False))
-    assert_illegal(game, Donate(P, P, 4, False))
-    assert_illegal(game, Donate(P, P, 1, True))
+    assert_illegal(game, Donate(P, P, 0))
+    assert_illegal(game, Donate(P, P, 4))
+    # Only Hirotada adds a coin from the bank: not before the donation, nor after it.
+    assert_illegal(game, AddBankCoin(P, P, True))
+    game = act(game, Donate, amount=1)
+    assert_illegal(game, AddBankCoin(P, P, True))
+    assert_illegal(game, AddBankCoin(P, P, False))
+    assert coins(game, P) == 4
+    assert game.state.pieces[P].counter(DONATION) == 1
+    assert points(game, P) == 1
 
 
 # --- 3.3 encounters -------------------------------------------------------------------------------

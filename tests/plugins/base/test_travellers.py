@@ -7,6 +7,8 @@ Inns: 14, 27, 41 and 54 (Edo). With 3 players an inn hand holds 4 meal cards.
 
 from __future__ import annotations
 
+import itertools
+import random
 from collections.abc import Callable
 
 import pytest
@@ -25,6 +27,7 @@ from scenario import (
     start,
 )
 from tokaido_base.actions import (
+    AddBankCoin,
     BuyMeal,
     BuySouvenirs,
     ChoosePanorama,
@@ -32,7 +35,16 @@ from tokaido_base.actions import (
     KeepEncounter,
     SatsukiMeal,
 )
-from tokaido_rules import CoinsChanged, Game, IllegalActionError, Move, Scored, TokaidoError
+from tokaido_rules import (
+    Action,
+    CoinsChanged,
+    Game,
+    IllegalActionError,
+    Move,
+    Scored,
+    TokaidoError,
+)
+from tokaido_rules.bots import RandomBot
 
 INN_HAND = "base.inn_hand"
 DRAWN = "base.drawn"  # one zone per traveller: base.drawn.<piece>
@@ -655,44 +667,119 @@ def test_sasayakko_equal_prices_one_is_free() -> None:
 
 # --- Hirotada -------------------------------------------------------------------------------
 
+BANK_COIN_STEP = "base.bank_coin"
+TEMPLES = (2, 9, 16, 21, 36, 43)
 
-def test_hirotada_may_add_a_bank_coin() -> None:
-    """Hirotada's donations of 1-3 coins come with and without the bank coin."""
+Record = tuple[int, int, str, tuple[Action, ...]]
+
+
+def current_kind(game: Game) -> str:
+    step = game.current_step
+    assert step is not None
+    return step.kind
+
+
+def tour(
+    game: Game,
+    stops: dict[int, list[int]],
+    choose: Callable[[Game], Action],
+) -> tuple[Game, list[Record]]:
+    """Play to the end: each piece stops at its listed road spaces (in order), otherwise
+    goes straight to the next inn; every other decision is taken by ``choose``. Returns
+    the game and, for each non-move decision, (piece, position, step kind, legal actions)."""
+    route = {piece: list(targets) for piece, targets in stops.items()}
+    record: list[Record] = []
+    while not game.is_over:
+        piece = step_piece(game)
+        position = game.state.pieces[piece].position
+        if current_kind(game) == "core.move":
+            inn = next_inn(game, piece)
+            planned = route.get(piece, [])
+            game = move(game, planned.pop(0) if planned and planned[0] <= inn else inn)
+            continue
+        record.append((piece, position, current_kind(game), game.legal_actions()))
+        game = game.apply(choose(game))
+    assert not any(route.values()), f"stops never reached: {route}"
+    return game, record
+
+
+def temple_choices(donate: dict[int, int], add: dict[int, bool]) -> Callable[[Game], Action]:
+    """Donate ``donate[position]`` coins and answer ``add[position]`` to the bank coin;
+    buy no meal; any other decision is unexpected."""
+    def choose(game: Game) -> Action:
+        position = game.state.pieces[step_piece(game)].position
+        kind = current_kind(game)
+        if kind == "base.temple":
+            return legal(game, Donate, amount=donate[position])[0]
+        if kind == BANK_COIN_STEP:
+            return legal(game, AddBankCoin, add=add[position])[0]
+        if kind == "base.meal":
+            return legal(game, BuyMeal, meal=None)[0]
+        raise AssertionError(f"unexpected decision {game.current_step} at {position}")
+    return choose
+
+
+def test_hirotada_donates_then_decides_on_the_bank_coin() -> None:
+    """Hirotada first chooses 1-3 of his own coins, then whether to add the bank coin."""
     game = start(["kinko", "zenemon", "hirotada"])
     game = move(game, 2)
-    options = {(a.amount, a.bank_coin) for a in legal(game, Donate)}
-    assert options == {(n, b) for n in (1, 2, 3) for b in (False, True)}
+    assert current_kind(game) == "base.temple"
+    assert {a.amount for a in legal(game, Donate)} == {1, 2, 3}
+    assert len(legal(game, Donate)) == len(game.legal_actions())
+    assert not legal(game, AddBankCoin)
+    with pytest.raises(IllegalActionError):
+        game.apply(AddBankCoin(2, 2, True))  # not before the donation
+    game = act(game, Donate, amount=2)
+    assert current_kind(game) == BANK_COIN_STEP
+    assert step_piece(game) == 2
+    assert game.current_step is not None and game.current_step.seat == 2
+    assert set(game.legal_actions()) == {AddBankCoin(2, 2, False), AddBankCoin(2, 2, True)}
+    # His own coins are already on the donation.
+    assert coins(game, 2) == 8 - 2
+    assert donation(game, 2) == 2
 
 
 def test_hirotada_bank_coin_adds_a_point_and_a_donation() -> None:
     """Hirotada's bank coin: +1 point and +1 donation, no cost to him."""
     game = start(["kinko", "zenemon", "hirotada"])
     game = move(game, 2)
-    game = act(game, Donate, amount=2, bank_coin=True)
+    game = act(game, Donate, amount=2)
+    game = act(game, AddBankCoin, add=True)
     assert coins(game, 2) == 8 - 2
     assert donation(game, 2) == 3
     assert points(game, 2, "temple_donations") == 3
+    assert points(game, 2) == 3
+    # His stop is over: Zen-emon, now the rearmost, moves.
+    assert current_kind(game) == "core.move"
+    assert step_piece(game) == 1
 
 
 def test_hirotada_may_decline_the_bank_coin() -> None:
     """Without the bank coin Hirotada's donation is his own coins only."""
     game = start(["kinko", "zenemon", "hirotada"])
     game = move(game, 2)
-    game = act(game, Donate, amount=1, bank_coin=False)
+    game = act(game, Donate, amount=1)
+    game = act(game, AddBankCoin, add=False)
     assert coins(game, 2) == 7
     assert donation(game, 2) == 1
     assert points(game, 2, "temple_donations") == 1
+    assert points(game, 2) == 1
+    assert current_kind(game) == "core.move"
+    assert step_piece(game) == 1
 
 
 def test_hirotada_with_one_coin() -> None:
     """With 1 coin Hirotada may stop, donate it and add the bank coin."""
     game = start(["kinko", "zenemon", "hirotada"], coins={2: 1})
     game = move(game, 2)
-    assert {(a.amount, a.bank_coin) for a in legal(game, Donate)} == {(1, False), (1, True)}
-    game = act(game, Donate, amount=1, bank_coin=True)
+    assert {a.amount for a in legal(game, Donate)} == {1}
+    game = act(game, Donate, amount=1)
+    assert {a.add for a in legal(game, AddBankCoin)} == {False, True}
+    game = act(game, AddBankCoin, add=True)
     assert coins(game, 2) == 0
     assert donation(game, 2) == 2
     assert points(game, 2, "temple_donations") == 2
+    assert points(game, 2) == 2
 
 
 @pytest.mark.parametrize("option", ["choice", "auto"])
@@ -705,36 +792,185 @@ def test_hirotada_needs_a_coin_to_stop_at_a_temple(option: str) -> None:
 
 
 def test_hirotada_auto_option_always_adds_the_bank_coin() -> None:
-    """Option hirotada_bank_coin="auto": the bank coin is added at every temple stop."""
+    """Option hirotada_bank_coin="auto": the bank coin is added at every temple stop,
+    after his donation and without a decision."""
     game = start(["kinko", "zenemon", "hirotada"], options={"base.hirotada_bank_coin": "auto"})
     game = move(game, 2)
-    assert {(a.amount, a.bank_coin) for a in legal(game, Donate)} == {
-        (1, True), (2, True), (3, True)}
-    with pytest.raises(IllegalActionError):
-        game.apply(Donate(2, 2, 3, False))
+    assert {a.amount for a in legal(game, Donate)} == {1, 2, 3}
+    assert len(legal(game, Donate)) == len(game.legal_actions())
+    before = len(game.events)
     game = act(game, Donate, amount=3)
+    new = game.events[before:]
+    assert not any(isinstance(e, AddBankCoin) for e in new)
+    # His own 3 coins first, then the bank coin.
+    assert [e for e in new if isinstance(e, Scored)] == [
+        Scored(2, "temple_donations", 3), Scored(2, "temple_donations", 1)]
     assert coins(game, 2) == 5
     assert donation(game, 2) == 4
     assert points(game, 2, "temple_donations") == 4
+    assert points(game, 2) == 4
+    # No decision left at the temple: Zen-emon moves.
+    assert current_kind(game) == "core.move"
+    assert step_piece(game) == 1
+    with pytest.raises(IllegalActionError):
+        game.apply(AddBankCoin(2, 2, True))
 
 
-def test_only_hirotada_adds_a_bank_coin() -> None:
-    """Other travellers donate their own coins only."""
-    game = start(["kinko", "hirotada", "zenemon"], options={"base.hirotada_bank_coin": "auto"})
+@pytest.mark.parametrize("option", ["choice", "auto"])
+def test_only_hirotada_adds_a_bank_coin(option: str) -> None:
+    """Other travellers donate their own coins only, and get no bank-coin decision."""
+    game = start(["kinko", "hirotada", "zenemon"], options={"base.hirotada_bank_coin": option})
     game = move(game, 2)
-    assert {(a.amount, a.bank_coin) for a in legal(game, Donate)} == {
-        (1, False), (2, False), (3, False)}
+    assert {a.amount for a in legal(game, Donate)} == {1, 2, 3}
+    assert len(legal(game, Donate)) == len(game.legal_actions())
+    game = act(game, Donate, amount=2)
+    assert not legal(game, AddBankCoin)
+    with pytest.raises(IllegalActionError):
+        game.apply(AddBankCoin(2, 2, True))
+    assert coins(game, 2) == 6 - 2
+    assert donation(game, 2) == 2
+    assert points(game, 2, "temple_donations") == 2
+    assert points(game, 2) == 2
+    assert current_kind(game) == "core.move"
+    assert step_piece(game) == 1
+
+
+def test_hirotada_gets_one_bank_coin_decision_per_temple_stop() -> None:
+    """Over a whole game: at each of his temple stops Hirotada decides his donation, then
+    exactly once on the bank coin; other travellers at temples, and Hirotada at an
+    encounter (Miko: a bank coin on his donation), never get a bank-coin decision."""
+    game = start(["kinko", "zenemon", "hirotada"], coins={0: 9, 1: 9, 2: 20},
+                 stacks={ENCOUNTERS: ["miko"]})
+    hirotada_temples = [2, 16, 36, 43]
+    donate = {2: 1, 9: 2, 16: 3, 21: 1, 36: 2, 43: 3}
+    add = {2: True, 16: False, 36: True, 43: True}
+    game, record = tour(
+        game,
+        stops={2: [2, 3, 16, 36, 43], 0: [9], 1: [21]},
+        choose=temple_choices(donate, add),
+    )
+    assert game.is_over
+    hirotada = [(position, kind) for piece, position, kind, _ in record
+                if piece == 2 and kind != "base.meal"]
+    assert hirotada == [
+        (position, kind) for position in hirotada_temples
+        for kind in ("base.temple", BANK_COIN_STEP)
+    ]
+    # Every bank-coin decision is Hirotada's, offers exactly "add" and "do not add", and
+    # AddBankCoin is offered at no other decision.
+    for piece, position, kind, actions in record:
+        offered = [a for a in actions if isinstance(a, AddBankCoin)]
+        if kind == BANK_COIN_STEP:
+            assert piece == 2 and position in TEMPLES
+            assert set(actions) == {AddBankCoin(2, 2, False), AddBankCoin(2, 2, True)}
+        else:
+            assert not offered
+    others = [(piece, position, kind) for piece, position, kind, _ in record
+              if piece != 2 and kind != "base.meal"]
+    assert others == [(0, 9, "base.temple"), (1, 21, "base.temple")]
+    # Each bank-coin decision came right after his own donation at the same stop.
+    taken = [e for e in game.events if isinstance(e, (Donate, AddBankCoin, Move))]
+    for before, a in itertools.pairwise(taken):
+        if isinstance(a, AddBankCoin):
+            assert isinstance(before, Donate)
+            assert before.piece == a.piece == 2
+    # Exact donations: his coins 1+3+2+3 = 9, bank coins 3, Miko 1.
+    assert collection(game, 2)[0] == "miko"
+    assert [donation(game, i) for i in range(3)] == [2, 1, 13]
+    assert points(game, 2, "temple_donations") == 13
+    assert coins(game, 2) == 20 - 9
+    assert [points(game, i, "temple_ranking") for i in range(3)] == [7, 4, 10]
+
+
+def test_hirotada_auto_bank_coin_needs_no_decision_in_a_whole_game() -> None:
+    """With "auto" no bank-coin decision is ever offered; each of Hirotada's temple
+    stops adds 1 bank coin to his donation (+1 point), no one else's does."""
+    game = start(["kinko", "zenemon", "hirotada"], coins={0: 9, 1: 9, 2: 20},
+                 options={"base.hirotada_bank_coin": "auto"})
+    donate = {2: 1, 9: 2, 16: 3, 21: 1, 36: 2, 43: 3}
+    game, record = tour(
+        game,
+        stops={2: [2, 16, 36, 43], 0: [9], 1: [21]},
+        choose=temple_choices(donate, {}),
+    )
+    assert game.is_over
+    assert all(kind != BANK_COIN_STEP for _, _, kind, _ in record)
+    assert not any(isinstance(a, AddBankCoin) for *_, actions in record for a in actions)
+    assert not any(isinstance(e, AddBankCoin) for e in game.events)
+    assert [(piece, position) for piece, position, kind, _ in record
+            if kind == "base.temple"] == [(2, 2), (0, 9), (2, 16), (1, 21), (2, 36), (2, 43)]
+    assert [donation(game, i) for i in range(3)] == [2, 1, 9 + 4]
+    assert points(game, 2, "temple_donations") == 13
+    assert coins(game, 2) == 20 - 9
+
+
+def play_towards_temples(game: Game, seed: int) -> Game:
+    """A seeded random game in which a traveller who may stop at a temple mostly does."""
+    bot = RandomBot(seed)
+    rng = random.Random(seed)
+    board = game.state.rules.board
+    while not game.is_over:
+        temples = [a for a in legal(game, Move) if board[a.position].kind == "temple"]
+        action = temples[0] if temples and rng.random() < 0.7 else bot.choose(game)
+        game = game.apply(action)
+    return game
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_bank_coin_decisions_in_random_games(players: int) -> None:
+    """Random complete games: the bank-coin decisions are exactly one per temple stop of
+    Hirotada, each right after his donation; nobody else (nor the 2-player neutral) ever
+    gets one."""
+    others = ["kinko", "zenemon", "umegae", "yoshiyasu"][:players - 1]
+    hirotada_stops = other_stops = 0
+    for seed in range(6):
+        game = play_towards_temples(start(["hirotada", *others], coins={0: 12}, seed=seed),
+                                    seed)
+        board = game.state.rules.board
+        # The decisions as taken, in order (actions are recorded among the events).
+        taken = [e for e in game.events if isinstance(e, Action)]
+        for i, action in enumerate(taken):
+            if isinstance(action, Move) and board[action.position].kind == "temple":
+                if action.piece == 0:
+                    hirotada_stops += 1
+                    # His stop: the donation, then the bank-coin decision, then a move.
+                    donate, bank, after = taken[i + 1:i + 4]
+                    assert isinstance(donate, Donate) and donate.piece == 0
+                    assert isinstance(bank, AddBankCoin) and bank.piece == 0
+                    assert isinstance(after, Move)
+                else:
+                    other_stops += 1
+                    if game.state.pieces[action.piece].seat is not None:
+                        donate, after = taken[i + 1:i + 3]
+                        assert isinstance(donate, Donate) and donate.piece == action.piece
+                        assert isinstance(after, Move)
+                    else:  # the 2-player neutral: no decision at all
+                        assert isinstance(taken[i + 1], Move)
+        bank_coins = [a for a in taken if isinstance(a, AddBankCoin)]
+        hirotada_donations = [a for a in taken if isinstance(a, Donate) and a.piece == 0]
+        assert len(bank_coins) == len(hirotada_donations)
+        assert all(a.piece == 0 and a.seat == 0 for a in bank_coins)
+        # The bank coins he added are on his donation, with his own coins and any Miko.
+        miko = collection(game, 0).count("miko")
+        assert donation(game, 0) == (sum(a.amount for a in hirotada_donations)
+                                     + sum(a.add for a in bank_coins) + miko)
+    assert hirotada_stops > 0
+    assert other_stops > 0
 
 
 def test_hirotada_bank_coin_counts_for_the_temple_ranking() -> None:
     """Hirotada's bank coin counts in his donation for the end ranking."""
     game = start(["kinko", "zenemon", "hirotada"])
     game = move(game, 2)
-    game = act(game, Donate, amount=1, bank_coin=True)
+    game = act(game, Donate, amount=1)
+    game = act(game, AddBankCoin, add=True)
     game = move(game, 9)  # Zen-emon: temple
     game = act(game, Donate, amount=1)
+    assert not legal(game, AddBankCoin)
     game = rush(game)
     assert game.is_over
+    assert donation(game, 2) == 2
+    assert donation(game, 1) == 1
     assert points(game, 2, "temple_ranking") == 10
     assert points(game, 1, "temple_ranking") == 7
     assert points(game, 0, "temple_ranking") == 0
