@@ -174,3 +174,48 @@ def test_view_without_log_is_an_error(capsys: pytest.CaptureFixture[str]) -> Non
     """simulate --view needs --log."""
     assert main(["simulate", "--view", "0"]) == 2
     assert "--view needs --log" in capsys.readouterr().err
+
+
+def test_plugins_lists_every_installed_plugin(capsys: pytest.CaptureFixture[str]) -> None:
+    """tokaido plugins: id, version, distribution, requires, conflicts, description."""
+    assert main(["plugins", "--format", "json"]) == 0
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)}
+    shipped = {"base", "crossroads", "new-encounters", "initiation", "return-journey",
+               "gastronomy", "preparations", "rare-and-precious", "good-luck", "bga"}
+    assert shipped <= set(rows)
+    assert rows["crossroads"]["requires"] == ["base"]
+    assert rows["good-luck"]["requires"] == ["crossroads"]
+    assert rows["base"]["distribution"] == "tokaido-rules"
+    assert all(rows[p]["description"] for p in shipped)
+    assert main(["plugins"]) == 0
+    text = capsys.readouterr().out
+    assert "crossroads 1.0.0 (tokaido-rules" in text and "requires: base" in text
+
+
+def test_a_broken_plugin_is_reported_and_does_not_break_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A plugin that fails to import is listed by name and version; the rest still work."""
+    dist = tmp_path / "broken_plugin-0.3.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-plugin\nVersion: 0.3\n")
+    (dist / "entry_points.txt").write_text("[tokaido_rules]\nbroken = no_such_module:plugin\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert main(["plugins"]) == 0
+    out = capsys.readouterr().out
+    assert "broken (broken-plugin 0.3): FAILED TO LOAD" in out
+    assert "crossroads 1.0.0" in out
+    assert main(["simulate", "--plugins", "base,crossroads", "--format", "json"]) == 0
+    capsys.readouterr()
+    assert main(["simulate", "--plugins", "base,broken"]) == 2
+    assert "failed to import" in capsys.readouterr().err
+
+
+def test_simulate_with_expansions_and_bga(capsys: pytest.CaptureFixture[str]) -> None:
+    """simulate plays any ruleset, e.g. Crossroads with the online rules."""
+    assert main(["simulate", "--plugins", "crossroads,base,bga", "--players", "5",
+                 "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["plugins"] == ["base", "bga", "crossroads"]
+    assert doc["options"]["crossroads.amulet_same_turn"] is True
+    assert "calligraphy" in doc["players"][0]["categories"]

@@ -9,16 +9,39 @@ import pytest
 from tokaido_rules import Context, GameState, PluginInfo, Registry, Staged, Step, hookimpl
 from tokaido_rules.testing import ConformanceError, ConformanceReport, run_conformance
 
-SHIPPED_RULESETS = [("base",)]
+BASE_VARIANTS = ("initiation", "return-journey", "gastronomy", "preparations")
+VARIANT_SETS = [(), *[(v,) for v in BASE_VARIANTS], BASE_VARIANTS]
+MATRIX = [
+    core + promos + variants
+    for core in (("base",), ("base", "crossroads"))
+    for promos in ((), ("new-encounters",))
+    for variants in VARIANT_SETS
+]
+"""{base, base+crossroads} x {with, without new-encounters} x {no variant, each base
+variant alone, all of them together}."""
+CROSSROADS_VARIANTS = [
+    ("base", "crossroads", "rare-and-precious"),
+    ("base", "crossroads", "good-luck"),
+    ("base", "crossroads", "good-luck", "rare-and-precious", "new-encounters", *BASE_VARIANTS),
+]
+PRESETS = [("base", "bga"), ("base", "crossroads", "bga"),
+           ("base", "crossroads", "bga", "gastronomy", "new-encounters")]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-@pytest.mark.parametrize("plugins", SHIPPED_RULESETS)
-def test_shipped_rulesets_conform(plugins: tuple[str, ...], players: int) -> None:
-    """Every shipped ruleset passes every conformance check at every player count."""
-    report = run_conformance(plugins, players=players, games=6, seed=100 * players)
+def test_base_game_conforms(players: int) -> None:
+    """The base game passes every conformance check at every player count."""
+    report = run_conformance(["base"], players=players, games=6, seed=100 * players)
     assert report.games == 6 and report.decisions > 6 * 20
     assert report.actions_tried > report.decisions
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("plugins", MATRIX + CROSSROADS_VARIANTS + PRESETS, ids="+".join)
+def test_every_shipped_combination_conforms(plugins: tuple[str, ...], players: int) -> None:
+    """Every combination of expansion, promos, variants and presets conforms."""
+    report = run_conformance(plugins, players=players, games=1, seed=7 * players)
+    assert report.decisions > 10
 
 
 def test_fixture_for_plugin_authors(tokaido_conformance: Callable[..., ConformanceReport]) -> None:

@@ -13,10 +13,20 @@ from tokaido_rules.testing import golden_logs
 
 HERE = Path(__file__).parent
 
-RULESETS: dict[str, tuple[str, ...]] = {
-    "base": ("base",),
+ALL_COUNTS = (2, 3, 4, 5)
+RULESETS: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {
+    "base": (("base",), ALL_COUNTS),
+    "crossroads": (("base", "crossroads"), ALL_COUNTS),
+    "rare-and-precious": (("base", "crossroads", "rare-and-precious"), ALL_COUNTS),
+    "good-luck": (("base", "crossroads", "good-luck"), ALL_COUNTS),
+    "base-variants": (("base", "new-encounters", "initiation", "return-journey",
+                       "gastronomy", "preparations"), (3,)),
+    "crossroads-new-encounters": (("base", "crossroads", "new-encounters", "preparations"),
+                                  (4,)),
+    "bga": (("base", "bga"), (3,)),
+    "crossroads-bga": (("base", "crossroads", "bga"), (4,)),
 }
-PLAYERS = (2, 3, 4, 5)
+"""Golden ruleset name -> (plugins, player counts)."""
 
 
 def seed_for(players: int) -> int:
@@ -26,8 +36,8 @@ def seed_for(players: int) -> int:
 def expected() -> dict[Path, str]:
     """Every golden file and its content, from the current code."""
     files = {}
-    for name, plugins in RULESETS.items():
-        for players in PLAYERS:
+    for name, (plugins, counts) in RULESETS.items():
+        for players in counts:
             for suffix, text in golden_logs(plugins, players, seed_for(players)).items():
                 files[HERE / name / f"{players}p.{suffix}.jsonl"] = text
     return files
