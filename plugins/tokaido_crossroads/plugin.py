@@ -197,10 +197,10 @@ class CrossroadsPlugin:
             state.rules.option("crossroads.fortune_timing") == "any_time_in_turn")
         if fortune_now and usable(state, piece, c.FORTUNE, step):
             extra.append(UseFortune(seat, piece))
-        if step.kind == "crossroads.option" and usable(state, piece, c.HEALTH, step):
-            options = [str(o) for o in step.data["options"] if r.available(state, piece, str(o))]
-            if len(options) == 2:
-                extra.extend(TakeOption(seat, piece, o, True) for o in options)
+        if (step.kind == "crossroads.option" and not step.data["both"]
+                and usable(state, piece, c.HEALTH, step)):
+            extra.extend(TakeOption(seat, piece, str(o), True) for o in step.data["options"]
+                         if r.available(state, piece, str(o)))
         if step.kind == r.MEAL_DECISION and usable(state, piece, c.HOSPITALITY, step):
             extra.extend(r.hospitality_meals(state, step))
         if (step.kind in r.PURCHASE_DECISIONS and usable(state, piece, c.DEVOTION, step)

@@ -92,17 +92,28 @@ def available(state: GameState, piece: int, option: str) -> bool:
 
 def run_choose_option(ctx: Context, step: Step) -> None:
     """At a road stop: the base action or the Crossroads action (both for Kita at an
-    encounter and Miyataka at a temple). A lone available option is simply taken."""
+    encounter and Miyataka at a temple, or with the Health amulet).
+
+    A lone available option is simply taken; a traveller entitled to both may still
+    take the other one afterwards if it has become affordable meanwhile.
+    """
     state = ctx.state
     kind = state.rules.board[state.pieces[step.piece].position].kind
-    options = tuple(o for o in (str(step.data["base"]), CROSSROADS_OPTION[kind])
-                    if available(state, step.piece, o))
-    if len(options) == 1:
-        ctx.schedule(Step(options[0], step.piece, step.seat))
-    elif options:
-        both = BOTH_OPTIONS.get(state.pieces[step.piece].traveller or "") == kind
-        ctx.schedule(Step("crossroads.option", step.piece, step.seat,
-                          {"options": options, "both": both}))
+    options = (str(step.data["base"]), CROSSROADS_OPTION[kind])
+    open_now = [o for o in options if available(state, step.piece, o)]
+    if not open_now:
+        return
+    both = BOTH_OPTIONS.get(state.pieces[step.piece].traveller or "") == kind
+    health = not both and usable(state, step.piece, c.HEALTH, step)
+    if len(open_now) == 1 and not health:
+        ctx.schedule(Step(open_now[0], step.piece, step.seat))
+        if both:
+            other = options[1] if open_now[0] == options[0] else options[0]
+            ctx.schedule(Step("crossroads.second_option", step.piece, step.seat,
+                              {"option": other}))
+        return
+    ctx.schedule(Step("crossroads.option", step.piece, step.seat,
+                      {"options": options, "both": both}))
 
 
 def legal_option(state: GameState, step: Step) -> list[Action]:

@@ -12,10 +12,12 @@ from importlib.metadata import PackageNotFoundError, version
 from .engine import (
     Context,
     Game,
+    ReproductionError,
     Score,
     initial_state,
     new_game,
     replay,
+    reproduce,
     schedule_arrival,
 )
 from .errors import (
@@ -79,7 +81,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
 
 __all__ = [
     # games
-    "Game", "Score", "Setup", "View", "new_game", "replay", "initial_state",
+    "Game", "Score", "Setup", "View", "new_game", "replay", "initial_state", "reproduce",
     # logs
     "Verification", "dump_log", "load_log", "verify_log", "dump_state", "load_state",
     # plugins
@@ -95,7 +97,8 @@ __all__ = [
     # errors
     "FoldError", "IllegalActionError", "LogError", "LogFormatError", "LogPluginError",
     "LogSequenceError", "LogStateError", "LogVersionError", "MissingRequirementError",
-    "OptionError", "PluginConflictError", "PluginDefinitionError", "RulesetError",
+    "OptionError", "PluginConflictError", "PluginDefinitionError", "ReproductionError",
+    "RulesetError",
     "SetupError", "StaleActionError", "TokaidoError", "UnknownPluginError",
     "UnknownSeatError",
     "__version__",

@@ -594,3 +594,46 @@ def new_game(
         staged = sorted([*staged, Staged(10_000, Step(START_COINS_STEP))], key=lambda s: s.order)
     legal = _run(ctx, [s.step for s in staged])
     return Game(ctx.state, tuple(ctx.events), None, legal)
+
+
+class ReproductionError(IllegalActionError):
+    """A recorded decision is not legal at its point of a reproduced game.
+
+    ``index`` is its position in the list of decisions (0-based), ``decision`` the
+    action, ``game`` the game just before it (to inspect what was legal instead).
+    """
+
+    def __init__(self, index: int, decision: Action, game: Game, reason: str) -> None:
+        self.index = index
+        self.decision = decision
+        self.game = game
+        legal = ", ".join(str(a) for a in game.legal_actions()[:8])
+        more = "" if len(game.legal_actions()) <= 8 else ", ..."
+        super().__init__(f"decision {index} ({decision}) is not legal: {reason} "
+                         f"[legal: {legal}{more}]")
+
+
+def reproduce(
+    players: int,
+    decisions: Iterable[Action],
+    *,
+    plugins: Ruleset | Iterable[str | object] = ("base",),
+    setup: Setup | None = None,
+    options: Mapping[str, object] | None = None,
+    seed: int = 0,
+) -> Game:
+    """Replay a recorded real game: a crafted ``setup`` scripts its chance outcomes
+    (travellers, start queue, stacked decks, the order of returned cards, die rolls,
+    ...) and each recorded decision is applied in turn.
+
+    Raises :class:`ReproductionError` at the first decision that is not legal, naming
+    it and what was legal instead. Chance outcomes that are not scripted come from
+    ``seed``; script everything the record shows.
+    """
+    game = new_game(players, seed=seed, plugins=plugins, options=options, setup=setup)
+    for index, decision in enumerate(decisions):
+        try:
+            game = game.apply(decision)
+        except IllegalActionError as exc:
+            raise ReproductionError(index, decision, game, str(exc)) from None
+    return game
