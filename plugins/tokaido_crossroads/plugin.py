@@ -10,6 +10,7 @@ from tokaido_base import (
     PANORAMAS,
     SPACE_ACTIONS,
     SPACE_ORDER,
+    TEMPLE,
     completed_panorama_reason,
     panorama_complete,
 )
@@ -157,7 +158,9 @@ class CrossroadsPlugin:
             return steps
         if space.kind in PANORAMAS and p.traveller == c.GOTOZAEMON:
             steps.append(Staged(GOTOZAEMON_ORDER, Step("crossroads.gotozaemon", piece, p.seat)))
-        if holds(state, piece, c.VITALITY):
+        same_turn = bool(state.rules.option("crossroads.amulet_same_turn"))
+        if holds(state, piece, c.VITALITY) or (same_turn and space.kind == TEMPLE):
+            # (with same-turn amulets, one taken at this temple may be used at once)
             steps.append(Staged(VITALITY_ORDER, Step("crossroads.vitality_check", piece,
                                                      p.seat)))
         return steps

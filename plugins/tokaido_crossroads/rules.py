@@ -74,6 +74,8 @@ def _available_legendary(state: GameState, piece: int) -> list[str]:
 AVAILABLE: dict[str, Callable[[GameState, int], bool]] = {
     "base.panorama": lambda s, p: not panorama_complete(
         s, p, s.rules.board[s.pieces[p].position].kind),
+    "base.temple": lambda s, p: _coins(s, p) >= 1,  # a donation is 1 to 3 coins
+    "base.village": lambda s, p: _coins(s, p) >= 1,  # as for stopping at a village
     "crossroads.cherry_tree": lambda s, p: bool(s.zone(c.CHERRY_TREES)),
     "crossroads.bath_house": lambda s, p: bool(s.zone(c.BATH_HOUSES)) and _coins(s, p) >= 1,
     "crossroads.gaming_room": lambda s, p: _coins(s, p) >= 2,

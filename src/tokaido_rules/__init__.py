@@ -72,7 +72,7 @@ from .model import (
 )
 from .registry import Registry
 from .ruleset import PluginInfo, Rules, Ruleset, Setup, installed_plugins
-from .views import UnknownSeatError, View
+from .views import UnknownSeatError, View, determinize
 
 try:
     __version__ = version("tokaido-rules")
@@ -82,6 +82,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
 __all__ = [
     # games
     "Game", "Score", "Setup", "View", "new_game", "replay", "initial_state", "reproduce",
+    "determinize",
     # logs
     "Verification", "dump_log", "load_log", "verify_log", "dump_state", "load_state",
     # plugins

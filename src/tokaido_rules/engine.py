@@ -264,13 +264,20 @@ def _implicit_move(state: GameState) -> Step | None:
 
 
 def _legal(state: GameState, step: Step) -> list[Action]:
-    """The decision's own actions and those plugins add, each once."""
+    """The decision's own actions and those plugins add, each once.
+
+    Actions that leave the decision open (``CONSUMES_STEP`` false, e.g. using an item
+    first) never keep alive a decision that has nothing else to choose: it lapses.
+    """
     stype = state.rules.ruleset.registry.steps[step.kind]
     assert stype.legal is not None
     actions = list(stype.legal(state, step))
     extra = state.rules.ruleset.hooks.extra_actions(state, step)
-    if extra:
-        return list(dict.fromkeys([*actions, *extra]))
+    if not extra:
+        return actions
+    actions = list(dict.fromkeys([*actions, *extra]))
+    if not any(a.CONSUMES_STEP for a in actions):
+        return []
     return actions
 
 

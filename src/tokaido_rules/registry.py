@@ -82,6 +82,18 @@ class Registry:
         self.upcasters: dict[tuple[str, int], Upcaster] = {}
         self.data_keys: dict[str, Visibility] = {}
 
+    def home_deck(self, card: str) -> str:
+        """The deck a card belongs to (its back shows which): the first deck declared
+        with it. Cards in no deck have the home ``""``."""
+        homes = self.__dict__.get("_homes")
+        if homes is None:
+            homes = {}
+            for spec in self.decks.values():
+                for c in spec.cards:
+                    homes.setdefault(c, spec.zone)
+            self.__dict__["_homes"] = homes
+        return str(homes.get(card, ""))
+
     # --- helpers -----------------------------------------------------------------
     def _own(self, name: str, what: str) -> str:
         if not name.startswith(self.plugin + "."):

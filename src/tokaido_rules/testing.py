@@ -99,22 +99,29 @@ def _fields(action: Action) -> dict[str, Any]:
 
 def hidden_variant(game: Game, seat: int, salt: int) -> Game:
     """The same game with everything ``seat`` cannot see shuffled around: the cards of
-    hidden zones redistributed (zone sizes kept) and hidden data values replaced."""
+    hidden zones redistributed among them (each card staying in a zone that holds cards
+    with its back, zone sizes kept) and hidden data values replaced."""
     state = game.state
+    registry = state.rules.ruleset.registry
     hidden = [name for name in sorted(state.zones) if not zone_visible(state, seat, name)]
-    pool = [card for name in hidden for card in state.zones[name]]
-    for i in range(len(pool) - 1, 0, -1):
-        j = random_below(salt, i, 0, i + 1)
-        pool[i], pool[j] = pool[j], pool[i]
-    zones = dict(state.zones)
-    at = 0
+    slots: dict[str, list[tuple[str, int]]] = {}
+    pools: dict[str, list[str]] = {}
     for name in hidden:
-        size = len(state.zones[name])
-        zones[name] = tuple(pool[at:at + size])
-        at += size
+        for index, card in enumerate(state.zones[name]):
+            home = registry.home_deck(card)
+            slots.setdefault(home, []).append((name, index))
+            pools.setdefault(home, []).append(card)
+    zones = {name: list(state.zones[name]) for name in hidden}
+    for home, pool in pools.items():
+        for i in range(len(pool) - 1, 0, -1):
+            j = random_below(salt, i, 0, i + 1)
+            pool[i], pool[j] = pool[j], pool[i]
+        for (name, index), card in zip(slots[home], pool, strict=True):
+            zones[name][index] = card
     data = {k: (v if data_visible(state, seat, k) else ("hidden", salt))
             for k, v in state.data.items()}
-    variant = state.replace(zones=FrozenMap(zones), data=FrozenMap(data),
+    variant = state.replace(zones=state.zones.merge({k: tuple(v) for k, v in zones.items()}),
+                            data=FrozenMap(data),
                             seed=(state.seed + salt + 1) % 2**64)
     return Game(variant, ())
 
@@ -292,8 +299,8 @@ def _new_events(a0: GameState, a: Game, b0: GameState,
 
 
 def _view_data(view: Any) -> Any:
-    return (view.pieces, view.zones, view.zone_sizes, view.data, view.current_player,
-            view.current_step, view.legal_actions)
+    return (view.pieces, view.zones, view.zone_sizes, view.zone_backs, view.data, view.agenda,
+            view.current_player, view.current_step, view.legal_actions)
 
 
 def run_conformance(

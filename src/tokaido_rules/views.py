@@ -7,10 +7,11 @@ cards and private draws, anything a plugin did not declare visible (fail closed)
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 from .errors import TokaidoError
 from .events import Action, Event, fold
@@ -20,6 +21,7 @@ from .visibility import data_visible, zone_visible
 
 if TYPE_CHECKING:
     from .engine import Game
+    from .ruleset import Ruleset
 
 
 class UnknownSeatError(TokaidoError, ValueError):
@@ -42,10 +44,15 @@ class View:
     pieces: tuple[Piece, ...]
     zones: FrozenMap[str, tuple[str, ...]]
     zone_sizes: FrozenMap[str, int]
+    zone_backs: FrozenMap[str, FrozenMap[str, int]]
+    """Per zone, how many of its cards come from each deck: card backs are public."""
     data: FrozenMap[str, Any]
+    agenda: tuple[Step, ...]
     current_player: int | None
     current_step: Step | None
     legal_actions: tuple[Action, ...]
+    ruleset: Ruleset = field(eq=False, repr=False)
+    """The rules the table plays (plugins and options are public)."""
 
     def collection(self, piece: int) -> tuple[str, ...]:
         from .model import collection_zone
@@ -65,6 +72,11 @@ def make_view(game: Game, seat: int) -> View:
     visible = FrozenMap({
         name: cards for name, cards in state.zones.items() if zone_visible(state, seat, name)
     })
+    registry = state.rules.ruleset.registry
+    backs = FrozenMap({
+        name: FrozenMap(Counter(registry.home_deck(c) for c in cards))
+        for name, cards in state.zones.items()
+    })
     return View(
         seat=seat,
         players=state.players,
@@ -74,11 +86,58 @@ def make_view(game: Game, seat: int) -> View:
         pieces=state.pieces,
         zones=visible,
         zone_sizes=FrozenMap({name: len(cards) for name, cards in state.zones.items()}),
+        zone_backs=backs,
         data=FrozenMap({k: v for k, v in state.data.items() if data_visible(state, seat, k)}),
+        agenda=state.agenda,
         current_player=game.current_player,
         current_step=game.current_step,
         legal_actions=game.legal_actions() if game.current_player == seat else (),
+        ruleset=state.rules.ruleset,
     )
+
+
+def determinize(view: View, seed: int) -> Game:
+    """A complete game consistent with everything ``view`` shows, the rest sampled.
+
+    The cards the seat cannot see are dealt at random (from ``seed``) into the hidden
+    zones, respecting each zone's card backs (a meal deck gets meals); hidden game data
+    is left out, and the game's own seed is ``seed``. This is what a bot that must not
+    read hidden state searches on (information-set sampling).
+    """
+    from .chance import random_below
+    from .engine import Game, make_rules
+    from .ruleset import Setup
+
+    registry = view.ruleset.registry
+    unseen: Counter[str] = Counter()
+    for spec in registry.decks.values():
+        unseen.update(spec.cards)
+    for cards in view.zones.values():
+        unseen.subtract(cards)
+    pools: dict[str, list[str]] = {}
+    for card in sorted(unseen.elements()):
+        pools.setdefault(registry.home_deck(card), []).append(card)
+    draw = 0
+    for pool in pools.values():
+        for i in range(len(pool) - 1, 0, -1):
+            j = random_below(seed, 0, draw, i + 1)
+            draw += 1
+            pool[i], pool[j] = pool[j], pool[i]
+    zones = dict(view.zones)
+    for name in sorted(view.zone_sizes):
+        if name in zones:
+            continue
+        dealt: list[str] = []
+        for home, count in sorted(view.zone_backs[name].items()):
+            pool = pools.get(home, [])
+            dealt.extend(pool[:count])
+            del pool[:count]
+        zones[name] = tuple(dealt)
+    rules = make_rules(view.ruleset, view.players, Setup())
+    state = GameState(rules=rules, seed=seed, pieces=view.pieces, zones=FrozenMap(zones),
+                      agenda=view.agenda, data=view.data, seq=view.seq, turn=view.turn,
+                      over=view.over)
+    return Game(state, ())
 
 
 def redacted_events(
