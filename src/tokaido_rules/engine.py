@@ -42,6 +42,9 @@ T = TypeVar("T")
 MOVE = "core.move"
 GAME_OVER_STEP = "core.game_over"
 START_COINS_STEP = "core.start_coins"
+START_COINS_ORDER = 110
+"""Crafted starting coins replace the travellers' printed coins (setup order 100) and
+come before anything that adjusts or spends them (Preparations, Good Luck)."""
 
 
 class Context:
@@ -598,7 +601,8 @@ def new_game(
     ctx.emit(QueueSet(queue))
     staged = ruleset.hooks.setup_steps(ctx.state)
     if setup.coins:
-        staged = sorted([*staged, Staged(10_000, Step(START_COINS_STEP))], key=lambda s: s.order)
+        staged = sorted([*staged, Staged(START_COINS_ORDER, Step(START_COINS_STEP))],
+                        key=lambda s: s.order)
     legal = _run(ctx, [s.step for s in staged])
     return Game(ctx.state, tuple(ctx.events), None, legal)
 

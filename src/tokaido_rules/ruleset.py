@@ -159,11 +159,59 @@ def _coerce(spec_choices: tuple[object, ...], value: object) -> object:
     return parsed
 
 
+class _HookCall:
+    """Calls one hook's implementations, resolved once per ruleset.
+
+    When no implementation wraps the others, the implementations are called directly,
+    in pluggy's order, with the arguments each declares (much cheaper than going through
+    pluggy on every call); otherwise pluggy runs the call.
+    """
+
+    __slots__ = ("_direct", "_pluggy", "_firstresult")
+
+    def __init__(self, caller: Any) -> None:
+        impls = list(reversed(caller.get_hookimpls()))
+        self._pluggy = caller
+        self._firstresult = bool(caller.spec and caller.spec.opts.get("firstresult"))
+        wrapped = any(getattr(i, "wrapper", False) or getattr(i, "hookwrapper", False)
+                      for i in impls)
+        self._direct: list[tuple[Any, tuple[str, ...]]] | None = (
+            None if wrapped else [(i.function, tuple(i.argnames)) for i in impls])
+
+    def __call__(self, **kwargs: Any) -> Any:
+        if self._direct is None:
+            return self._pluggy(**kwargs)
+        if self._firstresult:
+            for function, names in self._direct:
+                result = function(*[kwargs[n] for n in names])
+                if result is not None:
+                    return result
+            return None
+        results = []
+        for function, names in self._direct:
+            result = function(*[kwargs[n] for n in names])
+            if result is not None:
+                results.append(result)
+        return results
+
+
+class _Hooks:
+    """Attribute access to every hook of a plugin manager through :class:`_HookCall`."""
+
+    def __init__(self, pm: pluggy.PluginManager) -> None:
+        for name in dir(pm.hook):
+            if name.startswith("tokaido_"):
+                setattr(self, name, _HookCall(getattr(pm.hook, name)))
+
+    def __getattr__(self, name: str) -> Any:  # only reached for unknown hooks
+        raise AttributeError(name)
+
+
 class Hooks:
     """A typed facade over the ruleset's hook calls, so mypy checks every call site."""
 
     def __init__(self, pm: pluggy.PluginManager) -> None:
-        self._hook = pm.hook
+        self._hook = _Hooks(pm)
 
     def neutral_travellers(self, players: int) -> int:
         result = self._hook.tokaido_neutral_travellers(players=players)
@@ -337,7 +385,9 @@ class Setup:
     - ``queue``: the start-inn queue, piece indices from the road side; the last moves
       first. (In 2-player games the neutral traveller is piece 2.)
     - ``stacks``: per deck zone, cards to put on top in order (the rest stays shuffled).
-    - ``coins``: per seat, the starting coins (replacing the traveller's).
+    - ``coins``: per seat, the starting coins, replacing the traveller's printed coins
+      (variants that adjust or spend starting coins, such as Preparations or Good Luck,
+      apply after them).
     - ``chance``: per chance kind, the list of its next outcomes, used before the
       seeded generator. One outcome of ``shuffle.<deck>`` or ``order.<deck>`` is a full
       order of cards, of ``queue`` an order of pieces, of ``travellers.<seat>`` the two

@@ -57,12 +57,18 @@ def lucky(
     chance: Mapping[str, Sequence[Any]] | None = None,
     options: Mapping[str, object] | None = None,
 ) -> Game:
-    """Good Luck: every seat in ``holdings`` buys that (scripted) amulet at setup."""
+    """Good Luck: every seat in ``holdings`` buys that (scripted) amulet at setup.
+
+    ``coins`` are the coins each seat has once the amulets are bought (a buyer starts
+    with one more, since crafted starting coins come before Good Luck's purchases).
+    """
     pieces = len(travellers) + (1 if len(travellers) == 2 else 0)
     order = tuple(queue) if queue is not None else tuple(range(pieces))
     picks = [holdings[p] for p in reversed(order) if p in holdings]  # departure order
+    starting = None if coins is None else {
+        seat: n + (1 if seat in holdings else 0) for seat, n in coins.items()}
     game = start(
-        travellers, plugins=GOOD_LUCK, queue=queue, coins=coins, stacks=stacks,
+        travellers, plugins=GOOD_LUCK, queue=queue, coins=starting, stacks=stacks,
         chance={**(chance or {}), "pick.crossroads.amulets": picks}, options=options,
     )
     while step(game).kind == "good-luck.buy":
