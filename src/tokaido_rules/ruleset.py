@@ -167,7 +167,7 @@ class _HookCall:
     pluggy on every call); otherwise pluggy runs the call.
     """
 
-    __slots__ = ("_direct", "_pluggy", "_firstresult")
+    __slots__ = ("_direct", "_firstresult", "_pluggy")
 
     def __init__(self, caller: Any) -> None:
         impls = list(reversed(caller.get_hookimpls()))
