@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tokaido_rules import Game, Ruleset, StaleActionError, new_game
-from tokaido_rules.bots import RandomBot
+from tokaido_rules.bots import RandomBot, next_action
 from tokaido_rules.errors import (
     LogError,
     LogFormatError,
@@ -31,7 +31,7 @@ def played(players: int = 3, seed: int = 5, decisions: int | None = None) -> Gam
     bot = RandomBot(seed)
     n = 0
     while not game.is_over and (decisions is None or n < decisions):
-        game = game.apply(bot.choose(game))
+        game = game.apply(next_action(bot, game))
         n += 1
     return game
 

@@ -23,7 +23,7 @@ from tokaido_rules import (
     new_game,
     replay,
 )
-from tokaido_rules.bots import RandomBot
+from tokaido_rules.bots import RandomBot, next_action
 
 GAMES_PER_COUNT = 200
 MAX_DECISIONS = 600
@@ -77,7 +77,7 @@ def play_checked(players: int, seed: int, ruleset: Ruleset) -> Game:
                 game.apply(bad)
             assert game.state is before and game.state.seq == before.seq
         previous = game
-        game = game.apply(bot.choose(game))
+        game = game.apply(next_action(bot, game))
         decisions += 1
         assert decisions < MAX_DECISIONS, "the game does not end"
         state = previous.state
@@ -116,7 +116,7 @@ def test_same_seed_same_actions_same_events(ruleset: Ruleset) -> None:
         game = new_game(4, seed=seed, plugins=ruleset)
         bot = RandomBot(99)
         while not game.is_over:
-            game = game.apply(bot.choose(game))
+            game = game.apply(next_action(bot, game))
         return game
 
     assert play(5).events == play(5).events

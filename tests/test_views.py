@@ -9,7 +9,7 @@ import pytest
 from scenario import MEALS, act, move, start
 from tokaido_base import KeepEncounter
 from tokaido_rules import DeckSet, Game, Setup, UnknownSeatError, dump_log, new_game
-from tokaido_rules.bots import RandomBot
+from tokaido_rules.bots import RandomBot, next_action
 
 
 def test_view_shows_public_facts_and_hides_deck_order() -> None:
@@ -85,7 +85,7 @@ def test_copy_keeps_every_seq_and_type_and_has_no_seed() -> None:
     game = new_game(4, seed=12)
     bot = RandomBot(3)
     while not game.is_over:
-        game = game.apply(bot.choose(game))
+        game = game.apply(next_action(bot, game))
     full = dump_log(game).splitlines()
     for seat in range(4):
         copy = dump_log(game, viewer=seat).splitlines()
@@ -128,7 +128,7 @@ def test_hidden_deck_order_does_not_reach_copies_or_views(players: int) -> None:
         game = new_game(players, seed=seed)
         bot = RandomBot(seed)
         for _ in range(12):
-            game = game.apply(bot.choose(game))
+            game = game.apply(next_action(bot, game))
         other = twin(game, seed, keep=10, decisions=12)
         assert dump_log(other) != dump_log(game)
         for seat in range(players):

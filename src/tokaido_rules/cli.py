@@ -6,13 +6,15 @@ Bad input prints one line ``error: ...`` on stderr and exits with status 2.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from .bots import RandomBot
+from .bots import BOTS, next_action
 from .engine import Game, initial_state, new_game, replay
 from .errors import TokaidoError
 from .events import Action, CardsMoved, CoinsChanged, Event, GameOver, Move, Scored, fold
@@ -52,10 +54,31 @@ def _build_parser() -> _Parser:
     sim.add_argument("--plugins", default="base", help="comma-separated plugin ids")
     sim.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE",
                      help="a rule option (repeatable)")
-    sim.add_argument("--format", choices=("text", "json"), default="text")
+    sim.add_argument("--format", choices=("text", "json", "csv"), default="text",
+                     help="output: text, json, or (with --games) csv")
+    sim.add_argument("--games", type=int, default=1,
+                     help="play a batch of games and print statistics (default 1)")
+    sim.add_argument("--bots", default="random", metavar="BOT,...",
+                     help=f"bots by seat, cycled ({', '.join(BOTS)}; default random)")
+    sim.add_argument("--jobs", type=int, default=1, help="worker processes for --games")
+    sim.add_argument("--dask", metavar="ADDRESS",
+                     help="run the batch on a Dask cluster (extra tokaido-rules[dask])")
+    sim.add_argument("--out", metavar="DIR", help="with --games: write every game's log")
+    sim.add_argument("--plot", metavar="FILE.png",
+                     help="with --games: plot score distributions by traveller "
+                          "(extra tokaido-rules[plot])")
     sim.add_argument("--log", metavar="FILE", help="write the game's event log (JSON Lines)")
     sim.add_argument("--view", type=int, metavar="SEAT",
                      help="with --log: write that seat's copy (hidden facts withheld)")
+    ply = sub.add_parser("play", help="play against bots in the terminal")
+    ply.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
+    ply.add_argument("--human", type=int, default=0, help="your seat (default 0)")
+    ply.add_argument("--bots", default="greedy", metavar="BOT,...",
+                     help=f"the other seats' bots, cycled ({', '.join(BOTS)})")
+    ply.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    ply.add_argument("--plugins", default="base", help="comma-separated plugin ids")
+    ply.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE")
+    ply.add_argument("--resume", metavar="FILE", help="continue a game saved with 'save'")
     plg = sub.add_parser("plugins", help="list the installed plugins")
     plg.add_argument("--format", choices=("text", "json"), default="text")
     rep = sub.add_parser("replay", help="replay a full event log")
@@ -112,14 +135,160 @@ def describe_effects(events: Sequence[Event], state: GameState,
     return "; ".join(parts)
 
 
-def play_random(game: Game, seed: int) -> Game:
-    """Play to the end with one random bot per seat."""
-    bots = [RandomBot(seed ^ BOT_SALT ^ (seat * 0x9E3779B9)) for seat in range(game.players)]
+def play_bots(game: Game, seed: int, names: Sequence[str] = ("random",)) -> Game:
+    """Play to the end with the named bots (cycled over the seats)."""
+    bots = [BOTS[names[seat % len(names)]](seed ^ BOT_SALT ^ (seat * 0x9E3779B9))
+            for seat in range(game.players)]
     while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        game = game.apply(bots[seat].choose(game))
+        game = game.apply(next_action(bots[game.current_player or 0], game))
     return game
+
+
+def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, object],
+           bots: list[str]) -> int:
+    from .simulate import simulate
+
+    if args.games < 1 or args.jobs < 1:
+        raise _UsageError("--games and --jobs must be at least 1")
+    executor: Any = None
+    client: Any = None
+    if args.dask:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise _UsageError("--dask needs the extra: pip install 'tokaido-rules[dask]'") from None
+        try:
+            client = Client(args.dask, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise _UsageError(f"cannot reach the Dask cluster at {args.dask}: {exc}") from None
+        executor = client.get_executor()
+    elif args.jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        executor = ProcessPoolExecutor(args.jobs)
+    if args.out:
+        try:
+            os.makedirs(args.out, exist_ok=True)
+        except OSError as exc:
+            raise _UsageError(f"cannot create {args.out}: {exc.strerror}") from None
+    progress = _progress_bar(args.games)
+    try:
+        with progress as bar:
+            task = bar.add_task("games", total=args.games)
+            batch = simulate(args.games, args.players, plugins, bots, args.seed, options,
+                             executor=executor, keep_logs=bool(args.out),
+                             progress=lambda n: bar.update(task, completed=n))
+    finally:
+        if client is not None:
+            client.close()
+        elif executor is not None:
+            executor.shutdown()
+    if args.out:
+        for r in batch.results:
+            _write(os.path.join(args.out, f"game-{r.index:05d}.jsonl"), r.log or "")
+    if args.plot:
+        _plot(batch, args.plot)
+    _print_batch(batch, args)
+    return 0
+
+
+def _progress_bar(total: int) -> Any:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    return Progress("[progress.description]{task.description}", BarColumn(),
+                    MofNCompleteColumn(), TimeRemainingColumn(), transient=True,
+                    disable=total < 20 or not sys.stderr.isatty(),
+                    console=_stderr_console())
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _plot(batch: Any, path: str) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise _UsageError("--plot needs the extra: pip install 'tokaido-rules[plot]'") from None
+    scores: dict[str, list[int]] = {}
+    for r in batch.results:
+        for s in r.seats:
+            scores.setdefault(s.traveller or "-", []).append(s.score)
+    names = sorted(scores)
+    fig, ax = plt.subplots(figsize=(max(6, len(names) * 0.8), 4.5))
+    ax.boxplot([scores[n] for n in names])
+    ax.set_xticks(range(1, len(names) + 1), names, rotation=45, ha="right")
+    ax.set_ylabel("final score")
+    ax.set_title(f"Scores by traveller ({batch.summary.games} games)")
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except OSError as exc:
+        raise _UsageError(f"cannot write {path}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)
+
+
+def _print_batch(batch: Any, args: argparse.Namespace) -> None:
+    s = batch.summary
+    if args.format == "json":
+        doc = {
+            "summary": {k: getattr(s, k) for k in (
+                "games", "seconds", "games_per_second", "decisions_per_game",
+                "win_rate_by_seat", "mean_score_by_seat", "win_rate_by_traveller",
+                "mean_score_by_traveller", "games_by_traveller", "win_rate_by_bot",
+                "mean_points_by_category")},
+            "games": [{"index": r.index, "seed": r.seed, "decisions": r.decisions,
+                       "events": r.events,
+                       "players": [{"seat": x.seat, "bot": x.bot, "traveller": x.traveller,
+                                    "score": x.score, "rank": x.rank, "win": x.win,
+                                    "categories": x.categories} for x in r.seats]}
+                      for r in batch.results],
+        }
+        print(json.dumps(doc, indent=2))
+        return
+    if args.format == "csv":
+        cats = list(batch.results[0].seats[0].categories) if batch.results else []
+        out = csv.writer(sys.stdout, lineterminator="\n")
+        out.writerow(["game", "seed", "seat", "bot", "traveller", "score", "rank", "win",
+                      *cats])
+        for r in batch.results:
+            for x in r.seats:
+                out.writerow([r.index, r.seed, x.seat, x.bot, x.traveller, x.score, x.rank,
+                              f"{x.win:.4f}", *[x.categories[c] for c in cats]])
+        return
+    print(f"{s.games} games of {args.players} players, plugins {args.plugins}, bots "
+          f"{args.bots}, seed {args.seed}")
+    print(f"{s.games_per_second:.1f} games per second ({s.seconds:.2f} s), "
+          f"{s.decisions_per_game:.1f} decisions per game\n")
+    print(_table(["seat", "win rate", "mean score"],
+                 [[str(k), f"{v:.3f}", f"{s.mean_score_by_seat[k]:.1f}"]
+                  for k, v in s.win_rate_by_seat.items()]))
+    print()
+    print(_table(["traveller", "games", "win rate", "mean score"],
+                 [[k, str(s.games_by_traveller[k]), f"{v:.3f}",
+                   f"{s.mean_score_by_traveller[k]:.1f}"]
+                  for k, v in s.win_rate_by_traveller.items()]))
+    print()
+    print(_table(["bot", "win rate"], [[k, f"{v:.3f}"] for k, v in s.win_rate_by_bot.items()]))
+    print()
+    print(_table(["category", "mean points"],
+                 [[k, f"{v:.2f}"] for k, v in s.mean_points_by_category.items()]))
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+              for i, h in enumerate(headers)]
+    fmt = "  ".join(f"{{:<{widths[0]}}}" if i == 0 else f"{{:>{w}}}"
+                    for i, w in enumerate(widths))
+    lines = [fmt.format(*headers), fmt.format(*["-" * w for w in widths])]
+    lines.extend(fmt.format(*r) for r in rows)
+    return "\n".join(lines)
 
 
 def journey(game: Game, upto: int | None = None) -> list[tuple[int, str]]:
@@ -192,11 +361,22 @@ def _simulate(args: argparse.Namespace) -> int:
     plugins = [p.strip() for p in args.plugins.split(",") if p.strip()]
     if not plugins:
         raise _UsageError("--plugins needs at least one plugin id")
-    ruleset = Ruleset.build(plugins, _parse_options(args.option))
+    options = _parse_options(args.option)
+    ruleset = Ruleset.build(plugins, options)
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in BOTS]
+    if not bots or unknown:
+        raise _UsageError(f"--bots takes names among {', '.join(BOTS)}, got {args.bots!r}")
+    if args.games != 1 or args.jobs != 1 or args.dask or args.out or args.plot:
+        if args.log or args.view is not None:
+            raise _UsageError("--log and --view are for a single game; use --out DIR")
+        return _batch(args, plugins, options, bots)
+    if args.format == "csv":
+        raise _UsageError("--format csv needs --games")
     if args.view is not None and args.log is None:
         raise _UsageError("--view needs --log FILE")
     game = new_game(args.players, seed=args.seed, plugins=ruleset)
-    game = play_random(game, args.seed)
+    game = play_bots(game, args.seed, bots)
     if args.log is not None:
         _write(args.log, dump_log(game, viewer=args.view))
     title = f"Tokaido: {args.players} players, seed {args.seed}, plugins {','.join(ruleset.ids)}"
@@ -304,6 +484,31 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    from .play import run
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not bots or any(b not in BOTS for b in bots):
+        raise _UsageError(f"--bots takes names among {', '.join(BOTS)}, got {args.bots!r}")
+    if args.resume:
+        try:
+            with open(args.resume, encoding="utf-8") as f:
+                game = load_log(f.read())
+        except OSError as exc:
+            raise _UsageError(f"cannot read {args.resume}: {exc.strerror}") from None
+    else:
+        plugins = [p.strip() for p in args.plugins.split(",") if p.strip()]
+        seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+        ruleset = Ruleset.build(plugins, _parse_options(args.option))
+        game = new_game(args.players, seed=seed, plugins=ruleset)
+    if not 0 <= args.human < game.players:
+        raise _UsageError(f"--human must be a seat from 0 to {game.players - 1}")
+    print(f"Tokaido: you are seat {args.human}; plugins {','.join(game.ruleset.ids)}. "
+          "Type 'help' for commands.")
+    run(game, args.human, bots, game.seed, input, sys.stdout)
+    return 0
+
+
 def plugin_rows() -> list[dict[str, Any]]:
     """Every discovered plugin: id, distribution, version, requires, conflicts, and a
     description; a plugin that fails to import is reported with its error."""
@@ -363,6 +568,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _replay(args)
         if args.command == "plugins":
             return _plugins(args)
+        if args.command == "play":
+            return _play(args)
         raise _UsageError(f"unknown command {args.command!r}")
     except (_UsageError, TokaidoError) as exc:
         print(f"error: {exc}", file=sys.stderr)

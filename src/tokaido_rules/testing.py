@@ -19,7 +19,7 @@ from typing import Any
 
 from attrs import frozen
 
-from .bots import RandomBot
+from .bots import RandomBot, next_action
 from .chance import random_below
 from .engine import Game, new_game, replay
 from .errors import IllegalActionError, TokaidoError
@@ -135,7 +135,7 @@ def play(ruleset: Ruleset, players: int, seed: int,
     while not game.is_over:
         if not game.legal_actions():
             raise _fail("no legal action before the end", game, seed)
-        action = bot.choose(game)
+        action = next_action(bot, game)
         after = game.apply(action)
         if on_step is not None:
             on_step(game, after, action)

@@ -44,7 +44,7 @@ from tokaido_rules import (
     Scored,
     TokaidoError,
 )
-from tokaido_rules.bots import RandomBot
+from tokaido_rules.bots import RandomBot, next_action
 
 INN_HAND = "base.inn_hand"
 DRAWN = "base.drawn"  # one zone per traveller: base.drawn.<piece>
@@ -911,7 +911,7 @@ def play_towards_temples(game: Game, seed: int) -> Game:
     board = game.state.rules.board
     while not game.is_over:
         temples = [a for a in legal(game, Move) if board[a.position].kind == "temple"]
-        action = temples[0] if temples and rng.random() < 0.7 else bot.choose(game)
+        action = temples[0] if temples and rng.random() < 0.7 else next_action(bot, game)
         game = game.apply(action)
     return game
 

@@ -50,7 +50,7 @@ from tokaido_rules import (
     dump_log,
     new_game,
 )
-from tokaido_rules.bots import RandomBot
+from tokaido_rules.bots import RandomBot, next_action
 from tokaido_rules.testing import run_conformance
 
 BASE_VARIANTS = ("initiation", "return-journey", "gastronomy", "preparations")
@@ -420,7 +420,7 @@ def play_same(orders: Sequence[Sequence[str]], players: int, seed: int) -> list[
     games = [new_game(players, seed=seed, plugins=list(order)) for order in orders]
     bot = RandomBot(seed)
     while not games[0].is_over:
-        action = bot.choose(games[0])
+        action = next_action(bot, games[0])
         games = [g.apply(action) for g in games]
     return games
 
