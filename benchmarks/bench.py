@@ -12,7 +12,7 @@ import argparse
 import time
 
 from tokaido_rules import Game, Ruleset, dump_log, load_log, new_game
-from tokaido_rules.bots import RandomBot
+from tokaido_rules.bots import RandomBot, next_action
 
 
 def run(players: int, games: int, ruleset: Ruleset) -> tuple[float, float, float]:
@@ -23,7 +23,7 @@ def run(players: int, games: int, ruleset: Ruleset) -> tuple[float, float, float
         game = new_game(players, seed=seed, plugins=ruleset)
         bot = RandomBot(seed)
         while not game.is_over:
-            game = game.apply(bot.choose(game))
+            game = game.apply(next_action(bot, game))
             decisions += 1
     elapsed = time.perf_counter() - start
     return games / elapsed, elapsed / decisions * 1e6, decisions / games
@@ -36,7 +36,7 @@ def replay_speed(players: int, games: int, ruleset: Ruleset) -> tuple[float, flo
         game: Game = new_game(players, seed=seed, plugins=ruleset)
         bot = RandomBot(seed)
         while not game.is_over:
-            game = game.apply(bot.choose(game))
+            game = game.apply(next_action(bot, game))
         logs.append(dump_log(game))
     events = sum(text.count("\n") - 1 for text in logs)
     start = time.perf_counter()

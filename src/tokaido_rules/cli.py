@@ -158,7 +158,7 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
         except ImportError:
             raise _UsageError("--dask needs the extra: pip install 'tokaido-rules[dask]'") from None
         try:
-            client = Client(args.dask, timeout="10s")
+            client = Client(args.dask, timeout="10s")  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError) as exc:
             raise _UsageError(f"cannot reach the Dask cluster at {args.dask}: {exc}") from None
         executor = client.get_executor()
