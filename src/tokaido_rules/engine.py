@@ -284,7 +284,17 @@ def _legal(state: GameState, step: Step) -> list[Action]:
     return actions
 
 
-def _run(ctx: Context, working: list[Step]) -> tuple[Action, ...] | None:
+def _sorted_legal(state: GameState, step: Step, actions: list[Action] | None = None
+                  ) -> tuple[Action, ...]:
+    """The legal actions of a decision in their canonical order."""
+    if actions is None:
+        actions = _legal(state, step)
+    if step.kind == MOVE and all(type(a) is Move for a in actions):
+        return tuple(actions)  # plain moves are made in order: by position
+    return tuple(sorted(actions, key=Action.sort_key))
+
+
+def _run(ctx: Context, working: list[Step]) -> tuple[Step | None, tuple[Action, ...] | None]:
     """Run steps until a decision with legal actions is first, or nothing is pending.
 
     When every traveller has reached the final inn and nothing is pending, the game is
@@ -293,6 +303,7 @@ def _run(ctx: Context, working: list[Step]) -> tuple[Action, ...] | None:
     """
     steps = ctx.registry.steps
     legal: list[Action] = []
+    pending: Step | None = None
     while True:
         while working:
             step = working[0]
@@ -312,13 +323,17 @@ def _run(ctx: Context, working: list[Step]) -> tuple[Action, ...] | None:
             working[:0] = ctx._new
         if working or ctx.state.over:
             break
-        if _implicit_move(ctx.state) is not None:
+        pending = _implicit_move(ctx.state)
+        if pending is not None:
             break
         working.append(Step(GAME_OVER_STEP))
         working.extend(s.step for s in ctx.hooks.end_steps(ctx.state))
+    # (the implicit move is only looked for while nothing is pending)
     if tuple(working) != ctx.state.agenda:
         ctx.emit(AgendaSet(tuple(working)))
-    return tuple(sorted(legal, key=Action.sort_key)) if working else None
+    if working:
+        return working[0], _sorted_legal(ctx.state, working[0], legal)
+    return pending, None  # the rearmost traveller moves (None: the game is over)
 
 
 def _game_over(ctx: Context, step: Step) -> None:
@@ -358,13 +373,14 @@ class Game:
     __slots__ = ("_events", "_legal", "_new_events", "_parent", "_step", "state")
 
     def __init__(self, state: GameState, new_events: tuple[Event, ...],
-                 parent: Game | None = None, legal: tuple[Action, ...] | None = None) -> None:
+                 parent: Game | None = None, legal: tuple[Action, ...] | None = None,
+                 step: Step | None = None) -> None:
         self.state = state
         self._new_events = new_events
         self._parent = parent
         self._events: tuple[Event, ...] | None = None if parent is not None else new_events
         self._legal = legal
-        self._step: Step | None = None
+        self._step = step
 
     # --- reading -------------------------------------------------------------------------
     @property
@@ -414,10 +430,7 @@ class Game:
         """The legal actions, sorted; empty only when the game is over."""
         if self._legal is None:
             step = self.current_step
-            if step is None:
-                self._legal = ()
-            else:
-                self._legal = tuple(sorted(_legal(self.state, step), key=Action.sort_key))
+            self._legal = () if step is None else _sorted_legal(self.state, step)
         return self._legal
 
     # --- acting --------------------------------------------------------------------------
@@ -449,8 +462,8 @@ class Game:
         resolve = self.ruleset.registry.resolvers[type(action)]
         resolve(ctx, step, action)
         working[:0] = ctx._new
-        legal = _run(ctx, working)
-        return Game(ctx.state, tuple(ctx.events), self, legal)
+        step, legal = _run(ctx, working)
+        return Game(ctx.state, tuple(ctx.events), self, legal, step)
 
     def _why_illegal(self, step: Step, action: object) -> str:
         if not isinstance(action, Action):
@@ -603,8 +616,8 @@ def new_game(
     if setup.coins:
         staged = sorted([*staged, Staged(START_COINS_ORDER, Step(START_COINS_STEP))],
                         key=lambda s: s.order)
-    legal = _run(ctx, [s.step for s in staged])
-    return Game(ctx.state, tuple(ctx.events), None, legal)
+    step, legal = _run(ctx, [s.step for s in staged])
+    return Game(ctx.state, tuple(ctx.events), None, legal, step)
 
 
 class ReproductionError(IllegalActionError):

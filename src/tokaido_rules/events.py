@@ -99,21 +99,33 @@ class Action(Event):
         return state
 
     def sort_key(self) -> tuple[Any, ...]:
-        """A total order over actions, for the sorted tuple of legal actions."""
-        names = field_names(type(self))
-        return (self.TYPE, tuple([_sort_value(getattr(self, n)) for n in names]))
+        """A total order over actions, for the sorted tuple of legal actions (by type,
+        then field by field; actions whose fields are all integers sort first)."""
+        values = tuple([getattr(self, n) for n in field_names(type(self))])
+        if all(type(v) is int for v in values):
+            return (self.TYPE, 0, values)
+        return (self.TYPE, 1, tuple([_sort_value(v) for v in values]))
 
 
 def fold(state: GameState, event: Event) -> GameState:
-    """Apply one event: its mutator, the use of a scripted chance outcome, the count."""
-    state = event.apply(state)
-    if state.script:
+    """Apply one event: its mutator, the use of a scripted chance outcome, the count.
+
+    A mutator returns the state it was given (no change) or a state it has just made
+    from it; such a fresh state is given its sequence number in place, before anyone else
+    can see it, which saves a copy per event.
+    """
+    seq = state.seq + 1
+    new = event.apply(state)
+    if new.script:
         kind = event.chance_kind()
-        if kind is not None and state.script.get(kind):
-            remaining = state.script[kind][1:]
-            script = state.script.set(kind, remaining) if remaining else state.script.without(kind)
-            return state.replace(script=script, seq=state.seq + 1)
-    return state.replace(seq=state.seq + 1)
+        if kind is not None and new.script.get(kind):
+            remaining = new.script[kind][1:]
+            script = new.script.set(kind, remaining) if remaining else new.script.without(kind)
+            return new.replace(script=script, seq=seq)
+    if new is state or new.seq != state.seq:
+        return new.replace(seq=seq)
+    object.__setattr__(new, "seq", seq)
+    return new
 
 
 # ----------------------------------------------------------------------------------
@@ -300,8 +312,8 @@ class CardsMoved(Event):
         return ("src", "dst", "from_top", "bottom", "chance", "count")
 
     def apply(self, state: GameState) -> GameState:
-        state = state.take_cards(self.src, self.cards, from_top=self.from_top)
-        return state.put_cards(self.dst, self.cards, bottom=self.bottom)
+        return state.move_cards(self.src, self.dst, self.cards, from_top=self.from_top,
+                                bottom=self.bottom)
 
     def chance_kind(self) -> str | None:
         return self.chance
@@ -345,8 +357,9 @@ class Move(Action):
     slot: int
 
     def effect(self, state: GameState) -> GameState:
-        state = state.with_piece(self.piece, position=self.position, slot=self.slot)
-        return state.replace(turn=state.turn + 1)
+        pieces = list(state.pieces)
+        pieces[self.piece] = pieces[self.piece].replace(position=self.position, slot=self.slot)
+        return state.replace(pieces=tuple(pieces), turn=state.turn + 1)
 
     def __str__(self) -> str:
         space = ""

@@ -263,6 +263,30 @@ class GameState:
                 raise FoldError(f"zone {name!r} holds no {card!r}") from None
         return self.with_zone(name, tuple(remaining))
 
+    def move_cards(self, src: str, dst: str, cards: tuple[str, ...], *, from_top: bool,
+                   bottom: bool) -> GameState:
+        """Take ``cards`` from ``src`` (see :meth:`take_cards`) and put them on ``dst``."""
+        zones = self.zones
+        have = zones.get(src, ())
+        if from_top:
+            if have[: len(cards)] != cards:
+                top = list(have[: len(cards)])
+                raise FoldError(f"zone {src!r} does not start with {list(cards)} (top: {top})")
+            left = have[len(cards):]
+        else:
+            rest = list(have)
+            for card in cards:
+                try:
+                    rest.remove(card)
+                except ValueError:
+                    raise FoldError(f"zone {src!r} holds no {card!r}") from None
+            left = tuple(rest)
+        new = dict(zones)
+        new[src] = left
+        target = new.get(dst, ())
+        new[dst] = target + cards if bottom else cards + target
+        return self.replace(zones=FrozenMap(new))
+
     def put_cards(self, name: str, cards: tuple[str, ...], *, bottom: bool) -> GameState:
         have = self.zones.get(name, ())
         return self.with_zone(name, have + cards if bottom else cards + have)
