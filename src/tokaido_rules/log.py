@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any, get_args, get_origin
-from weakref import WeakKeyDictionary
-
 import cattrs
 from attrs import frozen
 from cattrs.gen import make_dict_structure_fn
@@ -111,20 +110,22 @@ def make_converter() -> cattrs.Converter:
 _CONVERTER = make_converter()
 """For the header and snapshots, whose types belong to the core."""
 
-_RULESET_CONVERTERS: WeakKeyDictionary[Ruleset, cattrs.Converter] = WeakKeyDictionary()
+_RULESET_CONVERTERS: dict[tuple[type[Event], ...], cattrs.Converter] = {}
 
 
 def converter_for(ruleset: Ruleset) -> cattrs.Converter:
     """The converter of a ruleset's events, built once every plugin has registered its
-    event types: a structure function is generated for each of them, and only for them."""
-    conv = _RULESET_CONVERTERS.get(ruleset)
+    event types: a structure function is generated for each of them, and only for them.
+    Rulesets with the same event types share one (it holds no other state)."""
+    key = tuple(ruleset.registry.events.values())
+    conv = _RULESET_CONVERTERS.get(key)
     if conv is None:
         conv = make_converter()
-        for cls in ruleset.registry.events.values():
+        for cls in key:
             conv.register_structure_hook(
                 cls, make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True)
             )
-        _RULESET_CONVERTERS[ruleset] = conv
+        _RULESET_CONVERTERS[key] = conv
     return conv
 
 
@@ -282,7 +283,7 @@ def _parse_header(obj: dict[str, Any], known: Iterable[object] = ()) -> _Header:
                                   f"newer than the installed {have}", 1)
         objects.append(plugin)
     try:
-        ruleset = Ruleset(objects, options)
+        ruleset = _ruleset(tuple(objects), tuple(sorted(options.items())))
         full_setup = Setup(
             travellers=setup.travellers,
             queue=setup.queue,
@@ -297,6 +298,12 @@ def _parse_header(obj: dict[str, Any], known: Iterable[object] = ()) -> _Header:
     if type(seed) is not int or not 0 <= seed < 2**64:
         raise LogFormatError("seed out of range", 1)
     return _Header(ruleset, players, seed, full_setup)
+
+
+@lru_cache(maxsize=32)
+def _ruleset(plugins: tuple[object, ...], options: tuple[tuple[str, Any], ...]) -> Ruleset:
+    """Logs of the same ruleset share one (rulesets are never changed once built)."""
+    return Ruleset(plugins, dict(options))
 
 
 @frozen

@@ -8,6 +8,7 @@ what a single game fixes: the player count and any crafted setup.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from importlib.metadata import EntryPoint, entry_points
@@ -62,9 +63,19 @@ def plugin_info(plugin: object) -> PluginInfo:
     return info
 
 
+_INSTALLED: dict[tuple[str, ...], dict[str, EntryPoint]] = {}
+
+
 def installed_plugins() -> dict[str, EntryPoint]:
-    """The plugins installed in this environment, by id (entry-point name)."""
-    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    """The plugins installed in this environment, by id (entry-point name).
+
+    Entry points are read once per import path (``sys.path``), as reading them is slow.
+    """
+    key = tuple(sys.path)
+    found = _INSTALLED.get(key)
+    if found is None:
+        found = _INSTALLED[key] = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return dict(found)
 
 
 def load_plugin(plugin_id: str) -> object:
