@@ -18,6 +18,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any, get_args, get_origin
+
 import cattrs
 from attrs import frozen
 from cattrs.gen import make_dict_structure_fn
