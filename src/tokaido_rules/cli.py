@@ -367,12 +367,11 @@ def _simulate(args: argparse.Namespace) -> int:
     unknown = [b for b in bots if b not in BOTS]
     if not bots or unknown:
         raise _UsageError(f"--bots takes names among {', '.join(BOTS)}, got {args.bots!r}")
-    if args.games != 1 or args.jobs != 1 or args.dask or args.out or args.plot:
+    batch = args.games != 1 or args.jobs != 1 or args.dask or args.out or args.plot
+    if batch or args.format == "csv":
         if args.log or args.view is not None:
             raise _UsageError("--log and --view are for a single game; use --out DIR")
         return _batch(args, plugins, options, bots)
-    if args.format == "csv":
-        raise _UsageError("--format csv needs --games")
     if args.view is not None and args.log is None:
         raise _UsageError("--view needs --log FILE")
     game = new_game(args.players, seed=args.seed, plugins=ruleset)

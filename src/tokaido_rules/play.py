@@ -125,7 +125,7 @@ def run(game: Game, human: int, bot_names: Sequence[str], seed: int,
             except EOFError:
                 print("\nInput ended; the game is left as it stands.", file=out)
                 return game
-            if text.isdigit() and 1 <= int(text) <= len(actions):
+            if text.isascii() and text.isdigit() and 1 <= int(text) <= len(actions):
                 before = game
                 game = game.apply(actions[int(text) - 1])
                 new = game.events[before.state.seq:]

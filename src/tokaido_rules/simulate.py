@@ -178,6 +178,8 @@ def specs(games: int, players: int, plugins: Iterable[str] = ("base",),
         raise SetupError(f"unknown bot(s) {unknown} (known: {sorted(BOTS)})")
     if not isinstance(games, int) or games < 1:
         raise SetupError(f"games must be a positive number, got {games!r}")
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 5:
+        raise SetupError(f"players must be 2 to 5, got {players!r}")
     plugin_ids = tuple(plugins)
     frozen_options = tuple(sorted((options or {}).items()))
     _ruleset(plugin_ids, frozen_options)  # fail early on a bad ruleset

@@ -1,0 +1,235 @@
+"""``tokaido play``: a person against bots with scripted input, seeing only their seat."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+from tokaido_rules import Action, Game, Setup, View, load_log, new_game, secret_zone, verify_log
+from tokaido_rules.bots import BOTS
+from tokaido_rules.cli import describe_action, main
+from tokaido_rules.play import HELP, run
+from tokaido_variants.good_luck import BuyLuck
+
+RULE = "=" * 72
+ASK_AGAIN = "Please type a number from 1 to"
+
+
+def reader(lines: Iterable[str]) -> Callable[[], str]:
+    """A read function over scripted lines; EOFError once they run out."""
+    it = iter(lines)
+
+    def read() -> str:
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    return read
+
+
+def play(game: Game, lines: Iterable[str], human: int = 0,
+         bots: tuple[str, ...] = ("greedy",)) -> tuple[Game, str]:
+    """Run a session on ``game``; return the game as left and everything printed."""
+    out = io.StringIO()
+    end = run(game, human, bots, game.seed, reader(lines), out)
+    return end, out.getvalue()
+
+
+def human_decisions(game: Game, human: int) -> int:
+    return sum(1 for e in game.events if isinstance(e, Action) and e.seat == human)
+
+
+# --- a whole game --------------------------------------------------------------------
+
+
+def test_whole_two_player_game_answering_one(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """`tokaido play` answered '1' each time plays a 2-player game to the score table."""
+    monkeypatch.setattr("builtins.input", reader(["1"] * 500))
+    assert main(["play", "--players", "2", "--seed", "5", "--bots", "greedy"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Tokaido: you are seat 0; plugins base.")
+    assert "The journey is over." in out
+    table = out.split("The journey is over.")[1]
+    header = next(line for line in table.splitlines() if line.lstrip().startswith("seat"))
+    assert "total" in header and "rank" in header
+    assert "Winner" in table
+    assert "Input ended" not in out
+
+
+def test_run_plays_to_the_end_and_prompts_once_per_decision() -> None:
+    """run() finishes the game, prompting once per decision of the person's seat."""
+    end, out = play(new_game(2, seed=9), ["1"] * 500)
+    assert end.is_over
+    decisions = human_decisions(end, 0)
+    assert decisions > 10
+    assert out.count("Your decision:") == decisions
+    assert out.count("> ") >= decisions
+    assert "   1. " in out
+    assert "Winner" in out.split("The journey is over.")[1]
+
+
+def test_choosing_a_number_applies_that_action() -> None:
+    """Typing n applies the n-th legal action."""
+    game = new_game(2, seed=4)
+    actions = game.legal_actions()
+    assert game.current_player == 0 and len(actions) >= 2
+    end, out = play(game, ["2", "quit"])
+    assert end.events[game.state.seq] == actions[1]
+    assert f" 2. {describe_action(game.state, actions[1])}" in out
+
+
+# --- bad input and commands --------------------------------------------------------
+
+
+def test_bad_input_asks_again_without_changing_the_game() -> None:
+    """Bad input ('x', '0', '999', '', '-1', '1.0') asks again; the game is unchanged."""
+    game = new_game(2, seed=3)
+    n = len(game.legal_actions())
+    bad = ["x", "0", "999", "", "-1", "1.0"]
+    end, out = play(game, [*bad, "quit"])
+    assert end.events == game.events and end.state == game.state
+    assert out.count(f"{ASK_AGAIN} {n}, or 'help'.") == len(bad)
+    after_bad, _ = play(game, [*bad, "1", "quit"])
+    direct, _ = play(game, ["1", "quit"])
+    assert after_bad.events == direct.events and len(direct.events) > len(game.events)
+
+
+def test_non_ascii_digits_ask_again() -> None:
+    """Digit characters that int() rejects (superscripts) ask again instead of crashing."""
+    game = new_game(2, seed=3)
+    end, out = play(game, ["\u00b2", "quit"])
+    assert end.events == game.events
+    assert ASK_AGAIN in out
+
+
+def test_help_and_board_print() -> None:
+    """'help' prints the commands; 'board' prints the road and table again."""
+    game = new_game(2, seed=3)
+    end, out = play(game, ["help", "board", "quit"])
+    assert end.events == game.events
+    assert HELP in out
+    assert out.count(RULE) == 2
+    assert out.count("Road ahead:") == 2
+
+
+def test_quit_stops_and_eof_ends() -> None:
+    """'quit' stops with the game as it stands; so does the end of the input."""
+    game = new_game(2, seed=3)
+    end, out = play(game, ["1", "quit"])
+    assert not end.is_over and len(end.events) > len(game.events)
+    assert "Stopped." in out and "The journey is over." not in out
+    end, out = play(game, ["1"])
+    assert not end.is_over and "Input ended" in out
+
+
+def test_save_writes_a_log_and_resume_continues_the_same_state(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """'save FILE' writes a log that `play --resume FILE` continues from the same state."""
+    path = tmp_path / "saved.jsonl"
+    start = new_game(3, seed=14, plugins=("base", "crossroads"))
+    game, out = play(start, ["1", "2", "1", f"save {path}", "quit"], human=1,
+                     bots=("greedy", "random"))
+    assert f"Saved to {path}" in out
+    text = path.read_text(encoding="utf-8")
+    assert verify_log(text).ok
+    saved = load_log(text)
+    assert saved.events == game.events and saved.state == game.state
+    assert saved.seed == game.seed and saved.current_player == 1
+    assert saved.legal_actions() == game.legal_actions()
+    assert saved.view(1) == game.view(1)
+
+    monkeypatch.setattr("builtins.input", reader(["quit"]))
+    assert main(["play", "--resume", str(path), "--human", "1",
+                 "--bots", "greedy,random"]) == 0
+    resumed = capsys.readouterr().out
+    listing = resumed.split("Your decision:")[1].split("> ")[0]
+    assert [line.strip() for line in listing.strip().splitlines()] == [
+        f"{n}. {describe_action(game.state, a)}"
+        for n, a in enumerate(game.legal_actions(), 1)]
+
+    script = ["1", "1", "2", "1", "quit"]
+    monkeypatch.setattr("builtins.input", reader(script))
+    assert main(["play", "--resume", str(path), "--human", "1",
+                 "--bots", "greedy,random"]) == 0
+    via_cli = capsys.readouterr().out
+    direct = io.StringIO()
+    continued = run(saved, 1, ["greedy", "random"], saved.seed, reader(script), direct)
+    assert via_cli.split("Type 'help' for commands.\n", 1)[1] == direct.getvalue()
+    assert len(continued.events) > len(game.events)
+
+
+def test_save_to_an_unwritable_path_asks_again(tmp_path: Path) -> None:
+    """A save that cannot be written says so and keeps the game going."""
+    game = new_game(2, seed=3)
+    end, out = play(game, [f"save {tmp_path / 'missing' / 'x.jsonl'}", "quit"])
+    assert "Cannot write" in out and end.events == game.events
+
+
+# --- only the person's seat is shown ------------------------------------------------
+
+
+class LuckyBot:
+    """Buys a random amulet when offered, otherwise takes the first legal action."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def choose(self, view: View) -> Action:
+        buy = [a for a in view.legal_actions if isinstance(a, BuyLuck) and a.buy]
+        return buy[0] if buy else view.legal_actions[0]
+
+
+@pytest.mark.parametrize("human", [0, 1])
+def test_other_seats_amulet_is_never_shown(human: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The person sees their own amulet's name, never the one another seat holds."""
+    monkeypatch.setitem(BOTS, "lucky", LuckyBot)
+    # Seat 1 leaves first, so it gets the first scripted amulet, seat 0 the second.
+    picks = {1: "friendship", 0: "devotion"}
+    setup = Setup(travellers=("mitsukuni", "yoshiyasu"), queue=(0, 2, 1),
+                  chance={"pick.crossroads.amulets": [picks[1], picks[0]]})
+    game = new_game(2, seed=3, plugins=("base", "crossroads", "good-luck"), setup=setup)
+    end, out = play(game, ["2"] + ["1"] * 500, human=human, bots=("lucky",))
+    assert end.is_over
+    mine, theirs = picks[human], picks[1 - human]
+    assert end.state.zone(secret_zone(1 - human)) == (theirs,)  # never used, never revealed
+    assert end.state.zone(secret_zone(human)) == (mine,)
+    text = out.lower()
+    assert theirs not in text
+    assert f"your secret cards: {mine}" in text
+    assert "secret cards 1" in text  # that the other seat holds a secret card is public
+    assert f"seat {1 - human}: buy a random amulet" in text  # the purchase is public
+
+
+# --- command-line errors -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--players", "2", "--human", "2"], "--human"),
+        (["--players", "3", "--human", "-1"], "--human"),
+        (["--bots", "nope"], "--bots"),
+        (["--bots", "greedy,nope"], "--bots"),
+        (["--resume", "no-such-file.jsonl"], "cannot read"),
+    ],
+)
+def test_play_bad_arguments(argv: list[str], message: str, monkeypatch: pytest.MonkeyPatch,
+                            tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad play arguments print one 'error: ...' line and exit with status 2, unasked."""
+    monkeypatch.chdir(tmp_path)
+
+    def no_input() -> str:
+        raise AssertionError("input was read")
+
+    monkeypatch.setattr("builtins.input", no_input)
+    assert main(["play", "--seed", "1", *argv]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and message in err[0]
+    assert captured.out == ""

@@ -1,0 +1,381 @@
+"""Batch simulation (tokaido_rules.simulate) and ``tokaido simulate --games``: the same
+results on any executor, per-game seeds, a consistent summary, and the command line's
+text, JSON, CSV, logs, plot, Dask and errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import defaultdict
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tokaido_rules import SetupError, TokaidoError, load_log, verify_log
+from tokaido_rules.cli import main
+from tokaido_rules.simulate import (
+    Batch,
+    GameResult,
+    GameSpec,
+    game_seed,
+    play_game,
+    simulate,
+    specs,
+)
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+BOTS = ("greedy", "random")
+
+
+def outcome(batch: Batch) -> list[tuple[int, int, int, Any]]:
+    """What must not depend on the executor: index, seed, decisions and seat results."""
+    return [(r.index, r.seed, r.decisions, r.seats) for r in batch.results]
+
+
+@pytest.fixture(scope="module")
+def reference() -> Batch:
+    """Six 3-player games, greedy and random bots, played in this process."""
+    return simulate(6, 3, ("base",), BOTS, seed=11)
+
+
+# --- executors and seeds ---------------------------------------------------------------
+
+
+def test_thread_pool_gives_the_same_results(reference: Batch) -> None:
+    """A ThreadPoolExecutor gives exactly the results of a run without executor."""
+    with ThreadPoolExecutor(2) as pool:
+        batch = simulate(6, 3, ("base",), BOTS, seed=11, executor=pool)
+    assert outcome(batch) == outcome(reference)
+    assert batch.results == reference.results
+
+
+def test_process_pool_gives_the_same_results(reference: Batch) -> None:
+    """A ProcessPoolExecutor(2) gives exactly the results of a run without executor."""
+    with ProcessPoolExecutor(2) as pool:
+        batch = simulate(6, 3, ("base",), BOTS, seed=11, executor=pool)
+    assert outcome(batch) == outcome(reference)
+    assert batch.results == reference.results
+
+
+def test_results_are_in_index_order_and_progress_counts(reference: Batch) -> None:
+    """Results come sorted by index and progress(n) is called once per finished game."""
+    seen: list[int] = []
+    with ThreadPoolExecutor(3) as pool:
+        batch = simulate(6, 3, ("base",), BOTS, seed=11, executor=pool, progress=seen.append)
+    assert [r.index for r in batch.results] == list(range(6))
+    assert seen == [1, 2, 3, 4, 5, 6]
+    seen.clear()
+    simulate(2, 2, seed=1, progress=seen.append)
+    assert seen == [1, 2]
+
+
+def test_game_seeds_depend_only_on_batch_seed_and_index(reference: Batch) -> None:
+    """Game i's seed is game_seed(seed, i), whatever the batch size, players or bots."""
+    seeds = [r.seed for r in reference.results]
+    assert seeds == [game_seed(11, i) for i in range(6)]
+    assert len(set(seeds)) == 6
+    other = specs(9, 4, ("base", "crossroads"), ("random",), seed=11)
+    assert [s.seed for s in other[:6]] == seeds
+    assert [s.seed for s in specs(3, 2, seed=12)] != seeds[:3]
+    assert all(s.bots == ("random",) * 4 for s in other)
+
+
+def test_a_prefix_of_a_batch_is_the_smaller_batch(reference: Batch) -> None:
+    """A batch's first games equal a smaller batch's, and each replays alone from its spec."""
+    small = simulate(2, 3, ("base",), BOTS, seed=11)
+    assert small.results == reference.results[:2]
+    spec = specs(6, 3, ("base",), BOTS, seed=11)[4]
+    assert play_game(spec, 4) == reference.results[4]
+
+
+def test_keep_logs_records_loadable_logs() -> None:
+    """keep_logs=True attaches a full log per game that loads to the finished game."""
+    batch = simulate(2, 2, ("base", "crossroads"), BOTS, seed=4, keep_logs=True)
+    for r in batch.results:
+        assert r.log is not None
+        game = load_log(r.log)
+        assert game.is_over and game.seed == r.seed
+        assert len(game.events) == r.events
+        assert [s.total for s in game.scores()] == [s.score for s in r.seats]
+    assert all(r.log is None for r in simulate(1, 2, seed=4).results)
+
+
+def test_spec_and_result_are_plain_data() -> None:
+    """GameSpec cycles the bots over the seats; a result has one entry per seat."""
+    (spec,) = specs(1, 4, ("base",), BOTS, seed=3)
+    assert spec == GameSpec(4, game_seed(3, 0), ("base",), (), BOTS * 2, False)
+    result = play_game(spec)
+    assert isinstance(result, GameResult)
+    assert [s.seat for s in result.seats] == [0, 1, 2, 3]
+    assert [s.bot for s in result.seats] == list(BOTS * 2)
+
+
+# --- the summary ---------------------------------------------------------------------
+
+
+def test_summary_is_consistent_with_the_results(reference: Batch) -> None:
+    """The summary's rates, means and decisions per game follow from the results."""
+    results, summary = reference.results, reference.summary
+    rows = [s for r in results for s in r.seats]
+    assert summary.games == len(results) == 6
+    assert summary.decisions_per_game == pytest.approx(
+        sum(r.decisions for r in results) / 6)
+    assert summary.decisions_per_game > 20
+    for r in results:
+        assert sum(s.win for s in r.seats) == pytest.approx(1)
+        assert {s.rank for s in r.seats if s.win > 0} == {1}
+        for s in r.seats:
+            assert s.score == sum(s.categories.values())
+    assert sum(summary.win_rate_by_seat.values()) == pytest.approx(1)
+    by_seat: dict[int, list[float]] = defaultdict(list)
+    for s in rows:
+        by_seat[s.seat].append(s.win)
+    assert summary.win_rate_by_seat == pytest.approx(
+        {k: sum(v) / len(v) for k, v in by_seat.items()})
+    assert summary.mean_score_by_seat == pytest.approx(
+        {k: sum(s.score for s in rows if s.seat == k) / 6 for k in range(3)})
+    assert sum(summary.games_by_traveller.values()) == len(rows)
+    assert sum(summary.win_rate_by_traveller[t] * n
+               for t, n in summary.games_by_traveller.items()) == pytest.approx(6)
+    bot_rows = {b: [s for s in rows if s.bot == b] for b in BOTS}
+    assert summary.win_rate_by_bot == pytest.approx(
+        {b: sum(s.win for s in v) / len(v) for b, v in bot_rows.items()})
+    categories = {c for s in rows for c in s.categories}
+    assert set(summary.mean_points_by_category) == categories
+    for c in categories:
+        assert summary.mean_points_by_category[c] == pytest.approx(
+            sum(s.categories[c] for s in rows) / len(rows))
+    assert sum(summary.mean_points_by_category.values()) == pytest.approx(
+        sum(s.score for s in rows) / len(rows))
+    assert summary.seconds > 0 and summary.games_per_second > 0
+
+
+# --- bad input -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"bots": ("nope",)},
+        {"bots": ("greedy", "nope")},
+        {"bots": ()},
+        {"games": 0},
+        {"games": -3},
+        {"plugins": ("base", "nope")},
+        {"plugins": ("crossroads",)},
+        {"options": {"base.nope": "1"}},
+        {"players": 7},
+    ],
+    ids=lambda kw: ",".join(f"{k}={v}" for k, v in kw.items()),
+)
+def test_bad_input_raises_a_tokaido_error(kwargs: dict[str, Any]) -> None:
+    """Unknown bots or plugins, no games, bad options or players raise a TokaidoError."""
+    args: dict[str, Any] = {"games": 1, "players": 2, **kwargs}
+    with pytest.raises(TokaidoError):
+        simulate(**args)
+
+
+def test_bad_bot_fails_before_any_game() -> None:
+    """An unknown bot is a SetupError raised before the executor is used."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.shutdown()
+        with pytest.raises(SetupError, match="unknown bot"):
+            simulate(2, 2, bots=("random", "nope"), executor=pool)
+
+
+# --- the command line ----------------------------------------------------------------
+
+
+def tables(text: str) -> dict[str, list[list[str]]]:
+    """The tables of the summary, by their header line, rows split on 2+ spaces."""
+    blocks = [b.splitlines() for b in text.strip().split("\n\n")]
+    out: dict[str, list[list[str]]] = {}
+    for block in blocks:
+        if len(block) >= 2 and set(block[1].replace(" ", "")) == {"-"}:
+            header = " ".join(block[0].split())
+            out[header] = [[c for c in line.split("  ") if c.strip()] for line in block[2:]]
+            out[header] = [[c.strip() for c in row] for row in out[header]]
+    return out
+
+
+def test_cli_batch_prints_the_summary_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    """simulate --games prints the headline and summary tables with the library's numbers."""
+    assert main(["simulate", "--games", "6", "--bots", "greedy,random"]) == 0
+    out = capsys.readouterr().out
+    first, second = out.splitlines()[:2]
+    assert first == "6 games of 4 players, plugins base, bots greedy,random, seed 0"
+    assert "games per second" in second
+    decisions = float(second.split(", ")[1].split()[0])
+    summary = simulate(6, 4, ("base",), BOTS, seed=0).summary
+    assert decisions == pytest.approx(summary.decisions_per_game, abs=0.05)
+    found = tables(out)
+    assert set(found) == {"seat win rate mean score", "traveller games win rate mean score",
+                          "bot win rate", "category mean points"}
+    seats = found["seat win rate mean score"]
+    assert [int(r[0]) for r in seats] == [0, 1, 2, 3]
+    assert sum(float(r[1]) for r in seats) == pytest.approx(1, abs=0.005)
+    for row in seats:
+        assert float(row[1]) == pytest.approx(summary.win_rate_by_seat[int(row[0])], abs=5e-4)
+        assert float(row[2]) == pytest.approx(summary.mean_score_by_seat[int(row[0])], abs=0.05)
+    travellers = found["traveller games win rate mean score"]
+    assert sum(int(r[1]) for r in travellers) == 24
+    assert {r[0]: int(r[1]) for r in travellers} == summary.games_by_traveller
+    bots = {r[0]: float(r[1]) for r in found["bot win rate"]}
+    assert bots == pytest.approx(summary.win_rate_by_bot, abs=5e-4)
+    categories = {r[0]: float(r[1]) for r in found["category mean points"]}
+    assert categories == pytest.approx(summary.mean_points_by_category, abs=0.005)
+    assert "panoramas" in categories
+
+
+def test_cli_batch_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """--format json prints one document: the summary and every game with its players."""
+    assert main(["simulate", "--games", "3", "--players", "2", "--bots", "greedy,random",
+                 "--seed", "5", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc) == {"summary", "games"}
+    assert doc["summary"]["games"] == 3
+    assert sum(doc["summary"]["win_rate_by_seat"].values()) == pytest.approx(1)
+    batch = simulate(3, 2, ("base",), BOTS, seed=5)
+    assert [g["seed"] for g in doc["games"]] == [r.seed for r in batch.results]
+    assert [g["index"] for g in doc["games"]] == [0, 1, 2]
+    for game, result in zip(doc["games"], batch.results, strict=True):
+        assert game["decisions"] == result.decisions and game["events"] == result.events
+        assert [(p["seat"], p["bot"], p["score"], p["rank"]) for p in game["players"]] == [
+            (s.seat, s.bot, s.score, s.rank) for s in result.seats]
+
+
+def test_cli_batch_csv(capsys: pytest.CaptureFixture[str]) -> None:
+    """--format csv prints a header and one row per player and game."""
+    assert main(["simulate", "--games", "4", "--players", "3", "--bots", "greedy,random",
+                 "--seed", "2", "--format", "csv"]) == 0
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    header, body = rows[0], rows[1:]
+    assert header[:8] == ["game", "seed", "seat", "bot", "traveller", "score", "rank", "win"]
+    assert "panoramas" in header[8:]
+    assert len(body) == 4 * 3
+    assert [(int(r[0]), int(r[2])) for r in body] == [(g, s) for g in range(4) for s in range(3)]
+    for r in body:
+        assert len(r) == len(header)
+        assert int(r[5]) == sum(int(v) for v in r[8:])
+        assert r[3] == BOTS[int(r[2]) % 2]
+    for g in range(4):
+        game_rows = [r for r in body if int(r[0]) == g]
+        assert int(game_rows[0][1]) == game_seed(2, g)
+        assert sum(float(r[7]) for r in game_rows) == pytest.approx(1, abs=1e-3)
+
+
+def test_cli_batch_out_writes_one_log_per_game(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """--out DIR writes one full, loadable and verifiable log per game."""
+    out = tmp_path / "logs" / "nested"
+    assert main(["simulate", "--games", "3", "--players", "2", "--bots", "greedy,random",
+                 "--seed", "8", "--out", str(out), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    files = sorted(out.iterdir())
+    assert [f.name for f in files] == [f"game-{i:05d}.jsonl" for i in range(3)]
+    for f, entry in zip(files, doc["games"], strict=True):
+        text = f.read_text(encoding="utf-8")
+        game = load_log(text)
+        assert game.is_over and game.seed == entry["seed"]
+        assert len(game.events) == entry["events"]
+        assert [s.total for s in game.scores()] == [p["score"] for p in entry["players"]]
+        assert verify_log(text).ok
+
+
+def test_cli_batch_plot_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--plot FILE.png writes a PNG image of the score distributions."""
+    path = tmp_path / "scores.png"
+    assert main(["simulate", "--games", "3", "--players", "2", "--plot", str(path)]) == 0
+    assert "3 games of 2 players" in capsys.readouterr().out
+    data = path.read_bytes()
+    assert data[:8] == PNG_SIGNATURE and len(data) > 1000
+
+
+def test_cli_jobs_gives_the_same_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """--jobs 2 (worker processes) prints the same games as --jobs 1."""
+    docs = []
+    for jobs in ("1", "2"):
+        assert main(["simulate", "--games", "4", "--players", "2", "--bots", "greedy,random",
+                     "--seed", "6", "--jobs", jobs, "--format", "json"]) == 0
+        docs.append(json.loads(capsys.readouterr().out)["games"])
+    assert docs[0] == docs[1]
+
+
+def test_cli_csv_of_a_single_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """--format csv without --games is a batch of one game: a header and a row per seat."""
+    assert main(["simulate", "--players", "2", "--format", "csv", "--seed", "4"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].startswith("game,seed,seat,bot,traveller,score,rank,win")
+    assert len(rows) == 3
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--games", "2", "--log", "x.jsonl"], "--log"),
+        (["--games", "2", "--view", "1"], "--view"),
+        (["--bots", "nope"], "--bots"),
+        (["--games", "3", "--bots", "greedy,nope"], "--bots"),
+        (["--games", "0"], "--games"),
+        (["--games", "2", "--jobs", "0"], "--jobs"),
+        (["--games", "2", "--plugins", "base,nope"], "nope"),
+        (["--games", "2", "--players", "9"], "players"),
+    ],
+)
+def test_cli_bad_combinations(argv: list[str], message: str, tmp_path: Path,
+                              monkeypatch: pytest.MonkeyPatch,
+                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad combinations print one line 'error: ...' on stderr and exit with status 2."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", *argv]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+    assert captured.out == ""
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+# --- Dask ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dask_cluster() -> Iterator[Any]:
+    """An in-process Dask cluster with one single-threaded worker, closed afterwards."""
+    from dask.distributed import LocalCluster
+
+    cluster = LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+
+
+def test_dask_executor_gives_the_same_results(dask_cluster: Any) -> None:
+    """simulate on a Dask client's executor gives the results of a single-process run."""
+    from dask.distributed import Client
+
+    expected = simulate(4, 3, ("base",), BOTS, seed=21)
+    with Client(dask_cluster) as client:  # type: ignore[no-untyped-call]
+        batch = simulate(4, 3, ("base",), BOTS, seed=21, executor=client.get_executor())
+    assert outcome(batch) == outcome(expected)
+    assert batch.results == expected.results
+
+
+def test_cli_dask_gives_the_same_results(dask_cluster: Any,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """simulate --dask ADDRESS runs the batch on the cluster with the same games."""
+    argv = ["simulate", "--games", "4", "--players", "3", "--bots", "greedy,random",
+            "--seed", "21", "--format", "json"]
+    assert main([*argv, "--dask", dask_cluster.scheduler_address]) == 0
+    on_dask = json.loads(capsys.readouterr().out)
+    assert main(argv) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert on_dask["games"] == local["games"]
+    assert on_dask["summary"]["games"] == 4
+    assert on_dask["summary"]["win_rate_by_bot"] == local["summary"]["win_rate_by_bot"]
+
