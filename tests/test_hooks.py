@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from attrs import frozen
-from scenario import act, coins, move, points, start
 
+from scenario import act, coins, move, points, start
 from tokaido_base import BuyMeal
 from tokaido_rules import (
     Action,
