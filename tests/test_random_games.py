@@ -24,6 +24,7 @@ from tokaido_rules import (
     replay,
 )
 from tokaido_rules.bots import RandomBot, next_action
+from tokaido_rules.testing import box_contents, held_cards
 
 GAMES_PER_COUNT = 200
 MAX_DECISIONS = 600
@@ -32,21 +33,6 @@ MAX_DECISIONS = 600
 @pytest.fixture(scope="module")
 def ruleset() -> Ruleset:
     return Ruleset.build(["base"])
-
-
-def box(game: Game) -> Counter[str]:
-    """Every card the game holds: the initial contents of every registered deck."""
-    total: Counter[str] = Counter()
-    for spec in game.ruleset.registry.decks.values():
-        total.update(spec.cards)
-    return total
-
-
-def held(game: Game) -> Counter[str]:
-    total: Counter[str] = Counter()
-    for cards in game.state.zones.values():
-        total.update(cards)
-    return total
 
 
 def illegal_variant(game: Game, seed: int) -> Action:
@@ -63,7 +49,7 @@ def illegal_variant(game: Game, seed: int) -> Action:
 def play_checked(players: int, seed: int, ruleset: Ruleset) -> Game:
     game = new_game(players, seed=seed, plugins=ruleset)
     bot = RandomBot(seed)
-    contents = box(game)
+    contents = box_contents(game)
     decisions = 0
     while not game.is_over:
         actions = game.legal_actions()
@@ -85,7 +71,7 @@ def play_checked(players: int, seed: int, ruleset: Ruleset) -> Game:
             state = fold(state, event)
         assert state == game.state
         assert all(p.coins >= 0 for p in game.state.pieces)
-        assert held(game) == contents
+        assert held_cards(game) == contents
         assert game.ruleset.hooks.invariants(game.state) == []
     assert game.legal_actions() == ()
     assert game.current_player is None
