@@ -149,3 +149,22 @@ def test_other_seats_offers_do_not_reach_a_seat() -> None:
     assert dump_log(a) != dump_log(b)
     assert dump_log(a, viewer=0) == dump_log(b, viewer=0)
     assert a.view(0).data == b.view(0).data
+
+
+def test_next_inns_hand_is_hidden_from_those_still_at_the_previous_inn() -> None:
+    """A seat still waiting at an inn does not see the hand drawn at the next inn."""
+    game = start(["hirotada", "zenemon", "umegae"], coins={0: 0, 1: 0, 2: 0})
+    for _ in range(3):
+        game = move(game, 14)  # all three at inn 14 (nothing affordable: no decisions)
+    mover = game.current_player
+    assert mover is not None
+    game = move(game, 27)  # the first to leave goes straight to inn 27 and draws
+    hand = game.state.zone("base.inn_hand")
+    assert len(hand) == 4
+    assert game.view(mover).zones["base.inn_hand"] == hand
+    for seat in range(3):
+        if seat != mover:
+            assert "base.inn_hand" not in game.view(seat).zones
+            draws = [json.loads(line) for line in dump_log(game, viewer=seat).splitlines()[1:]
+                     if '"dst":"base.inn_hand"' in line]
+            assert draws[-1]["withheld"] == ["cards"]

@@ -48,10 +48,19 @@ def drawn(piece: int) -> str:
     return f"{DRAWN}.{piece}"
 
 
+def hand_inn(state: GameState) -> int | None:
+    """The inn whose meal hand is out: the furthest inn a traveller has reached (nobody
+    leaves an inn before the last arrival, when the hand goes back under the deck)."""
+    board = state.rules.board
+    inns = [p.position for p in state.pieces
+            if board[p.position].inn and p.position != state.rules.start]
+    return max(inns) if inns else None
+
+
 def inn_hand_visible(state: GameState, seat: int, zone: str) -> bool:
-    """A seat sees the inn's meal hand from its own arrival at the inn."""
-    p = state.pieces[seat]
-    return p.position != state.rules.start and state.rules.board[p.position].inn
+    """A seat sees the inn's meal hand from its own arrival at that inn."""
+    at = hand_inn(state)
+    return at is not None and state.pieces[seat].position == at
 
 INN_MEALS = "base.inn_meals"
 """Counter: meals a traveller has taken at inns."""

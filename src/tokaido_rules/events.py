@@ -362,10 +362,8 @@ class Move(Action):
         return state.replace(pieces=tuple(pieces), turn=state.turn + 1)
 
     def __str__(self) -> str:
-        space = ""
-        return f"seat {self.seat}: move traveller {self.piece} to {self.position}{space}" + (
-            f" (slot {self.slot})" if self.slot else ""
-        )
+        slot = f" (slot {self.slot})" if self.slot else ""
+        return f"seat {self.seat}: move traveller {self.piece} to {self.position}{slot}"
 
 
 CORE_EVENTS: tuple[type[Event], ...] = (
