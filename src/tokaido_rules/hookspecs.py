@@ -2,8 +2,9 @@
 
 Every hook is prefixed ``tokaido_`` and grouped by when it fires. Implement them with
 :data:`tokaido_rules.hookimpl`. Implementations are called in the ruleset's canonical
-plugin order (a plugin after every plugin it requires), so an expansion sees, and may
-wrap with ``wrapper=True``, what the plugins it builds on contributed. Hooks that fire
+plugin order (a plugin after every plugin it requires, then by id). A wrapper
+(``wrapper=True``) receives the results of every plain implementation and may change
+them; of several wrappers, the one earlier in the canonical order is the outermost. Hooks that fire
 during play receive the :class:`~tokaido_rules.engine.Context` (to emit events) or the
 read-only :class:`~tokaido_rules.model.GameState`.
 
