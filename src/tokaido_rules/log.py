@@ -6,7 +6,7 @@ versions and options, players, seed, crafted setup); every further line is one e
     {"seq": 17, "type": "core.coins", "v": 1, "data": {"piece": 2, "delta": 3}}
 
 Events are (de)serialized with a cattrs converter built per ruleset from the event types
-its plugins registered: no class paths in files, no pickle, no eval, no importing names
+its plugins registered: no class paths in files, no executable serialization, no importing names
 read from a file. Loading folds the events (it re-runs no rules and rolls no dice) and
 raises a :class:`~tokaido_rules.errors.LogError` subclass naming the line and the problem
 for anything that does not fit; nothing is ever half-loaded. See ``docs/log-format.md``.
