@@ -20,6 +20,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
                              "verified: True"),
     "simulate_batch.py": ("40 games of 3 players", "Win rate by traveller:",
                           "Win rate by bot:", "greedy", "random"),
+    "rl_agent.py": ("trained for 3000 steps", "win rate against three random bots:"),
     "server_loop.py": ("rejected: the action was sent at seq 11; the game is at seq 14",
                        "rejected: seat 2 cannot decide for seat 1", "complete copy: True",
                        "reloads: True; verifies: True"),

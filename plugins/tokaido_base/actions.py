@@ -57,6 +57,13 @@ class BuySouvenirs(Action):
     cards: tuple[str, ...]
     discount: str | None = None
 
+    def key(self, state: GameState) -> tuple[Any, ...]:
+        """The cards as positions among the revealed souvenirs (whatever they are)."""
+        offer = state.zone("base.village")
+        indices = tuple(offer.index(c) for c in self.cards)
+        discount = None if self.discount is None else offer.index(self.discount)
+        return (self.TYPE, "self", indices, discount)
+
     def __str__(self) -> str:
         if not self.cards:
             return f"seat {self.seat}: buy no souvenir"

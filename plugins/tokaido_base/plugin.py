@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import combinations
 
 from tokaido_rules import (
     Card,
@@ -10,6 +11,7 @@ from tokaido_rules import (
     GameState,
     PluginInfo,
     Registry,
+    Rules,
     Space,
     Staged,
     Step,
@@ -231,6 +233,25 @@ class BasePlugin:
     @hookimpl
     def tokaido_tiebreak(self, state: GameState, piece: int) -> int | None:
         return r.tiebreak(state, piece)
+
+    @hookimpl
+    def tokaido_action_space(self, rules: Rules) -> Sequence[tuple[object, ...]]:
+        """Every decision of the base game, as :meth:`Action.key` gives it."""
+        cards = rules.registry.cards.values()
+        encounters = [c.id for c in cards if c.kind == "encounter"]
+        meals = [c.id for c in cards if c.kind == "meal"]
+        keys: list[tuple[object, ...]] = [
+            ("base.choose_traveller", t) for t in rules.registry.travellers]
+        for r in range(4):
+            for combo in combinations(range(3), r):
+                keys.extend(("base.buy_souvenirs", "self", combo, d) for d in (None, *combo))
+        keys += [("base.donate", "self", amount) for amount in (1, 2, 3)]
+        keys += [("base.add_bank_coin", "self", b) for b in (False, True)]
+        keys += [("base.keep_encounter", "self", c) for c in encounters]
+        keys += [("base.choose_panorama", "self", k) for k in content.PANORAMAS]
+        keys += [("base.satsuki_meal", "self", b) for b in (False, True)]
+        keys += [("base.buy_meal", "self", m) for m in (None, *meals)]
+        return keys
 
     @hookimpl
     def tokaido_invariants(self, state: GameState) -> Sequence[str]:

@@ -20,6 +20,7 @@ from tokaido_rules import (
     GameState,
     PluginInfo,
     Registry,
+    Rules,
     Staged,
     Step,
     hookimpl,
@@ -226,6 +227,23 @@ class CrossroadsPlugin:
     @hookimpl
     def tokaido_end_steps(self, state: GameState) -> Sequence[Staged]:
         return [Staged(CALLIGRAPHY_ORDER, Step("crossroads.end_calligraphy"))]
+
+    @hookimpl
+    def tokaido_action_space(self, rules: Rules) -> Sequence[tuple[object, ...]]:
+        """Every Crossroads decision, as :meth:`Action.key` gives it."""
+        options = sorted(set(r.CROSSROADS_OPTION.values()) | set(SPACE_ACTIONS.values()))
+        meals = [x.id for x in rules.registry.cards.values() if x.kind == "meal"]
+        keys: list[tuple[object, ...]] = [("crossroads.take_option", "self", None, False)]
+        keys += [("crossroads.take_option", "self", o, h) for o in options for h in (False, True)]
+        keys += [("crossroads.take_amulet", "self", a) for a in c.AMULET_CARDS]
+        keys += [("crossroads.buy_legendary", "self", x) for x in c.LEGENDARY_OBJECTS]
+        keys += [("crossroads.take_calligraphy", "self", x) for x in c.CALLIGRAPHIES]
+        keys += [("crossroads.gamble", "self", b) for b in (False, True)]
+        keys += [("crossroads.use_vitality", "self", b) for b in (False, True)]
+        keys += [("crossroads.use_fortune", "self"), ("crossroads.use_devotion", "self")]
+        keys += [("crossroads.friendship_move", "self", p) for p in range(1, rules.end)]
+        keys += [("crossroads.hospitality_meal", "self", m) for m in meals]
+        return keys
 
     @hookimpl
     def tokaido_invariants(self, state: GameState) -> Sequence[str]:

@@ -9,7 +9,7 @@ Devotion. A paid effect that would give nothing is not offered.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from attrs import frozen
@@ -19,6 +19,7 @@ from tokaido_base import (
     ENCOUNTERS,
     HOT_SPRINGS,
     MEALS,
+    PANORAMAS,
     drawn,
     meals_eaten,
     open_panoramas,
@@ -31,6 +32,7 @@ from tokaido_rules import (
     GameState,
     PluginInfo,
     Registry,
+    Rules,
     Step,
     hookimpl,
 )
@@ -154,6 +156,14 @@ class NewEncounters:
         registry.add_step("new-encounters.kitoushi_choice", legal=legal_kitoushi)
         registry.add_action(PayPromo, resolve_pay)
         registry.add_action(KitoushiPanorama, resolve_kitoushi)
+
+    @hookimpl
+    def tokaido_action_space(self, rules: Rules) -> Sequence[tuple[object, ...]]:
+        keys: list[tuple[object, ...]] = [
+            ("new-encounters.pay", "self", card, pay)
+            for card in (ITAMAE, TAKUHATSUSO) for pay in (False, True)]
+        keys += [("new-encounters.kitoushi", "self", k) for k in (None, *PANORAMAS)]
+        return keys
 
 
 plugin = NewEncounters()

@@ -16,6 +16,7 @@ from tokaido_rules import (
     GameState,
     PluginInfo,
     Registry,
+    Rules,
     Staged,
     Step,
     hookimpl,
@@ -76,6 +77,10 @@ class GoodLuck:
     @hookimpl
     def tokaido_setup_steps(self, state: GameState) -> Sequence[Staged]:
         return [Staged(SETUP_ORDER, Step("good-luck.offer"))]
+
+    @hookimpl
+    def tokaido_action_space(self, rules: Rules) -> Sequence[tuple[object, ...]]:
+        return [("good-luck.buy", "self", b) for b in (False, True)]
 
 
 plugin = GoodLuck()

@@ -55,6 +55,7 @@ from .events import (
     TravellerSet,
     field_names,
     fold,
+    relative_piece,
 )
 from .frozen import FrozenMap
 from .hookspecs import hookimpl
@@ -94,7 +95,7 @@ __all__ = [
     # events
     "Action", "AgendaSet", "CardsMoved", "CoinsChanged", "CounterChanged", "DataSet",
     "DeckSet", "Event", "GameOver", "Move", "QueueSet", "Scored", "TravellerSet", "fold",
-    "field_names",
+    "field_names", "relative_piece",
     # errors
     "FoldError", "IllegalActionError", "LogError", "LogFormatError", "LogPluginError",
     "LogSequenceError", "LogStateError", "LogVersionError", "MissingRequirementError",

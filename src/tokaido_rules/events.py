@@ -54,6 +54,12 @@ class Event:
         return None
 
 
+def relative_piece(state: GameState, seat: int, piece: int) -> str:
+    """A traveller as seen by the seat deciding: ``"self"``, ``"neutral"`` or ``"other"``."""
+    owner = state.pieces[piece].seat
+    return "self" if owner == seat else "neutral" if owner is None else "other"
+
+
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
@@ -97,6 +103,20 @@ class Action(Event):
     def effect(self, state: GameState) -> GameState:
         """The direct change the decision makes to the state (none by default)."""
         return state
+
+    def key(self, state: GameState) -> tuple[Any, ...]:
+        """This decision whoever takes it: its type, then its fields in order without the
+        seat, a traveller (field ``piece``) named ``"self"``, ``"neutral"`` (no seat) or
+        ``"other"``. Plugins list every key they can produce with
+        :func:`~tokaido_rules.hookspecs.tokaido_action_space`, which numbers decisions
+        for learning agents."""
+        values: list[Any] = [self.TYPE]
+        for name in field_names(type(self)):
+            if name == "seat":
+                continue
+            value = getattr(self, name)
+            values.append(relative_piece(state, self.seat, value) if name == "piece" else value)
+        return tuple(values)
 
     def sort_key(self) -> tuple[Any, ...]:
         """A total order over actions, for the sorted tuple of legal actions (by type,
@@ -355,6 +375,10 @@ class Move(Action):
     piece: int
     position: int
     slot: int
+
+    def key(self, state: GameState) -> tuple[Any, ...]:
+        """The destination only: the slot follows from it."""
+        return (self.TYPE, relative_piece(state, self.seat, self.piece), self.position)
 
     def effect(self, state: GameState) -> GameState:
         pieces = list(state.pieces)

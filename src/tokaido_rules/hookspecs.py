@@ -17,6 +17,7 @@ Lifecycle::
                     -> move -> tokaido_arrival_steps -> (steps run; cards gained fire
                     tokaido_card_gained; payments go through tokaido_pay)
     game end:       tokaido_end_steps -> tokaido_tiebreak
+    learning:       tokaido_action_space (the numbered decisions of a ruleset)
     any time:       tokaido_invariants (checked by the conformance tests)
 """
 
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from .events import Action
     from .model import GameState, Space, Staged, Step
     from .registry import Registry
+    from .ruleset import Rules
 
 PROJECT = "tokaido_rules"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -174,6 +176,20 @@ def tokaido_tiebreak(state: GameState, piece: int) -> int | None:
     """Return a number that breaks ties between equal totals (higher wins).
 
     Called for each seat when ranking; results of all plugins are added.
+    """
+
+
+# --- learning agents ------------------------------------------------------------------
+
+
+@hookspec
+def tokaido_action_space(rules: Rules) -> Sequence[tuple[object, ...]]:
+    """Return the key (:meth:`~tokaido_rules.events.Action.key`) of every decision this
+    plugin's action types can produce in a game with these ``rules``.
+
+    Called once per game by the reinforcement-learning adapters, which number the keys
+    of all plugins into a fixed action space. A superset is fine (keys never legal are
+    simply always masked); a missing key makes the adapter refuse the decision.
     """
 
 

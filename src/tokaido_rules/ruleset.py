@@ -267,6 +267,9 @@ class Hooks:
     def tiebreak(self, state: GameState, piece: int) -> int:
         return sum(int(r) for r in self._hook.tokaido_tiebreak(state=state, piece=piece) if r)
 
+    def action_space(self, rules: Rules) -> list[tuple[object, ...]]:
+        return [k for group in self._hook.tokaido_action_space(rules=rules) for k in group]
+
     def invariants(self, state: GameState) -> list[str]:
         return [p for group in self._hook.tokaido_invariants(state=state) for p in group]
 

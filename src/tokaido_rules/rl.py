@@ -1,0 +1,339 @@
+"""Reinforcement-learning environments: a PettingZoo AEC environment and a single-agent
+Gymnasium wrapper, for any player count and any ruleset (extra ``tokaido-rules[rl]``).
+
+- **Actions**: a fixed :class:`ActionIndex` per ruleset and player count numbers every
+  possible decision once (the keys plugins declare with ``tokaido_action_space``; see
+  :meth:`~tokaido_rules.events.Action.key`). Observations carry the mask of the legal
+  ones.
+- **Observations**: a float32 vector built from the acting seat's
+  :class:`~tokaido_rules.views.View` only (:class:`ObservationEncoder`), so nothing hidden
+  can reach an agent; seats are listed starting with the observer.
+- **Rewards**: at the end of the game only: ``"score_difference"`` (the seat's total
+  minus the best other seat's) or ``"win"`` (+1 for a winner, shared wins included,
+  -1 otherwise).
+- **Branching**: games are immutable, so :meth:`TokaidoAEC.clone` and
+  :meth:`TokaidoGymEnv.clone` copy an environment in constant time, for tree search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .bots import BOTS, Bot, next_action
+from .engine import Game, make_rules, new_game
+from .errors import IllegalActionError, TokaidoError
+from .events import Action
+from .model import COLLECTION, SECRET
+from .ruleset import Rules, Ruleset, Setup
+from .views import View
+
+REWARDS = ("score_difference", "win")
+_LIMIT = 1e4
+
+
+class ActionIndex:
+    """Every decision of a ruleset and player count, numbered once."""
+
+    def __init__(self, rules: Rules) -> None:
+        keys: list[tuple[object, ...]] = []
+        for position in range(1, rules.end + 1):
+            keys.append(("core.move", "self", position))
+            if rules.neutrals:
+                keys.append(("core.move", "neutral", position))
+        keys.extend(rules.ruleset.hooks.action_space(rules))
+        self.keys: tuple[tuple[object, ...], ...] = tuple(dict.fromkeys(keys))
+        self._number = {k: i for i, k in enumerate(self.keys)}
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def number(self, action: Action, game: Game) -> int:
+        """The number of a decision; raise if no plugin declared it."""
+        key = action.key(game.state)
+        try:
+            return self._number[key]
+        except KeyError:
+            raise TokaidoError(f"decision {key} is not in the ruleset's action space: its "
+                               "plugin does not declare it (tokaido_action_space)") from None
+
+    def legal(self, game: Game) -> dict[int, Action]:
+        """The legal actions of the current decision, by number."""
+        return {self.number(a, game): a for a in game.legal_actions()}
+
+    def mask(self, legal: Iterable[int]) -> np.ndarray[Any, np.dtype[np.int8]]:
+        mask = np.zeros(len(self.keys), dtype=np.int8)
+        mask[list(legal)] = 1
+        return mask
+
+
+class ObservationEncoder:
+    """Turns a seat's view into a fixed-length float32 vector.
+
+    Per traveller (the observer first, then the following seats, then seatless ones):
+    position, slot, coins, total points, each score category, each counter, its
+    collection (a count per card), how many secret cards it holds. Per zone that is not
+    a traveller's: its size and, when the observer may see it, a count per card; the
+    observer's own private zones likewise. Then the decision being taken (one-hot over
+    the step kinds) and whether it is the observer's. Everything comes from the view.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        registry = rules.registry
+        self.rules = rules
+        self.cards = {c: i for i, c in enumerate(sorted(registry.cards))}
+        self.categories = list(registry.categories)
+        self.counters = ["base.donation", "base.inn_meals"]
+        self.families = sorted({COLLECTION, SECRET} | {z for z, v in registry.zones.items()
+                                                      if v == "seat"})
+        self.zones = sorted(z for z in registry.zones if z not in self.families)
+        self.steps = {k: i for i, k in enumerate(sorted(registry.steps))}
+        self.pieces = rules.players + rules.neutrals
+        n_cards = len(self.cards)
+        per_piece = 6 + len(self.categories) + len(self.counters) + n_cards + 1
+        own = len(self.families) * (1 + n_cards)
+        self.size = (self.pieces * per_piece + len(self.zones) * (1 + n_cards) + own
+                     + len(self.steps) + 2)
+
+    def _cards(self, cards: Sequence[str]) -> np.ndarray[Any, np.dtype[np.float32]]:
+        counts = np.zeros(len(self.cards), dtype=np.float32)
+        for c in cards:
+            counts[self.cards[c]] += 1
+        return counts
+
+    def encode(self, view: View) -> np.ndarray[Any, np.dtype[np.float32]]:
+        end = float(self.rules.end)
+        parts: list[np.ndarray[Any, np.dtype[np.float32]]] = []
+        order = [(view.seat + k) % view.players for k in range(view.players)]
+        order += list(range(view.players, len(view.pieces)))
+        for i in order:
+            p = view.pieces[i]
+            head = [p.position / end, p.slot / 5, p.coins / 20, p.total / 100,
+                    float(p.seat is None), float(i == view.seat)]
+            head += [p.score.get(c, 0) / 20 for c in self.categories]
+            head += [p.counter(c) / 20 for c in self.counters]
+            parts.append(np.asarray(head, dtype=np.float32))
+            parts.append(self._cards(view.zones.get(f"{COLLECTION}.{i}", ())))
+            parts.append(np.asarray([view.zone_sizes.get(f"{SECRET}.{i}", 0)],
+                                    dtype=np.float32))
+        for zone in self.zones:
+            parts.append(np.asarray([view.zone_sizes.get(zone, 0) / 30], dtype=np.float32))
+            parts.append(self._cards(view.zones.get(zone, ())))
+        for family in self.families:
+            mine = f"{family}.{view.seat}"
+            parts.append(np.asarray([view.zone_sizes.get(mine, 0)], dtype=np.float32))
+            parts.append(self._cards(view.zones.get(mine, ())))
+        decision = np.zeros(len(self.steps), dtype=np.float32)
+        if view.current_step is not None:
+            decision[self.steps[view.current_step.kind]] = 1
+        parts.append(decision)
+        parts.append(np.asarray([float(view.current_player == view.seat), float(view.over)],
+                                dtype=np.float32))
+        return np.concatenate(parts)
+
+
+def _reward(game: Game, seat: int, scheme: str) -> float:
+    scores = game.scores()
+    if scheme == "win":
+        return 1.0 if seat in game.winners() else -1.0
+    mine = scores[seat].total
+    return float(mine - max(s.total for s in scores if s.seat != seat))
+
+
+def _spaces(actions: ActionIndex,
+            encoder: ObservationEncoder) -> tuple[spaces.Dict, spaces.Discrete]:
+    observation = spaces.Dict({
+        "observation": spaces.Box(-_LIMIT, _LIMIT, (encoder.size,), dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, (len(actions),), dtype=np.int8),
+    })
+    return observation, spaces.Discrete(len(actions))
+
+
+class _Table:
+    """What both environments share: the ruleset, its action index and encoder."""
+
+    def __init__(self, players: int, plugins: Iterable[str | object],
+                 options: Mapping[str, object] | None, reward: str) -> None:
+        if reward not in REWARDS:
+            raise TokaidoError(f"reward must be one of {REWARDS}, got {reward!r}")
+        self.players = players
+        self.ruleset = Ruleset.build(plugins, options)
+        rules = make_rules(self.ruleset, players, Setup())
+        self.actions = ActionIndex(rules)
+        self.encoder = ObservationEncoder(rules)
+        self.reward = reward
+
+    def observe(self, game: Game, seat: int) -> dict[str, np.ndarray[Any, Any]]:
+        view = game.view(seat)
+        legal = self.actions.legal(game) if game.current_player == seat else {}
+        return {"observation": self.encoder.encode(view), "action_mask": self.actions.mask(legal)}
+
+
+class TokaidoAEC(AECEnv):  # type: ignore[misc]
+    """Tokaido as a PettingZoo AEC environment: agents ``player_0`` ... one per seat; in
+    2-player games the leading seat also decides for the neutral traveller."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "tokaido_v0", "render_modes": ["ansi"],
+                                          "is_parallelizable": False}
+
+    def __init__(self, players: int = 4, plugins: Iterable[str | object] = ("base",),
+                 options: Mapping[str, object] | None = None,
+                 reward: str = "score_difference", render_mode: str | None = None) -> None:
+        super().__init__()
+        self.table = _Table(players, plugins, options, reward)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        observation, action = _spaces(self.table.actions, self.table.encoder)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
+        self.action_spaces = dict.fromkeys(self.possible_agents, action)
+        self.game: Game = new_game(players, seed=0, plugins=self.table.ruleset)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of an agent (the same for all)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of an agent: the ruleset's numbered decisions."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game (``seed``: the game's seed; the same seed, the same game)."""
+        game_seed = seed if seed is not None else int(np.random.default_rng().integers(2**31))
+        self.game = new_game(self.table.players, seed=game_seed, plugins=self.table.ruleset)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = f"player_{self.game.current_player}"
+
+    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+        """The agent's observation and action mask (zeros when it does not decide)."""
+        return self.table.observe(self.game, self.possible_agents.index(agent))
+
+    def step(self, action: int | None) -> None:
+        """Apply the selected agent's decision (its number in the action space)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        legal = self.table.actions.legal(self.game)
+        if action is None or int(action) not in legal:
+            raise IllegalActionError(f"action {action} is not legal for {agent} now")
+        self._cumulative_rewards[agent] = 0.0
+        self.game = self.game.apply(legal[int(action)])
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.game.is_over:
+            for a in self.agents:
+                seat = self.possible_agents.index(a)
+                self.rewards[a] = _reward(self.game, seat, self.table.reward)
+                self.terminations[a] = True
+        else:
+            self.agent_selection = f"player_{self.game.current_player}"
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """With ``render_mode="ansi"``: the score table."""
+        if self.render_mode != "ansi":
+            return None
+        from .cli import score_table
+
+        return score_table(self.game)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def clone(self) -> TokaidoAEC:
+        """An independent copy in constant time (the game is immutable)."""
+        other = TokaidoAEC.__new__(TokaidoAEC)
+        other.__dict__.update(self.__dict__)
+        for name in ("agents", "rewards", "_cumulative_rewards", "terminations",
+                     "truncations"):
+            if name in self.__dict__:
+                other.__dict__[name] = type(self.__dict__[name])(self.__dict__[name])
+        if "infos" in self.__dict__:
+            other.infos = {a: dict(i) for a, i in self.infos.items()}
+        return other
+
+
+class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
+    """One seat of Tokaido as a single-agent Gymnasium environment; the other seats are
+    played by bots (names from :data:`tokaido_rules.bots.BOTS`, cycled).
+
+    An illegal action ends the episode with reward -1 (``info["illegal"]``): agents
+    should sample from ``observation["action_mask"]``.
+    """
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - gymnasium declares it per instance
+
+    def __init__(self, players: int = 4, seat: int = 0, opponents: Sequence[str] = ("greedy",),
+                 plugins: Iterable[str | object] = ("base",),
+                 options: Mapping[str, object] | None = None,
+                 reward: str = "score_difference", render_mode: str | None = None) -> None:
+        if not 0 <= seat < players:
+            raise TokaidoError(f"seat must be from 0 to {players - 1}")
+        if not opponents or any(o not in BOTS for o in opponents):
+            raise TokaidoError(f"opponents are bot names among {sorted(BOTS)}")
+        self.table = _Table(players, plugins, options, reward)
+        self.seat = seat
+        self.opponents = tuple(opponents)
+        self.render_mode = render_mode
+        observation, action = _spaces(self.table.actions, self.table.encoder)
+        self.observation_space: spaces.Space[Any] = observation
+        self.action_space: spaces.Space[Any] = action
+        self.game = new_game(players, seed=0, plugins=self.table.ruleset)
+        self.bots: dict[int, Bot] = {}
+
+    def _advance(self) -> None:
+        while not self.game.is_over and self.game.current_player != self.seat:
+            seat = self.game.current_player
+            assert seat is not None
+            self.game = self.game.apply(next_action(self.bots[seat], self.game))
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
+        """Start a new game and play the bots until the agent's first decision."""
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2**31))
+        self.game = new_game(self.table.players, seed=game_seed, plugins=self.table.ruleset)
+        others = [s for s in range(self.table.players) if s != self.seat]
+        self.bots = {s: BOTS[self.opponents[i % len(self.opponents)]](game_seed + s)
+                     for i, s in enumerate(others)}
+        self._advance()
+        return self.table.observe(self.game, self.seat), {}
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray[Any, Any]], float, bool, bool,
+                                         dict[str, Any]]:
+        """Apply the agent's decision, then the bots' until the agent decides again or
+        the game ends (the reward comes at the end)."""
+        legal = self.table.actions.legal(self.game)
+        if int(action) not in legal:
+            return self.table.observe(self.game, self.seat), -1.0, True, False, {"illegal": True}
+        self.game = self.game.apply(legal[int(action)])
+        self._advance()
+        done = self.game.is_over
+        reward = _reward(self.game, self.seat, self.table.reward) if done else 0.0
+        return self.table.observe(self.game, self.seat), reward, done, False, {}
+
+    def render(self) -> str | None:
+        """With ``render_mode="ansi"``: the score table."""
+        if self.render_mode != "ansi":
+            return None
+        from .cli import score_table
+
+        return score_table(self.game)
+
+    def clone(self) -> TokaidoGymEnv:
+        """An independent copy in constant time (the game is immutable; bots are copied
+        with their random state)."""
+        import copy
+
+        other = copy.copy(self)
+        other.bots = {s: copy.copy(b) for s, b in self.bots.items()}
+        return other
