@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+import pytest
 from attrs import frozen
 
 from scenario import act, coins, move, points, start
@@ -17,6 +18,8 @@ from tokaido_rules import (
     GameState,
     PluginInfo,
     Registry,
+    Rules,
+    Setup,
     Space,
     Staged,
     Step,
@@ -270,6 +273,35 @@ def test_tiebreak_hook() -> None:
     tied = Game(game.state.replace(pieces=pieces, zones=zones), ())
     assert [s.rank for s in tied.scores()] == [2, 1, 3]
     assert tied.winners() == (1,)
+
+
+class DeclaredTips(Tips):
+    """tokaido_action_space: the tip decision gets a number for learning agents (the
+    same plugin as Tips, which declares nothing)."""
+
+    @hookimpl
+    def tokaido_action_space(self, rules: Rules) -> Sequence[tuple[object, ...]]:
+        return [("tips.tip", "self")]
+
+
+def test_action_space_hook() -> None:
+    """A plugin's declared decisions are numbered; an undeclared one is refused."""
+    from tokaido_rules import TokaidoError
+    from tokaido_rules.engine import make_rules
+    from tokaido_rules.rl import ActionIndex
+
+    for plugin, declared in ((DeclaredTips(), True), (Tips(), False)):
+        game = new_game(3, plugins=["base", plugin], travellers=["kinko", "satsuki", "umegae"])
+        index = ActionIndex(make_rules(game.ruleset, 3, Setup()))
+        seat = game.current_player
+        assert seat is not None
+        tip = Tip(seat, seat)
+        if declared:
+            assert index.keys[index.number(tip, game)] == ("tips.tip", "self")
+            assert len(index.legal(game)) == len(game.legal_actions())
+        else:
+            with pytest.raises(TokaidoError, match="tokaido_action_space"):
+                index.legal(game)
 
 
 def test_every_hook_has_a_test() -> None:
