@@ -242,8 +242,8 @@ class BasePlugin:
         meals = [c.id for c in cards if c.kind == "meal"]
         keys: list[tuple[object, ...]] = [
             ("base.choose_traveller", t) for t in rules.registry.travellers]
-        for r in range(4):
-            for combo in combinations(range(3), r):
+        for size in range(4):
+            for combo in combinations(range(3), size):
                 keys.extend(("base.buy_souvenirs", "self", combo, d) for d in (None, *combo))
         keys += [("base.donate", "self", amount) for amount in (1, 2, 3)]
         keys += [("base.add_bank_coin", "self", b) for b in (False, True)]
