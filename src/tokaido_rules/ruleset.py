@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cached_property
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
@@ -305,6 +304,7 @@ class Ruleset:
         if not self.registry.board:
             raise PluginDefinitionError("no enabled plugin sets a board")
         self.options: FrozenMap[str, object] = self._resolve_options(options)
+        self._board_cache: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def _call_own(self, hook: str, plugin: object, **kwargs: Any) -> Any:
         """Call one plugin's implementation of a hook (passing the arguments it takes),
@@ -359,10 +359,6 @@ class Ruleset:
         if value not in spec.choices or type(value) is not type(spec.default):
             choices = ", ".join(json.dumps(c) for c in spec.choices)
             raise OptionError(f"{where}: {name!r} cannot be {value!r} (choose from {choices})")
-
-    @cached_property
-    def _board_cache(self) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
-        return {}
 
     def board_for(self, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Slots per position and the next inn after each position, for a player count."""
