@@ -6,7 +6,7 @@ State never changes in place: events return new states (:mod:`tokaido_rules.even
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from attrs import field, frozen
@@ -186,13 +186,6 @@ class GameState:
         """A traveller's secret cards."""
         return self.zones.get(secret_zone(piece), ())
 
-    def seat_piece(self, seat: int) -> int:
-        """The piece index of a seat's traveller (seats and pieces share numbers)."""
-        return seat
-
-    def traveller_of(self, piece: int) -> str | None:
-        return self.pieces[piece].traveller
-
     def order_key(self, piece: int) -> tuple[int, int]:
         """Sort key along the road: higher is further ahead.
 
@@ -247,25 +240,10 @@ class GameState:
     def with_data(self, key: str, value: JSON) -> GameState:
         return self.replace(data=self.data.set(key, value))
 
-    def take_cards(self, name: str, cards: tuple[str, ...], *, from_top: bool) -> GameState:
-        """Remove ``cards`` from a zone: the top cards in order, or any copies of them."""
-        have = self.zones.get(name, ())
-        if from_top:
-            if have[: len(cards)] != cards:
-                top = list(have[: len(cards)])
-                raise FoldError(f"zone {name!r} does not start with {list(cards)} (top: {top})")
-            return self.with_zone(name, have[len(cards):])
-        remaining = list(have)
-        for card in cards:
-            try:
-                remaining.remove(card)
-            except ValueError:
-                raise FoldError(f"zone {name!r} holds no {card!r}") from None
-        return self.with_zone(name, tuple(remaining))
-
     def move_cards(self, src: str, dst: str, cards: tuple[str, ...], *, from_top: bool,
                    bottom: bool) -> GameState:
-        """Take ``cards`` from ``src`` (see :meth:`take_cards`) and put them on ``dst``."""
+        """Take ``cards`` from ``src`` (its top cards in order if ``from_top``, else any
+        copies of them) and put them under (``bottom``) or on top of ``dst``."""
         zones = self.zones
         have = zones.get(src, ())
         if from_top:
@@ -286,12 +264,3 @@ class GameState:
         target = new.get(dst, ())
         new[dst] = target + cards if bottom else cards + target
         return self.replace(zones=FrozenMap(new))
-
-    def put_cards(self, name: str, cards: tuple[str, ...], *, bottom: bool) -> GameState:
-        have = self.zones.get(name, ())
-        return self.with_zone(name, have + cards if bottom else cards + have)
-
-
-def scores_by_category(state: GameState, categories: Mapping[str, str]) -> list[dict[str, int]]:
-    """Per piece, the points of every registered category (zeros included)."""
-    return [{c: p.score.get(c, 0) for c in categories} for p in state.pieces]

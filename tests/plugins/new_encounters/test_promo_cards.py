@@ -117,8 +117,7 @@ def rush(game: Game, until: Callable[[Game], bool] | None = None) -> Game:
 def crafted(game: Game, src: str, dst: str, cards: Sequence[str]) -> Game:
     """The same game with ``cards`` moved from zone ``src`` to zone ``dst`` (a position
     that cannot be reached quickly by play, e.g. an exhausted deck)."""
-    state = game.state.take_cards(src, tuple(cards), from_top=False)
-    state = state.put_cards(dst, tuple(cards), bottom=True)
+    state = game.state.move_cards(src, dst, tuple(cards), from_top=False, bottom=True)
     return Game(state, ())
 
 

@@ -111,8 +111,7 @@ def take_base_option(game: Game) -> Game:
 def crafted(game: Game, src: str, dst: str, cards: Sequence[str]) -> Game:
     """The same game with ``cards`` moved from zone ``src`` to zone ``dst`` (a position
     that would take many turns to reach by play)."""
-    state = game.state.take_cards(src, tuple(cards), from_top=False)
-    state = state.put_cards(dst, tuple(cards), bottom=True)
+    state = game.state.move_cards(src, dst, tuple(cards), from_top=False, bottom=True)
     return Game(state, ())
 
 
