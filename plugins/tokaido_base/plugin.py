@@ -49,6 +49,8 @@ SPACE_ACTIONS: dict[str, str] = {
 }
 """The base action of each road space: space kind -> step kind (order :data:`SPACE_ORDER`)."""
 
+_NEEDS_A_COIN = (TEMPLE, VILLAGE)
+
 SPACE_ORDER = 100
 INN_POWER_ORDER = 100
 SATSUKI_ORDER = 200
@@ -118,12 +120,17 @@ class BasePlugin:
         registry.add_step("base.choose_traveller", legal=r.legal_choose_traveller)
         registry.add_step("base.buy_souvenirs", legal=r.legal_buy_souvenirs,
                           explain=r.explain_buy_souvenirs)
-        registry.add_step("base.temple", legal=r.legal_donate, explain=r.explain_donate)
-        registry.add_step("base.bank_coin", legal=r.legal_bank_coin)
-        registry.add_step("base.keep_encounter", legal=r.legal_keep_encounter)
+        registry.add_step("base.temple", legal=r.legal_donate, explain=r.explain_donate,
+                          ordered=True)
+        registry.add_step("base.bank_coin", legal=r.legal_bank_coin,
+                          ordered=True)
+        registry.add_step("base.keep_encounter", legal=r.legal_keep_encounter,
+                          ordered=True)
         registry.add_step("base.choose_panorama", legal=r.legal_choose_panorama)
-        registry.add_step("base.satsuki_meal", legal=r.legal_satsuki_meal)
-        registry.add_step("base.meal", legal=r.legal_buy_meal, explain=r.explain_buy_meal)
+        registry.add_step("base.satsuki_meal", legal=r.legal_satsuki_meal,
+                          ordered=True)
+        registry.add_step("base.meal", legal=r.legal_buy_meal, explain=r.explain_buy_meal,
+                          ordered=True)
         registry.add_action(ChooseTraveller, r.resolve_choose_traveller)
         registry.add_action(BuySouvenirs, r.resolve_buy_souvenirs)
         registry.add_action(Donate, r.resolve_donate)
@@ -180,8 +187,9 @@ class BasePlugin:
         forbidden = {}
         for position in positions:
             kind = board[position].kind
-            if kind in (TEMPLE, VILLAGE) and p.coins < 1:
-                forbidden[position] = f"stopping at a {kind} needs at least 1 coin"
+            if kind in _NEEDS_A_COIN:
+                if p.coins < 1:
+                    forbidden[position] = f"stopping at a {kind} needs at least 1 coin"
             elif kind in content.PANORAMAS and panorama_complete(state, piece, kind):
                 forbidden[position] = completed_panorama_reason(kind)
         return forbidden

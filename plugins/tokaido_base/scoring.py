@@ -59,7 +59,14 @@ def panorama_sections(state: GameState, piece: int, kind: str) -> int:
 
 
 def panorama_complete(state: GameState, piece: int, kind: str) -> bool:
-    return panorama_sections(state, piece, kind) >= PANORAMAS[kind]
+    collection = state.collection(piece)
+    # the last section first: when one is missing, it is usually that one
+    return all(section in collection for section in _SECTIONS_LAST_FIRST[kind])
+
+
+_SECTIONS_LAST_FIRST = {
+    kind: tuple(f"{kind}.{n}" for n in range(count, 0, -1)) for kind, count in PANORAMAS.items()
+}
 
 
 def open_panoramas(state: GameState, piece: int) -> list[str]:

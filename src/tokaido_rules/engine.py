@@ -7,7 +7,7 @@ branching and tree search cost nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import frozen
@@ -56,25 +56,17 @@ class Context:
     (:meth:`scripted`).
     """
 
-    __slots__ = ("_draws", "_new", "events", "state")
+    __slots__ = ("_draws", "_new", "events", "hooks", "registry", "rules", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.events: list[Event] = []
         self._draws = 0
         self._new: list[Step] = []
-
-    @property
-    def rules(self) -> Rules:
-        return self.state.rules
-
-    @property
-    def hooks(self) -> Hooks:
-        return self.state.rules.ruleset.hooks
-
-    @property
-    def registry(self) -> Registry:
-        return self.state.rules.ruleset.registry
+        rules = state.rules
+        self.rules: Rules = rules
+        self.hooks: Hooks = rules.hooks
+        self.registry: Registry = rules.registry
 
     def emit(self, event: Event) -> None:
         """Record an event and fold it into the state."""
@@ -184,41 +176,62 @@ class Context:
 # --- the move decision ----------------------------------------------------------------
 
 
-def _destinations(state: GameState, piece: int) -> Iterator[tuple[int, int, str | None]]:
-    """Every position up to the next inn with a free slot, with a reason if forbidden."""
+def _destinations(state: GameState, piece: int) -> list[tuple[int, int, str | None]]:
+    """Every position up to the next inn with a free slot: (position, slot, reason it is
+    forbidden or ``None``)."""
     rules = state.rules
-    p = state.pieces[piece]
-    board = rules.board
-    last = rules.next_inn[p.position]
+    pieces = state.pieces
+    here = pieces[piece].position
+    last = rules.next_inn[here]
     taken: dict[int, list[int]] = {}
-    for q in state.pieces:
-        if p.position < q.position <= last:
-            taken.setdefault(q.position, []).append(q.slot)
-    open_slots: list[tuple[int, int]] = []
-    for pos in range(p.position + 1, last + 1):
-        used = taken.get(pos, ())
-        if board[pos].inn:
-            open_slots.append((pos, len(used)))
+    for q in pieces:
+        if here < q.position <= last:
+            used = taken.get(q.position)
+            if used is None:
+                taken[q.position] = [q.slot]
+            else:
+                used.append(q.slot)
+    board = rules.board
+    slots = rules.slots
+    positions: list[int] = []
+    free: list[int] = []
+    for pos in range(here + 1, last + 1):
+        used = taken.get(pos)
+        if used is None:
+            positions.append(pos)
+            free.append(0)
+        elif board[pos].inn:
+            positions.append(pos)
+            free.append(len(used))
         else:
-            for s in range(rules.slots[pos]):
-                if s not in used:
-                    open_slots.append((pos, s))
+            for slot in range(slots[pos]):
+                if slot not in used:
+                    positions.append(pos)
+                    free.append(slot)
                     break
-    forbidden = rules.ruleset.hooks.forbidden_stops(
-        state, piece, tuple(pos for pos, _ in open_slots)
-    )
-    for pos, slot in open_slots:
-        yield pos, slot, forbidden.get(pos)
+    forbidden = rules.hooks.forbidden_stops(state, piece, tuple(positions))
+    get = forbidden.get
+    return [(pos, slot, get(pos)) for pos, slot in zip(positions, free, strict=True)]
+
+
+_MOVES: dict[tuple[int, int, int, int], Move] = {}
+"""Every plain move made so far, by its fields: moves are immutable and few (seat,
+piece, position, slot), so sharing one instance saves creating it at each decision."""
 
 
 def legal_moves(state: GameState, step: Step) -> list[Action]:
     """The moves of ``step.piece``: every free slot up to the next inn a rule allows."""
     seat = step.seat if step.seat is not None else -1
-    return [
-        Move(seat, step.piece, pos, slot)
-        for pos, slot, reason in _destinations(state, step.piece)
-        if reason is None
-    ]
+    piece = step.piece
+    moves: list[Action] = []
+    for pos, slot, reason in _destinations(state, piece):
+        if reason is None:
+            key = (seat, piece, pos, slot)
+            move = _MOVES.get(key)
+            if move is None:
+                move = _MOVES[key] = Move(seat, piece, pos, slot)
+            moves.append(move)
+    return moves
 
 
 def _explain_move(state: GameState, step: Step, action: Move) -> str:
@@ -258,39 +271,33 @@ def schedule_arrival(ctx: Context, piece: int) -> None:
 
 def _implicit_move(state: GameState) -> Step | None:
     """With nothing pending, the rearmost traveller moves (``None`` if all have arrived)."""
+    pieces = state.pieces
     piece = state.rearmost()
-    p = state.pieces[piece]
+    p = pieces[piece]
     if p.position >= state.rules.end:
         return None
-    seat = p.seat if p.seat is not None else state.rules.ruleset.hooks.decider(state, piece)
+    seat = p.seat if p.seat is not None else state.rules.hooks.decider(state, piece)
     return Step(MOVE, piece, seat)
 
 
-def _legal(state: GameState, step: Step) -> list[Action]:
-    """The decision's own actions and those plugins add, each once.
+def _legal(state: GameState, step: Step) -> tuple[Action, ...]:
+    """The legal actions of a decision in their canonical order: its own and those
+    plugins add, each once.
 
     Actions that leave the decision open (``CONSUMES_STEP`` false, e.g. using an item
     first) never keep alive a decision that has nothing else to choose: it lapses.
     """
-    stype = state.rules.ruleset.registry.steps[step.kind]
+    rules = state.rules
+    stype = rules.registry.steps[step.kind]
     assert stype.legal is not None
-    actions = list(stype.legal(state, step))
-    extra = state.rules.ruleset.hooks.extra_actions(state, step)
-    if not extra:
-        return actions
-    actions = list(dict.fromkeys([*actions, *extra]))
-    if not any(a.CONSUMES_STEP for a in actions):
-        return []
-    return actions
-
-
-def _sorted_legal(state: GameState, step: Step, actions: list[Action] | None = None
-                  ) -> tuple[Action, ...]:
-    """The legal actions of a decision in their canonical order."""
-    if actions is None:
-        actions = _legal(state, step)
-    if step.kind == MOVE and all(type(a) is Move for a in actions):
-        return tuple(actions)  # plain moves are made in order: by position
+    actions = stype.legal(state, step)
+    extra = rules.hooks.extra_actions(state, step)
+    if extra:
+        actions = list(dict.fromkeys([*actions, *extra]))
+        if not any(a.CONSUMES_STEP for a in actions):
+            return ()
+    elif stype.ordered:
+        return tuple(actions)
     return tuple(sorted(actions, key=Action.sort_key))
 
 
@@ -302,7 +309,7 @@ def _run(ctx: Context, working: list[Step]) -> tuple[Step | None, tuple[Action, 
     written back once, at the end.
     """
     steps = ctx.registry.steps
-    legal: list[Action] = []
+    legal: tuple[Action, ...] = ()
     pending: Step | None = None
     while True:
         while working:
@@ -329,11 +336,21 @@ def _run(ctx: Context, working: list[Step]) -> tuple[Step | None, tuple[Action, 
         working.append(Step(GAME_OVER_STEP))
         working.extend(s.step for s in ctx.hooks.end_steps(ctx.state))
     # (the implicit move is only looked for while nothing is pending)
-    if tuple(working) != ctx.state.agenda:
+    if not _same_steps(working, ctx.state.agenda):
         ctx.emit(AgendaSet(tuple(working)))
     if working:
-        return working[0], _sorted_legal(ctx.state, working[0], legal)
+        return working[0], legal
     return pending, None  # the rearmost traveller moves (None: the game is over)
+
+
+def _same_steps(working: list[Step], agenda: tuple[Step, ...]) -> bool:
+    """Whether the working list equals the agenda (usually the very same steps)."""
+    if len(working) != len(agenda):
+        return False
+    for a, b in zip(working, agenda, strict=True):
+        if a is not b:
+            return tuple(working) == agenda
+    return True
 
 
 def _game_over(ctx: Context, step: Step) -> None:
@@ -430,7 +447,7 @@ class Game:
         """The legal actions, sorted; empty only when the game is over."""
         if self._legal is None:
             step = self.current_step
-            self._legal = () if step is None else _sorted_legal(self.state, step)
+            self._legal = () if step is None else _legal(self.state, step)
         return self._legal
 
     # --- acting --------------------------------------------------------------------------

@@ -43,12 +43,16 @@ class OptionSpec:
 @frozen
 class StepType:
     """How a step kind behaves: ``run`` for a step the engine performs, ``legal`` for a
-    decision (the legal actions; the actions' own resolvers carry them out)."""
+    decision (the legal actions; the actions' own resolvers carry them out).
+
+    ``ordered``: ``legal`` returns its actions in canonical order already, so the engine
+    need not sort them (unless plugins add actions to the decision)."""
 
     kind: str
     run: StepRunner | None
     legal: LegalFn | None
     explain: ExplainFn | None = None
+    ordered: bool = False
 
     @property
     def is_decision(self) -> bool:
@@ -167,17 +171,21 @@ class Registry:
 
     # --- behaviour ---------------------------------------------------------------
     def add_step(self, kind: str, *, run: StepRunner | None = None,
-                 legal: LegalFn | None = None, explain: ExplainFn | None = None) -> None:
+                 legal: LegalFn | None = None, explain: ExplainFn | None = None,
+                 ordered: bool = False) -> None:
         """Register a step kind: ``run`` (performed by the engine) or ``legal`` (a decision).
 
         ``explain(state, step, action)`` may say why an action is not legal for this
         decision; it is used for the message of :class:`IllegalActionError`.
+        ``ordered=True`` promises that ``legal`` returns its actions in canonical order
+        (:meth:`~tokaido_rules.events.Action.sort_key`), which saves sorting them at every
+        decision; :func:`~tokaido_rules.testing.run_conformance` checks the promise.
         """
         if (run is None) == (legal is None):
             raise PluginDefinitionError(f"step {kind!r} needs exactly one of run= or legal=")
         self._own(kind, "step")
         self._unique(self.steps, kind, "step")
-        self.steps[kind] = StepType(kind, run, legal, explain)
+        self.steps[kind] = StepType(kind, run, legal, explain, ordered)
 
     def add_event(self, cls: type[Event]) -> None:
         """Register an event type under its wire name ``cls.TYPE``, with the upcasters it

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib.metadata import EntryPoint, entry_points
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -152,7 +153,8 @@ class _CorePlugin:
 
         registry.add_zone(COLLECTION, "public")
         registry.add_zone(SECRET, "seat")
-        registry.add_step(MOVE, legal=legal_moves, explain=_explain_move)  # type: ignore[arg-type]
+        registry.add_step(MOVE, legal=legal_moves, explain=_explain_move,  # type: ignore[arg-type]
+                          ordered=True)
         registry.add_step(GAME_OVER_STEP, run=_game_over)
         registry.add_step(START_COINS_STEP, run=_start_coins)
         registry.add_action(Move, resolve_move)
@@ -169,49 +171,49 @@ def _coerce(spec_choices: tuple[object, ...], value: object) -> object:
     return parsed
 
 
-class _HookCall:
-    """Calls one hook's implementations, resolved once per ruleset.
+def _hook_caller(caller: Any) -> Callable[..., Any]:
+    """A function calling one hook's implementations, resolved once per ruleset, with
+    the hook's arguments given positionally in the order of its specification.
 
     When no implementation wraps the others, the implementations are called directly,
     in pluggy's order, with the arguments each declares (much cheaper than going through
     pluggy on every call); otherwise pluggy runs the call.
     """
-
-    __slots__ = ("_direct", "_firstresult", "_pluggy")
-
-    def __init__(self, caller: Any) -> None:
-        impls = list(reversed(caller.get_hookimpls()))
-        self._pluggy = caller
-        self._firstresult = bool(caller.spec and caller.spec.opts.get("firstresult"))
-        wrapped = any(getattr(i, "wrapper", False) or getattr(i, "hookwrapper", False)
-                      for i in impls)
-        self._direct: list[tuple[Any, tuple[str, ...]]] | None = (
-            None if wrapped else [(i.function, tuple(i.argnames)) for i in impls])
-
-    def __call__(self, **kwargs: Any) -> Any:
-        if self._direct is None:
-            return self._pluggy(**kwargs)
-        if self._firstresult:
-            for function, names in self._direct:
-                result = function(*[kwargs[n] for n in names])
+    impls = list(reversed(caller.get_hookimpls()))
+    spec_names: tuple[str, ...] = tuple(caller.spec.argnames)
+    if any(getattr(i, "wrapper", False) or getattr(i, "hookwrapper", False) for i in impls):
+        return lambda *args: caller(**dict(zip(spec_names, args, strict=True)))
+    calls = [_positional(i.function, tuple(i.argnames), spec_names) for i in impls]
+    if caller.spec.opts.get("firstresult"):
+        def first(*args: Any) -> Any:
+            for call in calls:
+                result = call(*args)
                 if result is not None:
                     return result
             return None
-        results = []
-        for function, names in self._direct:
-            result = function(*[kwargs[n] for n in names])
-            if result is not None:
-                results.append(result)
-        return results
+        return first
+    if len(calls) == 1:
+        only = calls[0]
+        return lambda *args: [] if (r := only(*args)) is None else [r]
+    return lambda *args: [r for call in calls if (r := call(*args)) is not None]
+
+
+def _positional(function: Callable[..., Any], names: tuple[str, ...],
+                spec_names: tuple[str, ...]) -> Callable[..., Any]:
+    """``function`` taking the spec's arguments positionally (it may declare fewer)."""
+    if names == spec_names:
+        return function
+    indices = [spec_names.index(n) for n in names]
+    return lambda *args: function(*[args[i] for i in indices])
 
 
 class _Hooks:
-    """Attribute access to every hook of a plugin manager through :class:`_HookCall`."""
+    """Attribute access to every hook of a plugin manager through :func:`_hook_caller`."""
 
     def __init__(self, pm: pluggy.PluginManager) -> None:
         for name in dir(pm.hook):
             if name.startswith("tokaido_"):
-                setattr(self, name, _HookCall(getattr(pm.hook, name)))
+                setattr(self, name, _hook_caller(getattr(pm.hook, name)))
 
     def __getattr__(self, name: str) -> Any:  # only reached for unknown hooks
         raise AttributeError(name)
@@ -221,61 +223,74 @@ class Hooks:
     """A typed facade over the ruleset's hook calls, so mypy checks every call site."""
 
     def __init__(self, pm: pluggy.PluginManager) -> None:
-        self._hook = _Hooks(pm)
+        hook = _Hooks(pm)
+        self._hook = hook
+        self._forbidden = hook.tokaido_forbidden_stops
+        self._extra = hook.tokaido_extra_actions
+        self._arrival = hook.tokaido_arrival_steps
+        self._gained = hook.tokaido_card_gained
+        self._pay = hook.tokaido_pay
 
     def neutral_travellers(self, players: int) -> int:
-        result = self._hook.tokaido_neutral_travellers(players=players)
+        result = self._hook.tokaido_neutral_travellers(players)
         return int(result or 0)
 
     def space_slots(self, players: int, space: Space) -> int:
-        result = self._hook.tokaido_space_slots(players=players, space=space)
+        result = self._hook.tokaido_space_slots(players, space)
         return int(result or 1)
 
     def setup_steps(self, state: GameState) -> list[Staged]:
-        return _flatten(self._hook.tokaido_setup_steps(state=state))
+        return _flatten(self._hook.tokaido_setup_steps(state))
 
     def decider(self, state: GameState, piece: int) -> int | None:
-        result = self._hook.tokaido_decider(state=state, piece=piece)
+        result = self._hook.tokaido_decider(state, piece)
         return None if result is None else int(result)
 
     def forbidden_stops(self, state: GameState, piece: int,
-                        positions: tuple[int, ...]) -> dict[int, str]:
+                        positions: tuple[int, ...]) -> Mapping[int, str]:
+        found = self._forbidden(state, piece, positions)
+        if len(found) == 1:
+            return found[0]  # type: ignore[no-any-return]
         forbidden: dict[int, str] = {}
-        for found in self._hook.tokaido_forbidden_stops(state=state, piece=piece,
-                                                        positions=positions):
-            for position, reason in found.items():
+        for group in found:
+            for position, reason in group.items():
                 forbidden.setdefault(position, reason)
         return forbidden
 
     def extra_actions(self, state: GameState, step: Step) -> list[Action]:
-        groups = self._hook.tokaido_extra_actions(state=state, step=step)
-        return [a for group in groups for a in group]
+        return [a for group in self._extra(state, step) for a in group]
 
     def arrival_steps(self, state: GameState, piece: int) -> list[Staged]:
-        return _flatten(self._hook.tokaido_arrival_steps(state=state, piece=piece))
+        return _flatten(self._arrival(state, piece))
 
     def card_gained(self, ctx: Context, piece: int, card: str, source: str) -> None:
-        self._hook.tokaido_card_gained(ctx=ctx, piece=piece, card=card, source=source)
+        self._gained(ctx, piece, card, source)
 
     def pay(self, ctx: Context, piece: int, amount: int, cards: tuple[str, ...]) -> bool:
-        return bool(self._hook.tokaido_pay(ctx=ctx, piece=piece, amount=amount, cards=cards))
+        return bool(self._pay(ctx, piece, amount, cards))
 
     def end_steps(self, state: GameState) -> list[Staged]:
-        return _flatten(self._hook.tokaido_end_steps(state=state))
+        return _flatten(self._hook.tokaido_end_steps(state))
 
     def tiebreak(self, state: GameState, piece: int) -> int:
-        return sum(int(r) for r in self._hook.tokaido_tiebreak(state=state, piece=piece) if r)
+        return sum(int(r) for r in self._hook.tokaido_tiebreak(state, piece) if r)
 
     def action_space(self, rules: Rules) -> list[tuple[object, ...]]:
-        return [k for group in self._hook.tokaido_action_space(rules=rules) for k in group]
+        return [k for group in self._hook.tokaido_action_space(rules) for k in group]
 
     def invariants(self, state: GameState) -> list[str]:
-        return [p for group in self._hook.tokaido_invariants(state=state) for p in group]
+        return [p for group in self._hook.tokaido_invariants(state) for p in group]
+
+
+_ORDER = attrgetter("order")
 
 
 def _flatten(groups: Iterable[Sequence[Staged]]) -> list[Staged]:
     """All contributions in ``order``; equal orders keep plugin order (sort is stable)."""
-    return sorted((s for g in groups for s in g), key=lambda s: s.order)
+    staged = [s for g in groups for s in g]
+    if len(staged) > 1:
+        staged.sort(key=_ORDER)
+    return staged
 
 
 class Ruleset:
@@ -414,7 +429,11 @@ class Setup:
 
 @frozen
 class Rules:
-    """What one game fixes: its ruleset, player count, crafted setup and board layout."""
+    """What one game fixes: its ruleset, player count, crafted setup and board layout.
+
+    ``registry``, ``hooks``, ``options``, ``board``, ``start`` and ``end`` are plain
+    attributes derived from the ruleset (read on every rule check, so not properties).
+    """
 
     ruleset: Ruleset = field(eq=False)
     players: int
@@ -422,30 +441,21 @@ class Rules:
     setup: Setup
     slots: tuple[int, ...]
     next_inn: tuple[int, ...]
+    registry: Registry = field(init=False, eq=False, repr=False)
+    hooks: Hooks = field(init=False, eq=False, repr=False)
+    options: FrozenMap[str, object] = field(init=False, eq=False, repr=False)
+    board: tuple[Space, ...] = field(init=False, eq=False, repr=False)
+    start: int = field(init=False, eq=False, repr=False)
+    end: int = field(init=False, eq=False, repr=False)
 
-    @property
-    def registry(self) -> Registry:
-        return self.ruleset.registry
-
-    @property
-    def hooks(self) -> Hooks:
-        return self.ruleset.hooks
-
-    @property
-    def options(self) -> FrozenMap[str, object]:
-        return self.ruleset.options
-
-    @property
-    def board(self) -> tuple[Space, ...]:
-        return self.ruleset.registry.board
-
-    @property
-    def start(self) -> int:
-        return 0
-
-    @property
-    def end(self) -> int:
-        return len(self.ruleset.registry.board) - 1
+    def __attrs_post_init__(self) -> None:
+        derived = {
+            "registry": self.ruleset.registry, "hooks": self.ruleset.hooks,
+            "options": self.ruleset.options, "board": self.ruleset.registry.board,
+            "start": 0, "end": len(self.ruleset.registry.board) - 1,
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
 
     def option(self, name: str) -> object:
         return self.ruleset.options[name]
