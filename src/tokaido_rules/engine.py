@@ -277,7 +277,14 @@ def _implicit_move(state: GameState) -> Step | None:
     if p.position >= state.rules.end:
         return None
     seat = p.seat if p.seat is not None else state.rules.hooks.decider(state, piece)
-    return Step(MOVE, piece, seat)
+    step = _MOVE_STEPS.get((piece, seat))
+    if step is None:
+        step = _MOVE_STEPS[piece, seat] = Step(MOVE, piece, seat)
+    return step
+
+
+_MOVE_STEPS: dict[tuple[int, int | None], Step] = {}
+"""The move decision of each (piece, seat), shared like :data:`_MOVES`."""
 
 
 def _legal(state: GameState, step: Step) -> tuple[Action, ...]:
@@ -471,8 +478,13 @@ class Game:
         step = self.current_step
         if step is None:
             raise IllegalActionError("the game is over")
-        if action not in self.legal_actions():
-            raise IllegalActionError(self._why_illegal(step, action))
+        legal = self.legal_actions()
+        for candidate in legal:  # usually the very object offered: no equality calls
+            if candidate is action:
+                break
+        else:
+            if action not in legal:
+                raise IllegalActionError(self._why_illegal(step, action))
         ctx = Context(self.state)
         ctx.emit(action)
         working = list(ctx.state.agenda)

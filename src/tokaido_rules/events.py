@@ -380,10 +380,18 @@ class Move(Action):
         """The destination only: the slot follows from it."""
         return (self.TYPE, relative_piece(state, self.seat, self.piece), self.position)
 
+    def apply(self, state: GameState) -> GameState:
+        """The decision is answered and the traveller moves, in one copy of the state."""
+        agenda = state.agenda
+        return self._moved(state, agenda[1:] if self.CONSUMES_STEP and agenda else agenda)
+
     def effect(self, state: GameState) -> GameState:
+        return self._moved(state, state.agenda)
+
+    def _moved(self, state: GameState, agenda: tuple[Step, ...]) -> GameState:
         pieces = list(state.pieces)
         pieces[self.piece] = pieces[self.piece].replace(position=self.position, slot=self.slot)
-        return state.replace(pieces=tuple(pieces), turn=state.turn + 1)
+        return state.replace(pieces=tuple(pieces), turn=state.turn + 1, agenda=agenda)
 
     def __str__(self) -> str:
         slot = f" (slot {self.slot})" if self.slot else ""

@@ -9,6 +9,11 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
+_store = dict.__setitem__
+_update = dict.update
+_pop = dict.pop
+
+
 class FrozenMap(dict[K, V]):
     """A ``dict`` that refuses every mutation; "changes" return a new map.
 
@@ -43,21 +48,23 @@ class FrozenMap(dict[K, V]):
 
     def set(self, key: K, value: V) -> FrozenMap[K, V]:
         """Return a copy with ``key`` bound to ``value``."""
-        new: dict[K, V] = dict(self)
-        new[key] = value
-        return FrozenMap(new)
+        new = FrozenMap(self)
+        _store(new, key, value)  # the copy is not shared yet
+        return new
 
     def merge(self, items: Mapping[K, V] | Iterable[tuple[K, V]]) -> FrozenMap[K, V]:
         """Return a copy with every pair of ``items`` added or replaced."""
-        new: dict[K, V] = dict(self)
-        new.update(items)
-        return FrozenMap(new)
+        new = FrozenMap(self)
+        _update(new, items)
+        return new
 
     def without(self, key: K) -> FrozenMap[K, V]:
         """Return a copy without ``key`` (no error if absent)."""
-        new: dict[K, V] = dict(self)
-        new.pop(key, None)
-        return FrozenMap(new)
+        if key not in self:
+            return self
+        new = FrozenMap(self)
+        _pop(new, key)
+        return new
 
     def __reduce__(self) -> Any:
         return (FrozenMap, (dict(self),))

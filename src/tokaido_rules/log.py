@@ -83,17 +83,37 @@ def make_converter() -> cattrs.Converter:
     def is_tuple(t: Any) -> bool:
         return get_origin(t) is tuple
 
-    def structure_tuple(value: Any, t: Any) -> tuple[Any, ...]:
-        if not isinstance(value, list):
-            raise TypeError(f"expected a list, got {type(value).__name__}")
+    def tuple_hook(t: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
+        """A structure function for one tuple type, made once per type."""
         args = get_args(t)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(conv.structure(v, args[0]) for v in value)
-        if len(args) != len(value):
-            raise TypeError(f"expected {len(args)} items, got {len(value)}")
-        return tuple(conv.structure(v, a) for v, a in zip(value, args, strict=True))
+            item = args[0]
+            if item in (int, str):
+                def structure_plain(value: Any, _: Any) -> tuple[Any, ...]:
+                    if not isinstance(value, list):
+                        raise TypeError(f"expected a list, got {type(value).__name__}")
+                    for v in value:
+                        if type(v) is not item:
+                            raise TypeError(f"expected {item.__name__}, got "
+                                            f"{type(v).__name__} {v!r}")
+                    return tuple(value)
+                return structure_plain
 
-    conv.register_structure_hook_func(is_tuple, structure_tuple)
+            def structure_items(value: Any, _: Any) -> tuple[Any, ...]:
+                if not isinstance(value, list):
+                    raise TypeError(f"expected a list, got {type(value).__name__}")
+                return tuple(conv.structure(v, item) for v in value)
+            return structure_items
+
+        def structure_fixed(value: Any, _: Any) -> tuple[Any, ...]:
+            if not isinstance(value, list):
+                raise TypeError(f"expected a list, got {type(value).__name__}")
+            if len(args) != len(value):
+                raise TypeError(f"expected {len(args)} items, got {len(value)}")
+            return tuple(conv.structure(v, a) for v, a in zip(value, args, strict=True))
+        return structure_fixed
+
+    conv.register_structure_hook_factory(is_tuple, tuple_hook)
 
     def is_frozen_map(t: Any) -> bool:
         return t is FrozenMap or get_origin(t) is FrozenMap
@@ -328,9 +348,13 @@ def _describe(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
+_EVENT_KEY_SET = frozenset(EVENT_KEYS)
+
+
 def _parse_event(obj: dict[str, Any], number: int, seq: int, registry: Registry,
                  conv: cattrs.Converter) -> Event:
-    _check_keys(obj, EVENT_KEYS, number)
+    if obj.keys() != _EVENT_KEY_SET:
+        _check_keys(obj, EVENT_KEYS, number)
     if type(obj["seq"]) is not int:
         raise LogFormatError("seq must be an integer", number)
     if obj["seq"] != seq:

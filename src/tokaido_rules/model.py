@@ -256,8 +256,6 @@ class GameState:
                 except ValueError:
                     raise FoldError(f"zone {src!r} holds no {card!r}") from None
             left = tuple(rest)
-        new = dict(zones)
-        new[src] = left
-        target = new.get(dst, ())
-        new[dst] = target + cards if bottom else cards + target
-        return self.replace(zones=FrozenMap(new))
+        target = left if dst == src else zones.get(dst, ())
+        return _copy(self, {"zones": zones.merge(
+            ((src, left), (dst, target + cards if bottom else cards + target)))})
