@@ -491,8 +491,8 @@ class Game:
         resolve = self.ruleset.registry.resolvers[type(action)]
         resolve(ctx, step, action)
         working[:0] = ctx._new
-        step, legal = _run(ctx, working)
-        return Game(ctx.state, tuple(ctx.events), self, legal, step)
+        next_step, next_legal = _run(ctx, working)
+        return Game(ctx.state, tuple(ctx.events), self, next_legal, next_step)
 
     def _why_illegal(self, step: Step, action: object) -> str:
         if not isinstance(action, Action):
