@@ -65,6 +65,19 @@ def completed_panorama_reason(kind: str) -> str:
     return f"the {kind} panorama is already complete"
 
 
+_STAGED: dict[tuple[int, str, int, int | None], Staged] = {}
+
+
+def _staged(order: int, kind: str, piece: int, seat: int | None) -> Staged:
+    """A step of a stop, shared between stops (steps are immutable values and these few
+    recur at every stop, so they are made once)."""
+    key = (order, kind, piece, seat)
+    staged = _STAGED.get(key)
+    if staged is None:
+        staged = _STAGED[key] = Staged(order, Step(kind, piece, seat))
+    return staged
+
+
 class BasePlugin:
     """Tokaido's base game: 2 to 5 players, ten travellers, every space and inn."""
 
@@ -202,30 +215,30 @@ class BasePlugin:
             return self._inn_steps(state, piece)
         if p.seat is None:
             if space.kind == TEMPLE:
-                return [Staged(SPACE_ORDER, Step("base.neutral_temple", piece))]
+                return [_staged(SPACE_ORDER, "base.neutral_temple", piece, None)]
             return []
         steps = []
         kind = SPACE_ACTIONS.get(space.kind)
         if kind is not None:
-            steps.append(Staged(SPACE_ORDER, Step(kind, piece, p.seat)))
+            steps.append(_staged(SPACE_ORDER, kind, piece, p.seat))
         power = tv.STOP_POWERS.get(p.traveller or "")
         if power is not None and power[0] == space.kind:
-            steps.append(Staged(power[1], Step(power[2], piece, p.seat)))
+            steps.append(_staged(power[1], power[2], piece, p.seat))
         return steps
 
     @staticmethod
     def _inn_steps(state: GameState, piece: int) -> list[Staged]:
         p = state.pieces[piece]
-        close = Staged(INN_CLOSE_ORDER, Step("base.inn_close", piece))
-        hand = Staged(INN_HAND_ORDER, Step("base.inn_hand", piece))
+        close = _staged(INN_CLOSE_ORDER, "base.inn_close", piece, None)
+        hand = _staged(INN_HAND_ORDER, "base.inn_hand", piece, None)
         if p.seat is None:
-            return [hand, Staged(MEAL_ORDER, Step("base.neutral_discard", piece)), close]
-        steps = [hand, Staged(MEAL_ORDER, Step("base.meal", piece, p.seat)), close]
+            return [hand, _staged(MEAL_ORDER, "base.neutral_discard", piece, None), close]
+        steps = [hand, _staged(MEAL_ORDER, "base.meal", piece, p.seat), close]
         power = tv.INN_ARRIVAL_POWERS.get(p.traveller or "")
         if power is not None and p.position != state.rules.end:
-            steps.append(Staged(INN_POWER_ORDER, Step(power, piece, p.seat)))
+            steps.append(_staged(INN_POWER_ORDER, power, piece, p.seat))
         if tv.draws_free_meal(state, piece):
-            steps.append(Staged(SATSUKI_ORDER, Step("base.satsuki_draw", piece, p.seat)))
+            steps.append(_staged(SATSUKI_ORDER, "base.satsuki_draw", piece, p.seat))
         return steps
 
     @hookimpl

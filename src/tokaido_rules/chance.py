@@ -13,13 +13,6 @@ _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
-def _mix(z: int) -> int:
-    """The SplitMix64 finaliser: a bijection on 64-bit integers with good avalanche."""
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
-
-
 def random_below(seed: int, seq: int, draw: int, n: int) -> int:
     """Return a number in ``range(n)`` for draw ``draw`` of event ``seq`` under ``seed``.
 
@@ -28,6 +21,12 @@ def random_below(seed: int, seq: int, draw: int, n: int) -> int:
     """
     if n <= 0:
         raise ValueError("random_below needs n >= 1")
-    x = _mix((seed + _GOLDEN * (seq + 1)) & _MASK)
-    x = _mix((x + _GOLDEN * (draw + 1)) & _MASK)
-    return (x * n) >> 64
+    # the SplitMix64 finaliser (a bijection on 64-bit integers with good avalanche),
+    # applied twice and written out: this runs for every draw of every game
+    z = (seed + _GOLDEN * (seq + 1)) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z = ((z ^ (z >> 31)) + _GOLDEN * (draw + 1)) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return ((z ^ (z >> 31)) * n) >> 64

@@ -9,6 +9,7 @@ events too (:class:`Action`). The state of a game is the fold of its events
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from attrs import Factory, field, fields, frozen
@@ -121,10 +122,27 @@ class Action(Event):
     def sort_key(self) -> tuple[Any, ...]:
         """A total order over actions, for the sorted tuple of legal actions (by type,
         then field by field; actions whose fields are all integers sort first)."""
-        values = tuple([getattr(self, n) for n in field_names(type(self))])
-        if all(type(v) is int for v in values):
-            return (self.TYPE, 0, values)
-        return (self.TYPE, 1, tuple([_sort_value(v) for v in values]))
+        values = _field_values(self)
+        for v in values:
+            if type(v) is not int:
+                return (self.TYPE, 1, tuple([_sort_value(v) for v in values]))
+        return (self.TYPE, 0, values)
+
+
+_VALUE_GETTERS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+
+
+def _field_values(obj: Any) -> tuple[Any, ...]:
+    """The values of an attrs instance's fields, in order, with one getter per class."""
+    getter = _VALUE_GETTERS.get(type(obj))
+    if getter is None:
+        names = field_names(type(obj))
+        if len(names) == 1:
+            name = names[0]
+            getter = _VALUE_GETTERS[type(obj)] = lambda o: (getattr(o, name),)
+        else:
+            getter = _VALUE_GETTERS[type(obj)] = attrgetter(*names)
+    return getter(obj)
 
 
 def fold(state: GameState, event: Event) -> GameState:

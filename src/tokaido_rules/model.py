@@ -183,7 +183,8 @@ class GameState:
 
     def collection(self, piece: int) -> tuple[str, ...]:
         """A traveller's collection, in acquisition order."""
-        return self.zones.get(collection_zone(piece), ())
+        return self.zones.get(
+            _COLLECTIONS[piece] if piece < len(_COLLECTIONS) else collection_zone(piece), ())
 
     def secret(self, piece: int) -> tuple[str, ...]:
         """A traveller's secret cards."""
