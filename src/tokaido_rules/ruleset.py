@@ -175,16 +175,22 @@ def _hook_caller(caller: Any) -> Callable[..., Any]:
     """A function calling one hook's implementations, resolved once per ruleset, with
     the hook's arguments given positionally in the order of its specification.
 
-    When no implementation wraps the others, the implementations are called directly,
-    in pluggy's order, with the arguments each declares (much cheaper than going through
-    pluggy on every call); otherwise pluggy runs the call.
+    The implementations are called directly, in pluggy's order, each with the arguments
+    it declares (much cheaper than going through pluggy on every call). Wrappers
+    (``wrapper=True``) are run as pluggy runs them (:func:`_wrapped`); an old-style
+    ``hookwrapper`` or an implementation with keyword arguments sends the call through
+    pluggy itself.
     """
     impls = list(reversed(caller.get_hookimpls()))
     spec_names: tuple[str, ...] = tuple(caller.spec.argnames)
-    if any(getattr(i, "wrapper", False) or getattr(i, "hookwrapper", False) for i in impls):
+    firstresult = bool(caller.spec.opts.get("firstresult"))
+    if any(i.hookwrapper or i.kwargnames for i in impls):
         return lambda *args: caller(**dict(zip(spec_names, args, strict=True)))
     calls = [_positional(i.function, tuple(i.argnames), spec_names) for i in impls]
-    if caller.spec.opts.get("firstresult"):
+    if any(i.wrapper for i in impls):
+        return _wrapped([(i.wrapper, c) for i, c in zip(impls, calls, strict=True)],
+                        firstresult)
+    if firstresult:
         def first(*args: Any) -> Any:
             for call in calls:
                 result = call(*args)
@@ -196,6 +202,67 @@ def _hook_caller(caller: Any) -> Callable[..., Any]:
         only = calls[0]
         return lambda *args: [] if (r := only(*args)) is None else [r]
     return lambda *args: [r for call in calls if (r := call(*args)) is not None]
+
+
+def _wrapped(calls: list[tuple[bool, Callable[..., Any]]],
+             firstresult: bool) -> Callable[..., Any]:
+    """A hook call with new-style wrappers, run as pluggy's ``_multicall`` runs it: each
+    wrapper up to its ``yield``, then the plain implementations, then the wrappers'
+    endings innermost first, each receiving the result (or the exception) so far."""
+    def call(*args: Any) -> Any:
+        results: list[Any] = []
+        exception: BaseException | None = None
+        teardowns: list[Any] = []
+        try:
+            for is_wrapper, function in calls:
+                if is_wrapper:
+                    wrapper = function(*args)
+                    try:
+                        next(wrapper)
+                    except StopIteration:
+                        raise _wrapper_error(wrapper, "did not yield") from None
+                    teardowns.append(wrapper)
+                else:
+                    result = function(*args)
+                    if result is not None:
+                        results.append(result)
+                        if firstresult:
+                            break
+        except BaseException as exc:
+            exception = exc
+        outcome: Any = (results[0] if results else None) if firstresult else results
+        for wrapper in reversed(teardowns):
+            try:
+                if exception is not None:
+                    try:
+                        wrapper.throw(exception)
+                    except RuntimeError as error:  # a StopIteration raised inside
+                        if isinstance(exception, StopIteration) and error.__cause__ is exception:
+                            wrapper.close()
+                            continue
+                        raise
+                else:
+                    wrapper.send(outcome)
+                wrapper.close()
+            except StopIteration as stop:
+                outcome = stop.value
+                exception = None
+                continue
+            except BaseException as exc:
+                exception = exc
+                continue
+            raise _wrapper_error(wrapper, "has second yield")
+        if exception is not None:
+            raise exception
+        return outcome
+    return call
+
+
+def _wrapper_error(wrapper: Any, problem: str) -> RuntimeError:
+    """The error pluggy raises for a misbehaving wrapper, worded as pluggy words it."""
+    code = wrapper.gi_code
+    return RuntimeError(f"wrap_controller at {code.co_name!r} {code.co_filename}:"
+                        f"{code.co_firstlineno} {problem}")
 
 
 def _positional(function: Callable[..., Any], names: tuple[str, ...],
