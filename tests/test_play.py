@@ -11,7 +11,7 @@ import pytest
 from tokaido_rules import Action, Game, Setup, View, load_log, new_game, secret_zone, verify_log
 from tokaido_rules.bots import BOTS
 from tokaido_rules.cli import describe_action, main
-from tokaido_rules.play import HELP, run
+from tokaido_rules.play import HELP, draw_road, run
 from tokaido_variants.good_luck import BuyLuck
 
 RULE = "=" * 72
@@ -114,7 +114,31 @@ def test_help_and_board_print() -> None:
     assert end.events == game.events
     assert HELP in out
     assert out.count(RULE) == 2
-    assert out.count("Road ahead:") == 2
+    assert out.count("Road     0") == 2
+
+
+def test_the_road_is_drawn_with_every_traveller_by_arrival() -> None:
+    """Seats 3 then 2 leave the start inn for the hot spring at 5 (a double space at 4
+    players): the strip starts at the rearmost traveller, marks double spaces, and lists
+    the travellers at a position in arrival order, the first on top."""
+    game = new_game(4, seed=1, travellers=("kinko", "chuubei", "mitsukuni", "hirotada"),
+                    setup=Setup(queue=(0, 1, 2, 3)))
+    game = game.apply(next(a for a in game.legal_actions()
+                           if getattr(a, "position", None) == 5))
+    game = game.apply(next(a for a in game.legal_actions()
+                           if getattr(a, "position", None) == 5))
+    assert draw_road(game.view(0)) == [
+        "Road     0    1    2    3    4    5    6    7    8    9   10   11   12",
+        "       inn vil*  tem  enc  pad hot* mou* far*  vil tem*  enc sea*  mou",
+        "         0                        3",
+        "         1                        2",
+    ]
+    ahead = game.apply(next(a for a in game.legal_actions()
+                            if getattr(a, "position", None) == 14))
+    assert draw_road(ahead.view(0))[-1] == "      (further along: 14)"
+    two = new_game(2, seed=1, setup=Setup(queue=(2, 0, 1)))
+    assert draw_road(two.view(1))[1].split()[:3] == ["inn", "vil", "tem"]  # single slots
+    assert draw_road(two.view(1))[2:] == ["         N", "         0", "         1"]
 
 
 def test_quit_stops_and_eof_ends() -> None:

@@ -1,7 +1,8 @@
 """``tokaido play``: a person plays against bots in the terminal, seeing only their seat.
 
-At each of the person's decisions the screen shows the road, their own coins and
-collection, what is public about the others, and the numbered legal actions. Commands:
+At each of the person's decisions the screen draws the road with every traveller on it,
+shows their own coins and collection, what is public about the others, and the numbered
+legal actions. Commands:
 a number chooses; ``save FILE`` writes the game's log (resume it with ``--resume FILE``);
 ``board`` shows the road again; ``help``; ``quit``. Bad input asks again.
 """
@@ -32,14 +33,45 @@ def _name(state: GameState, piece: int, you: int) -> str:
     return f"seat {p.seat} ({label}){' - you' if p.seat == you else ''}"
 
 
+ROAD_COLUMNS = 13
+"""Positions drawn side by side in the road strip (5 characters each)."""
+
+
+def draw_road(view: View) -> list[str]:
+    """The stretch of road from the rearmost traveller: each position's number and kind
+    (first three letters, ``*`` for a space with a second slot at this player count), and
+    under it the travellers there
+    by seat number (``N`` the neutral traveller), the first arrival on top."""
+    board = view.ruleset.registry.board
+    slots = view.ruleset.board_for(sum(1 for p in view.pieces if p.seat is not None))[0]
+    start = min(p.position for p in view.pieces)
+    end = min(len(board), start + ROAD_COLUMNS)
+    at: dict[int, list[tuple[int, str]]] = {}
+    for p in view.pieces:
+        at.setdefault(p.position, []).append((p.slot, "N" if p.seat is None else str(p.seat)))
+    rows = max(len(v) for v in at.values())
+    columns = range(start, end)
+    lines = [
+        "Road  " + " ".join(f"{i:>4}" for i in columns),
+        "      " + " ".join(f"{board[i].kind[:3] + ('*' if slots[i] > 1 else ''):>4}"
+                            for i in columns),
+    ]
+    for row in range(rows):
+        marks = []
+        for i in columns:
+            here = sorted(at.get(i, ()))
+            marks.append(f"{here[row][1]:>4}" if row < len(here) else "    ")
+        lines.append("      " + " ".join(marks).rstrip())
+    beyond = sorted({p.position for p in view.pieces if p.position >= end})
+    if beyond:
+        lines.append(f"      (further along: {', '.join(map(str, beyond))})")
+    return lines
+
+
 def render(view: View, state_for_labels: GameState) -> str:
     """The road and the table as the person's seat sees it."""
     board = view.ruleset.registry.board
-    lines = ["", "=" * 72]
-    me = view.pieces[view.seat]
-    nxt = [i for i in range(me.position + 1, len(board)) if i <= me.position + 8]
-    upcoming = ", ".join(f"{i} {board[i].kind}" + ("*" if board[i].double else "")
-                         for i in nxt)
+    lines = ["", "=" * 72, *draw_road(view), ""]
     for i, p in enumerate(view.pieces):
         cards = view.zones.get(collection_zone(i), ())
         held = view.zone_sizes.get(secret_zone(i), 0)
@@ -56,8 +88,6 @@ def render(view: View, state_for_labels: GameState) -> str:
         if view.zones.get(zone):
             lines.append(f"{zone.split('.')[-1].replace('_', ' ').title()}: "
                          f"{', '.join(view.zones[zone])}")
-    if upcoming:
-        lines.append(f"Road ahead: {upcoming}")
     return "\n".join(lines)
 
 
