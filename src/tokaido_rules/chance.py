@@ -19,14 +19,24 @@ def random_below(seed: int, seq: int, draw: int, n: int) -> int:
     The 64-bit hash is mapped to the range by multiply-and-shift; its bias is at most
     ``n / 2**64``.
     """
-    if n <= 0:
-        raise ValueError("random_below needs n >= 1")
+    return draw_below(event_stream(seed, seq), draw, n)
+
+
+def event_stream(seed: int, seq: int) -> int:
+    """The hash shared by every draw of event ``seq`` (computed once for many draws)."""
     # the SplitMix64 finaliser (a bijection on 64-bit integers with good avalanche),
-    # applied twice and written out: this runs for every draw of every game
+    # written out: this runs for every draw of every game
     z = (seed + _GOLDEN * (seq + 1)) & _MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    z = ((z ^ (z >> 31)) + _GOLDEN * (draw + 1)) & _MASK
+    return z ^ (z >> 31)
+
+
+def draw_below(stream: int, draw: int, n: int) -> int:
+    """Draw ``draw`` of an :func:`event_stream`, as a number in ``range(n)``."""
+    if n <= 0:
+        raise ValueError("random_below needs n >= 1")
+    z = (stream + _GOLDEN * (draw + 1)) & _MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
     return ((z ^ (z >> 31)) * n) >> 64

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import frozen
 
-from .chance import random_below
+from .chance import draw_below, event_stream
 from .errors import IllegalActionError, SetupError, StaleActionError
 from .events import (
     Action,
@@ -56,12 +56,13 @@ class Context:
     (:meth:`scripted`).
     """
 
-    __slots__ = ("_draws", "_new", "events", "hooks", "registry", "rules", "state")
+    __slots__ = ("_draws", "_new", "_stream", "events", "hooks", "registry", "rules", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.events: list[Event] = []
         self._draws = 0
+        self._stream = 0
         self._new: list[Step] = []
         rules = state.rules
         self.rules: Rules = rules
@@ -90,7 +91,9 @@ class Context:
 
     def random_below(self, n: int) -> int:
         """A seeded random number in ``range(n)``; emit its outcome as an event."""
-        value = random_below(self.state.seed, self.state.seq, self._draws, n)
+        if self._draws == 0:
+            self._stream = event_stream(self.state.seed, self.state.seq)
+        value = draw_below(self._stream, self._draws, n)
         self._draws += 1
         return value
 
