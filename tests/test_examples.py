@@ -52,3 +52,19 @@ def test_example_runs(name: str) -> None:
 def test_example_output_is_deterministic(name: str) -> None:
     """Seeded scripts print the same thing on every run, even with worker processes."""
     assert run(EXAMPLES / name).stdout == run(EXAMPLES / name).stdout
+
+
+def test_the_benchmark_prints_every_measure() -> None:
+    """A tiny run of ``benchmarks/bench.py`` prints each table (timings are not checked:
+    they depend on the machine)."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--games", "2",
+         "--players", "2,3", "--rulesets", "base", "--repeat", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "2 random games per row, best of 1 runs, one core, legality checks on"
+    assert [line.split()[:2] for line in lines if line.startswith("base ")] == [
+        ["base", "2"], ["base", "3"], ["base", "2"], ["base", "3"]]
+    assert any("replay events/s" in line for line in lines)
+    assert lines[-1].startswith("peak memory:")
