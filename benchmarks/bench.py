@@ -1,9 +1,11 @@
 """Speed of tokaido-rules on one core.
 
 Run: ``python benchmarks/bench.py [--games N] [--players 2,3,4,5]
-[--rulesets base,base+crossroads] [--repeat R]``. Prints, for each ruleset and player count, complete
-random games per second with legality checks on (every ``Game.apply`` checks its action
-against the legal actions) and microseconds per decision; then the replay speed of logs
+[--rulesets base,base+crossroads] [--repeat R]``.
+
+Prints, for each ruleset and player count, complete random games per second with
+legality checks on (every ``Game.apply`` checks its action against the legal actions)
+and microseconds per decision; then the replay speed of logs
 (``load_log``: parse, check and fold, in events per second), the size of a log, and the
 peak memory of the process. Timings are CPU time of this process; each row reports the
 fastest of ``R`` runs (default 3), the usual way to measure through a noisy machine.

@@ -478,10 +478,10 @@ class Game:
             raise StaleActionError(
                 f"the action was sent at seq {expected_seq}; the game is at seq {self.state.seq}"
             )
-        step = self.current_step
+        step = self._step or self.current_step
         if step is None:
             raise IllegalActionError("the game is over")
-        legal = self.legal_actions()
+        legal = self._legal or self.legal_actions()
         for candidate in legal:  # usually the very object offered: no equality calls
             if candidate is action:
                 break
@@ -491,8 +491,7 @@ class Game:
         ctx = Context(self.state)
         ctx.emit(action)
         working = list(ctx.state.agenda)
-        resolve = self.ruleset.registry.resolvers[type(action)]
-        resolve(ctx, step, action)
+        ctx.registry.resolvers[type(action)](ctx, step, action)
         working[:0] = ctx._new
         next_step, next_legal = _run(ctx, working)
         return Game(ctx.state, tuple(ctx.events), self, next_legal, next_step)

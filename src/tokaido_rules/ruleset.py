@@ -187,6 +187,8 @@ def _hook_caller(caller: Any) -> Callable[..., Any]:
     if any(i.hookwrapper or i.kwargnames for i in impls):
         return lambda *args: caller(**dict(zip(spec_names, args, strict=True)))
     calls = [_positional(i.function, tuple(i.argnames), spec_names) for i in impls]
+    if not calls:
+        return _no_result if firstresult else _no_results
     if any(i.wrapper for i in impls):
         return _wrapped([(i.wrapper, c) for i, c in zip(impls, calls, strict=True)],
                         firstresult)
@@ -202,6 +204,14 @@ def _hook_caller(caller: Any) -> Callable[..., Any]:
         only = calls[0]
         return lambda *args: [] if (r := only(*args)) is None else [r]
     return lambda *args: [r for call in calls if (r := call(*args)) is not None]
+
+
+def _no_result(*args: Any) -> None:
+    return None
+
+
+def _no_results(*args: Any) -> list[Any]:
+    return []
 
 
 def _wrapped(calls: list[tuple[bool, Callable[..., Any]]],
