@@ -56,6 +56,23 @@ def test_fast_replace_copies_every_field() -> None:
         assert getattr(piece.replace(), f.name) is getattr(piece, f.name)
 
 
+def test_replace_refuses_unknown_fields_and_leaves_the_original() -> None:
+    """A misspelt field is an error, not a silent extra attribute; copies are new objects
+    and the original keeps its values."""
+    game = start(["kinko", "satsuki", "hiroshige"])
+    state = game.state
+    with pytest.raises(TypeError, match=r"GameState has no field\(s\) \['coin'\]"):
+        state.replace(coin=3)
+    with pytest.raises(TypeError, match=r"Piece has no field\(s\) \['coin'\]"):
+        state.pieces[0].replace(coin=3)
+    moved = state.replace(turn=state.turn + 5)
+    assert moved is not state and moved.turn == state.turn + 5
+    assert game.state.turn == moved.turn - 5
+    richer = state.with_piece(0, coins=99)
+    assert richer.pieces[0].coins == 99 and state.pieces[0].coins != 99
+    assert richer.pieces[1] is state.pieces[1]
+
+
 def test_wrong_seat_is_rejected_with_reason() -> None:
     """An action by a seat whose decision it is not raises IllegalActionError."""
     game = start(["kinko", "satsuki", "hiroshige"])

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from attrs import field, frozen
+from attrs import field, fields, frozen
 
 from .errors import FoldError
 from .frozen import EMPTY, FrozenMap, freeze
@@ -148,6 +148,8 @@ class Piece:
     def replace(self, **changes: Any) -> Piece:
         """A copy with ``changes``: much faster than ``attrs.evolve``, because it runs no
         converters (the values must already have the fields' types)."""
+        if not changes.keys() <= _PIECE_FIELDS:
+            raise TypeError(f"Piece has no field(s) {sorted(changes.keys() - _PIECE_FIELDS)}")
         return _copy(self, changes)
 
 
@@ -225,6 +227,8 @@ class GameState:
     def replace(self, **changes: Any) -> GameState:
         """A copy with ``changes``: much faster than ``attrs.evolve``, because it runs no
         converters (the values must already have the fields' types). Event folds use it."""
+        if not changes.keys() <= _STATE_FIELDS:
+            raise TypeError(f"GameState has no field(s) {sorted(changes.keys() - _STATE_FIELDS)}")
         return _copy(self, changes)
 
     def with_piece(self, index: int, **changes: Any) -> GameState:
@@ -260,3 +264,7 @@ class GameState:
         target = left if dst == src else zones.get(dst, ())
         return _copy(self, {"zones": zones.merge(
             ((src, left), (dst, target + cards if bottom else cards + target)))})
+
+
+_PIECE_FIELDS = frozenset(f.name for f in fields(Piece))
+_STATE_FIELDS = frozenset(f.name for f in fields(GameState))
