@@ -130,16 +130,16 @@ class BasePlugin:
         }
         for kind, run in steps.items():
             registry.add_step(kind, run=run)
-        registry.add_step("base.choose_traveller", legal=r.legal_choose_traveller)
+        registry.add_step("base.choose_traveller", legal=r.legal_choose_traveller, ordered=True)
         registry.add_step("base.buy_souvenirs", legal=r.legal_buy_souvenirs,
-                          explain=r.explain_buy_souvenirs)
+                          explain=r.explain_buy_souvenirs, ordered=True)
         registry.add_step("base.temple", legal=r.legal_donate, explain=r.explain_donate,
                           ordered=True)
         registry.add_step("base.bank_coin", legal=r.legal_bank_coin,
                           ordered=True)
         registry.add_step("base.keep_encounter", legal=r.legal_keep_encounter,
                           ordered=True)
-        registry.add_step("base.choose_panorama", legal=r.legal_choose_panorama)
+        registry.add_step("base.choose_panorama", legal=r.legal_choose_panorama, ordered=True)
         registry.add_step("base.satsuki_meal", legal=r.legal_satsuki_meal,
                           ordered=True)
         registry.add_step("base.meal", legal=r.legal_buy_meal, explain=r.explain_buy_meal,

@@ -167,7 +167,7 @@ def run_offer_travellers(ctx: Context, step: Step) -> None:
 
 def legal_choose_traveller(state: GameState, step: Step) -> list[Action]:
     seat = step.seat if step.seat is not None else -1
-    return [ChooseTraveller(seat, t) for t in state.data.get(f"base.offer.{seat}", ())]
+    return [ChooseTraveller(seat, t) for t in sorted(state.data.get(f"base.offer.{seat}", ()))]
 
 
 def resolve_choose_traveller(ctx: Context, step: Step, action: ChooseTraveller) -> None:
@@ -222,7 +222,14 @@ def legal_buy_souvenirs(state: GameState, step: Step) -> list[Action]:
     if len(options) <= 1:  # only "buy nothing": no decision to make
         return []
     seat = step.seat if step.seat is not None else -1
-    return [BuySouvenirs(seat, step.piece, cards, discount) for cards, discount in options]
+    return [BuySouvenirs(seat, step.piece, cards, discount)
+            for cards, discount in sorted(options, key=_purchase_order)]
+
+
+def _purchase_order(purchase: Purchase) -> tuple[tuple[str, ...], bool, str]:
+    """The canonical order of purchases: by the cards, then no discount first."""
+    cards, discount = purchase
+    return cards, discount is not None, discount or ""
 
 
 def explain_buy_souvenirs(state: GameState, step: Step, action: Action) -> str | None:
@@ -360,8 +367,9 @@ def effect_annaibito(ctx: Context, step: Step) -> None:
 
 def legal_choose_panorama(state: GameState, step: Step) -> list[Action]:
     seat = step.seat if step.seat is not None else -1
-    options = [k for k in step.data["options"] if k in open_panoramas(state, step.piece)]
-    return [ChoosePanorama(seat, step.piece, k) for k in options]
+    still_open = open_panoramas(state, step.piece)
+    return [ChoosePanorama(seat, step.piece, k)
+            for k in sorted(step.data["options"]) if k in still_open]
 
 
 def resolve_choose_panorama(ctx: Context, step: Step, action: ChoosePanorama) -> None:

@@ -96,7 +96,7 @@ class CrossroadsPlugin:
             "crossroads.jirocho": r.legal_gamble,
             "crossroads.vitality": r.legal_vitality,
         }.items():
-            registry.add_step(kind, legal=legal)
+            registry.add_step(kind, legal=legal, ordered=True)  # each is made in order
         registry.add_action(TakeOption, r.resolve_take_option)
         registry.add_action(TakeAmulet, r.resolve_take_amulet)
         registry.add_action(BuyLegendary, r.resolve_buy_legendary)

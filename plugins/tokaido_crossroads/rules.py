@@ -120,8 +120,8 @@ def run_choose_option(ctx: Context, step: Step) -> None:
 
 def legal_option(state: GameState, step: Step) -> list[Action]:
     seat = step.seat if step.seat is not None else -1
-    return [TakeOption(seat, step.piece, str(o)) for o in step.data["options"]
-            if available(state, step.piece, str(o))]
+    return [TakeOption(seat, step.piece, o) for o in sorted(map(str, step.data["options"]))
+            if available(state, step.piece, o)]
 
 
 def resolve_take_option(ctx: Context, step: Step, action: TakeOption) -> None:
@@ -141,7 +141,7 @@ def legal_second_option(state: GameState, step: Step) -> list[Action]:
     if not available(state, step.piece, option):
         return []
     seat = step.seat if step.seat is not None else -1
-    return [TakeOption(seat, step.piece, option), TakeOption(seat, step.piece, None)]
+    return [TakeOption(seat, step.piece, None), TakeOption(seat, step.piece, option)]
 
 
 # --- the Crossroads actions (RULES.md 5.3, 5.4) ---------------------------------------------
