@@ -9,6 +9,7 @@ plugin id and a dot, so two plugins can never clash.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ from attrs import frozen
 
 from .errors import PluginDefinitionError
 from .events import Action, Event
+from .frozen import FrozenMap
 from .model import Card, GameState, Space, Step, Traveller
 from .visibility import Visibility
 
@@ -68,6 +70,10 @@ class DeckSpec:
     shuffled: bool
 
 
+BACKS_CACHE = 4096
+"""How many zone contents :meth:`Registry.card_backs` remembers."""
+
+
 class Registry:
     """Content of one ruleset. Filled by plugins, then read by the engine."""
 
@@ -89,14 +95,35 @@ class Registry:
     def home_deck(self, card: str) -> str:
         """The deck a card belongs to (its back shows which): the first deck declared
         with it. Cards in no deck have the home ``""``."""
-        homes = self.__dict__.get("_homes")
+        return self._homes().get(card, "")
+
+    def card_backs(self, cards: tuple[str, ...]) -> FrozenMap[str, int]:
+        """How many of ``cards`` come from each deck (what their backs show).
+
+        Views ask this for every zone at every decision, and most zones have not changed
+        since the last one: answers are remembered (up to :data:`BACKS_CACHE` of them).
+        """
+        cache: dict[tuple[str, ...], FrozenMap[str, int]] = self.__dict__.setdefault(
+            "_backs_cache", {})
+        backs = cache.get(cards)
+        if backs is None:
+            homes = self._homes()
+            backs = FrozenMap(Counter(homes.get(card, "") for card in cards))
+            if len(cache) >= BACKS_CACHE:
+                cache.clear()
+            cache[cards] = backs
+        return backs
+
+    def _homes(self) -> dict[str, str]:
+        """Card -> home deck, built once the plugins have registered (when first asked)."""
+        homes: dict[str, str] | None = self.__dict__.get("_home_decks")
         if homes is None:
             homes = {}
             for spec in self.decks.values():
                 for c in spec.cards:
                     homes.setdefault(c, spec.zone)
-            self.__dict__["_homes"] = homes
-        return str(homes.get(card, ""))
+            self.__dict__["_home_decks"] = homes
+        return homes
 
     # --- helpers -----------------------------------------------------------------
     def _own(self, name: str, what: str) -> str:

@@ -74,7 +74,7 @@ def make_view(game: Game, seat: int) -> View:
     })
     registry = state.rules.ruleset.registry
     backs = FrozenMap({
-        name: FrozenMap(Counter(registry.home_deck(c) for c in cards))
+        name: registry.card_backs(cards)
         for name, cards in state.zones.items()
     })
     return View(

@@ -37,24 +37,39 @@ def _visible(rule: Visibility, state: GameState, seat: int, name: str) -> bool:
 
 def zone_visible(state: GameState, seat: int, zone: str) -> bool:
     """Whether ``seat`` may see the cards of ``zone`` (undeclared zones are hidden)."""
-    zones = state.rules.ruleset.registry.zones
+    registry = state.rules.registry
+    rules: dict[str, Visibility] = registry.__dict__.setdefault("_zone_rules", {})
+    rule = rules.get(zone)
+    if rule is None:
+        rule = rules[zone] = _zone_rule(registry.zones, zone)
+    return _visible(rule, state, seat, zone)
+
+
+def _zone_rule(zones: dict[str, Visibility], zone: str) -> Visibility:
+    """The rule of a zone: its own, else its family's (``name.<n>``), else hidden."""
     rule = zones.get(zone)
     if rule is None:
         family = _family(zone)
         rule = zones.get(family[0]) if family is not None else None
         if rule != "seat" and not callable(rule):
             rule = "hidden" if rule is None else rule
-    return _visible(rule, state, seat, zone)
+    return rule
 
 
 def data_visible(state: GameState, seat: int, key: str) -> bool:
     """Whether ``seat`` may see a game data value (undeclared keys are hidden)."""
+    registry = state.rules.registry
+    rules: dict[str, Visibility] = registry.__dict__.setdefault("_data_rules", {})
+    rule = rules.get(key)
+    if rule is None:
+        rule = rules[key] = _data_rule(registry.data_keys, key)
+    return _visible(rule, state, seat, key)
+
+
+def _data_rule(data_keys: dict[str, Visibility], key: str) -> Visibility:
+    """The rule of the longest declared prefix of ``key``, else hidden."""
     best = ""
-    for prefix in state.rules.ruleset.registry.data_keys:
+    for prefix in data_keys:
         if key.startswith(prefix) and len(prefix) > len(best):
             best = prefix
-    if not best:
-        return False
-    return _visible(state.rules.ruleset.registry.data_keys[best], state, seat, key)
-
-
+    return data_keys[best] if best else "hidden"
