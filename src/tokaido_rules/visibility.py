@@ -22,27 +22,39 @@ def _family(name: str) -> tuple[str, int] | None:
     return (prefix, int(suffix)) if suffix.isdigit() and prefix else None
 
 
-def _visible(rule: Visibility, state: GameState, seat: int, name: str) -> bool:
+Resolved = bool | int | Callable[[GameState, int, str], bool]
+"""A rule applied to one name: seen by all or none, by the seat of piece ``n``, or ask."""
+
+
+def _resolve(rule: Visibility, name: str) -> Resolved:
     if rule == "public":
         return True
     if rule == "hidden":
         return False
     if rule == "seat":
         family = _family(name)
-        if family is None or family[1] >= len(state.pieces):
-            return False
-        return state.pieces[family[1]].seat == seat
-    return bool(rule(state, seat, name))
+        return False if family is None else family[1]
+    assert callable(rule)
+    return rule
+
+
+def _check(resolved: Resolved, state: GameState, seat: int, name: str) -> bool:
+    if resolved is True or resolved is False:
+        return resolved
+    if type(resolved) is int:
+        return resolved < len(state.pieces) and state.pieces[resolved].seat == seat
+    assert callable(resolved)
+    return bool(resolved(state, seat, name))
 
 
 def zone_visible(state: GameState, seat: int, zone: str) -> bool:
     """Whether ``seat`` may see the cards of ``zone`` (undeclared zones are hidden)."""
     registry = state.rules.registry
-    rules: dict[str, Visibility] = registry.__dict__.setdefault("_zone_rules", {})
-    rule = rules.get(zone)
-    if rule is None:
-        rule = rules[zone] = _zone_rule(registry.zones, zone)
-    return _visible(rule, state, seat, zone)
+    rules: dict[str, Resolved] = registry.__dict__.setdefault("_zone_rules", {})
+    resolved = rules.get(zone)
+    if resolved is None:
+        resolved = rules[zone] = _resolve(_zone_rule(registry.zones, zone), zone)
+    return _check(resolved, state, seat, zone)
 
 
 def _zone_rule(zones: dict[str, Visibility], zone: str) -> Visibility:
@@ -59,11 +71,11 @@ def _zone_rule(zones: dict[str, Visibility], zone: str) -> Visibility:
 def data_visible(state: GameState, seat: int, key: str) -> bool:
     """Whether ``seat`` may see a game data value (undeclared keys are hidden)."""
     registry = state.rules.registry
-    rules: dict[str, Visibility] = registry.__dict__.setdefault("_data_rules", {})
-    rule = rules.get(key)
-    if rule is None:
-        rule = rules[key] = _data_rule(registry.data_keys, key)
-    return _visible(rule, state, seat, key)
+    rules: dict[str, Resolved] = registry.__dict__.setdefault("_data_rules", {})
+    resolved = rules.get(key)
+    if resolved is None:
+        resolved = rules[key] = _resolve(_data_rule(registry.data_keys, key), key)
+    return _check(resolved, state, seat, key)
 
 
 def _data_rule(data_keys: dict[str, Visibility], key: str) -> Visibility:
