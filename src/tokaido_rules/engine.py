@@ -179,9 +179,8 @@ class Context:
 # --- the move decision ----------------------------------------------------------------
 
 
-def _destinations(state: GameState, piece: int) -> list[tuple[int, int, str | None]]:
-    """Every position up to the next inn with a free slot: (position, slot, reason it is
-    forbidden or ``None``)."""
+def _free_slots(state: GameState, piece: int) -> tuple[list[int], list[int]]:
+    """Every position up to the next inn with a free slot, and that slot."""
     rules = state.rules
     pieces = state.pieces
     here = pieces[piece].position
@@ -212,9 +211,15 @@ def _destinations(state: GameState, piece: int) -> list[tuple[int, int, str | No
                     positions.append(pos)
                     free.append(slot)
                     break
-    forbidden = rules.hooks.forbidden_stops(state, piece, tuple(positions))
-    get = forbidden.get
-    return [(pos, slot, get(pos)) for pos, slot in zip(positions, free, strict=True)]
+    return positions, free
+
+
+def _destinations(state: GameState, piece: int) -> list[tuple[int, int, str | None]]:
+    """Every position up to the next inn with a free slot: (position, slot, reason it is
+    forbidden or ``None``)."""
+    positions, free = _free_slots(state, piece)
+    forbidden = state.rules.hooks.forbidden_stops(state, piece, tuple(positions))
+    return [(pos, slot, forbidden.get(pos)) for pos, slot in zip(positions, free, strict=True)]
 
 
 _MOVES: dict[tuple[int, int, int, int], Move] = {}
@@ -226,9 +231,12 @@ def legal_moves(state: GameState, step: Step) -> list[Action]:
     """The moves of ``step.piece``: every free slot up to the next inn a rule allows."""
     seat = step.seat if step.seat is not None else -1
     piece = step.piece
+    positions, free = _free_slots(state, piece)
+    forbidden = state.rules.hooks.forbidden_stops(state, piece, tuple(positions))
+    reason = forbidden.get
     moves: list[Action] = []
-    for pos, slot, reason in _destinations(state, piece):
-        if reason is None:
+    for pos, slot in zip(positions, free, strict=True):
+        if reason(pos) is None:
             key = (seat, piece, pos, slot)
             move = _MOVES.get(key)
             if move is None:
