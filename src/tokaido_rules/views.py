@@ -69,14 +69,15 @@ def check_seat(state: GameState, seat: object) -> int:
 def make_view(game: Game, seat: int) -> View:
     state = game.state
     seat = check_seat(state, seat)
-    visible = FrozenMap({
-        name: cards for name, cards in state.zones.items() if zone_visible(state, seat, name)
-    })
-    registry = state.rules.ruleset.registry
-    backs = FrozenMap({
-        name: registry.card_backs(cards)
-        for name, cards in state.zones.items()
-    })
+    registry = state.rules.registry
+    visible: dict[str, tuple[str, ...]] = {}
+    sizes: dict[str, int] = {}
+    backs: dict[str, FrozenMap[str, int]] = {}
+    for name, cards in state.zones.items():  # one pass: views are made at every decision
+        if zone_visible(state, seat, name):
+            visible[name] = cards
+        sizes[name] = len(cards)
+        backs[name] = registry.card_backs(cards)
     return View(
         seat=seat,
         players=state.players,
@@ -84,9 +85,9 @@ def make_view(game: Game, seat: int) -> View:
         turn=state.turn,
         over=state.over,
         pieces=state.pieces,
-        zones=visible,
-        zone_sizes=FrozenMap({name: len(cards) for name, cards in state.zones.items()}),
-        zone_backs=backs,
+        zones=FrozenMap(visible),
+        zone_sizes=FrozenMap(sizes),
+        zone_backs=FrozenMap(backs),
         data=FrozenMap({k: v for k, v in state.data.items() if data_visible(state, seat, k)}),
         agenda=state.agenda,
         current_player=game.current_player,
