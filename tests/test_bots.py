@@ -9,8 +9,17 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+import scenario
 from tokaido_rules import Action, Game, Move, Ruleset, View, determinize, new_game
-from tokaido_rules.bots import BOTS, Bot, GreedyBot, RandomBot, SearchBot, next_action
+from tokaido_rules.bots import (
+    BOTS,
+    Bot,
+    GreedyBot,
+    RandomBot,
+    SearchBot,
+    greedy_value,
+    next_action,
+)
 from tokaido_rules.testing import box_contents, held_cards, hidden_variant
 
 BASE = ("base",)
@@ -253,6 +262,17 @@ def test_greedy_beats_random_clearly() -> None:
         winners = end.winners()
         wins += 1 / len(winners) if greedy in winners else 0.0
     assert wins / 12 > 0.5
+
+
+def test_greedy_sees_past_a_choice_of_action_to_the_purchase() -> None:
+    """With Crossroads a village first asks which action to take. With 10 coins, the
+    legendary Murasame (8 points for 3 coins) makes the village next to Kyoto worth
+    8 - 3 x 0.5 = 6.5, more than any other stop: GreedyBot goes there."""
+    game = scenario.start(["kinko", "zenemon", "sasayakko"], queue=(1, 2, 0),
+                          coins={0: 10, 1: 0, 2: 0}, plugins=CROSSROADS)
+    village = next(a for a in game.legal_actions() if isinstance(a, Move) and a.position == 1)
+    assert greedy_value(game, village, 0) == 6.5
+    assert GreedyBot(1).choose(game.view(0)) == village
 
 
 # --- the Bot protocol ----------------------------------------------------------------

@@ -74,9 +74,14 @@ def _skip_cost(game: Game, action: Action) -> float:
     return 0.0
 
 
-def greedy_value(game: Game, action: Action, seat: int, depth: int = 1) -> float:
+GREEDY_DEPTH = 2
+"""How many of its own further decisions at the same stop the greedy evaluation looks
+through: 2 sees past an expansion's choice of action (Crossroads) to the purchase."""
+
+
+def greedy_value(game: Game, action: Action, seat: int, depth: int = GREEDY_DEPTH) -> float:
     """The immediate gain of ``action`` for ``seat`` on a complete game: its standing
-    after the action (and, ``depth`` times, after its own best next decision of the
+    after the action (and, up to ``depth`` times, after its own best next decision of the
     same stop), minus the cost of skipped spaces."""
     after = game.apply(action)
     gain = standing(after, seat) - standing(game, seat) - _skip_cost(game, action)
