@@ -13,6 +13,8 @@ import scenario
 from tokaido_rules import Action, Game, Move, Ruleset, View, determinize, new_game
 from tokaido_rules.bots import (
     BOTS,
+    GREEDY_COIN_VALUE,
+    SKIP_COST,
     Bot,
     GreedyBot,
     RandomBot,
@@ -267,12 +269,24 @@ def test_greedy_beats_random_clearly() -> None:
 def test_greedy_sees_past_a_choice_of_action_to_the_purchase() -> None:
     """With Crossroads a village first asks which action to take. With 10 coins, the
     legendary Murasame (8 points for 3 coins) makes the village next to Kyoto worth
-    8 - 3 x 0.5 = 6.5, more than any other stop: GreedyBot goes there."""
+    8 - 3 = 5 (a coin is worth a point to it), more than any other stop: GreedyBot goes
+    there."""
     game = scenario.start(["kinko", "zenemon", "sasayakko"], queue=(1, 2, 0),
                           coins={0: 10, 1: 0, 2: 0}, plugins=CROSSROADS)
     village = next(a for a in game.legal_actions() if isinstance(a, Move) and a.position == 1)
-    assert greedy_value(game, village, 0) == 6.5
+    assert greedy_value(game, village, 0) == 8 - 3 * GREEDY_COIN_VALUE
     assert GreedyBot(1).choose(game.view(0)) == village
+
+
+def test_greedy_sees_no_reason_to_hurry_to_an_inn() -> None:
+    """Every traveller stops at every inn, so a move to one is worth only the spaces it
+    skips, even for Satsuki, whose free meal waits there: counting the meal made her rush
+    from inn to inn. From Kyoto she takes the next space."""
+    game = scenario.start(["satsuki", "zenemon", "kinko"], queue=(1, 2, 0),
+                          coins={0: 10, 1: 0, 2: 0})
+    moves = {a.position: a for a in game.legal_actions() if isinstance(a, Move)}
+    assert greedy_value(game, moves[14], 0) == -13 * SKIP_COST
+    assert GreedyBot(1).choose(game.view(0)).position == 1
 
 
 # --- the Bot protocol ----------------------------------------------------------------

@@ -6,8 +6,8 @@ the game itself, so it cannot read hidden information. Bots keep their own rando
 and never draw from the game's. :func:`next_action` asks a bot to decide for a game.
 
 - :class:`RandomBot`: uniformly random legal actions.
-- :class:`GreedyBot`: the best immediate gain (points, and coins at half a point each,
-  minus a little for every space skipped), judged on a sampled completion of its view.
+- :class:`GreedyBot`: the best immediate gain (points, and coins at a point each, minus
+  a lot for every space skipped), judged on a sampled completion of its view.
 - :class:`SearchBot`: information-set Monte Carlo search: it samples the hidden cards
   consistently with its view (:func:`~tokaido_rules.views.determinize`) many times,
   plays each candidate action out with a fast policy, and keeps the best on average.
@@ -26,9 +26,15 @@ from .views import View, determinize
 
 MASK = (1 << 64) - 1
 COIN_VALUE = 0.5
-"""What a coin is worth, in points, to the greedy evaluation."""
-SKIP_COST = 0.4
-"""What each space skipped by a move costs, in points (the turns it gives away)."""
+"""What a coin is worth, in points, when the search bot scores a playout."""
+GREEDY_COIN_VALUE = 1.0
+"""What a coin is worth, in points, to the greedy evaluation: a purchase must bring at
+least a point per coin. (Tuned in greedy-against-greedy games: 0.5 lost clearly to
+0.8-1.2.)"""
+SKIP_COST = 2.5
+"""What each space skipped by a move costs the greedy evaluation, in points: stops are
+the scarce resource of the game. (Tuned like :data:`GREEDY_COIN_VALUE`: 0.4 to 1.2 lost
+clearly to 2-3; higher is no better.)"""
 
 
 class Bot(Protocol):
@@ -59,18 +65,16 @@ class RandomBot:
         return actions[index]
 
 
-def standing(game: Game, seat: int) -> float:
-    """A seat's points plus its coins at :data:`COIN_VALUE`."""
+def standing(game: Game, seat: int, coin_value: float = COIN_VALUE) -> float:
+    """A seat's points plus its coins at ``coin_value`` points each."""
     p = game.state.pieces[seat]
-    return p.total + COIN_VALUE * p.coins
+    return p.total + coin_value * p.coins
 
 
 def _skip_cost(game: Game, action: Action) -> float:
-    if isinstance(action, Move):
+    if isinstance(action, Move) and game.state.pieces[action.piece].seat is not None:
         skipped = action.position - game.state.pieces[action.piece].position - 1
-        if action.piece == game.state.pieces[action.piece].seat or (
-                game.state.pieces[action.piece].seat is not None):
-            return SKIP_COST * max(0, skipped)
+        return SKIP_COST * max(0, skipped)
     return 0.0
 
 
@@ -82,11 +86,19 @@ through: 2 sees past an expansion's choice of action (Crossroads) to the purchas
 def greedy_value(game: Game, action: Action, seat: int, depth: int = GREEDY_DEPTH) -> float:
     """The immediate gain of ``action`` for ``seat`` on a complete game: its standing
     after the action (and, up to ``depth`` times, after its own best next decision of the
-    same stop), minus the cost of skipped spaces."""
+    same stop), minus the cost of skipped spaces.
+
+    What happens at an inn is no reason to hurry there: every traveller stops at every
+    inn, so a move to an inn is worth only what it skips (counting the meal made
+    travellers rush from inn to inn and skip the road)."""
     after = game.apply(action)
-    gain = standing(after, seat) - standing(game, seat) - _skip_cost(game, action)
-    if isinstance(action, Move) and game.state.pieces[action.piece].seat is None:
-        return -gain  # moving the neutral: judged by what it costs us, roughly nothing
+    gain = (standing(after, seat, GREEDY_COIN_VALUE) - standing(game, seat, GREEDY_COIN_VALUE)
+            - _skip_cost(game, action))
+    if isinstance(action, Move):
+        if game.state.pieces[action.piece].seat is None:
+            return -gain  # moving the neutral: judged by what it costs us, roughly nothing
+        if game.state.rules.board[action.position].inn:
+            return gain
     step = after.current_step
     if depth > 0 and step is not None and step.seat == seat and step.kind != "core.move":
         follow = [greedy_value(after, a, seat, depth - 1) for a in after.legal_actions()]

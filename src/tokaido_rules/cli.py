@@ -11,16 +11,18 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, NoReturn
 
 from .bots import BOTS, next_action
+from .chance import random_below
 from .engine import Game, initial_state, new_game, replay
 from .errors import TokaidoError
 from .events import Action, CardsMoved, CoinsChanged, Event, GameOver, Move, Scored, fold
 from .log import dump_log, load_log, verify_log
 from .model import COLLECTION, GameState, collection_zone
 from .ruleset import Ruleset, installed_plugins, load_plugin, plugin_info
+from .simulate import decision_kinds, simulate
 from .views import View
 
 BOT_SALT = 0x5EED_B075
@@ -60,6 +62,9 @@ def _build_parser() -> _Parser:
                      help="play a batch of games and print statistics (default 1)")
     sim.add_argument("--bots", default="random", metavar="BOT,...",
                      help=f"bots by seat, cycled ({', '.join(BOTS)}; default random)")
+    sim.add_argument("--random-decisions", default="", metavar="KIND,...",
+                     help="decision kinds taken at random instead of by the bots, e.g. "
+                          "base.choose_traveller to deal travellers by chance")
     sim.add_argument("--jobs", type=int, default=1, help="worker processes for --games")
     sim.add_argument("--dask", metavar="ADDRESS",
                      help="run the batch on a Dask cluster (extra tokaido-rules[dask])")
@@ -135,19 +140,32 @@ def describe_effects(events: Sequence[Event], state: GameState,
     return "; ".join(parts)
 
 
-def play_bots(game: Game, seed: int, names: Sequence[str] = ("random",)) -> Game:
-    """Play to the end with the named bots (cycled over the seats)."""
+def play_bots(game: Game, seed: int, names: Sequence[str] = ("random",),
+              random_decisions: Collection[str] = ()) -> Game:
+    """Play to the end with the named bots (cycled over the seats); decisions of the
+    kinds in ``random_decisions`` are taken at random instead."""
     bots = [BOTS[names[seat % len(names)]](seed ^ BOT_SALT ^ (seat * 0x9E3779B9))
             for seat in range(game.players)]
+    decisions = 0
     while not game.is_over:
-        game = game.apply(next_action(bots[game.current_player or 0], game))
+        step = game.current_step
+        assert step is not None
+        if step.kind in random_decisions:
+            actions = game.legal_actions()
+            action = actions[random_below(seed, decisions, 2, len(actions))]
+        else:
+            action = next_action(bots[step.seat or 0], game)
+        game = game.apply(action)
+        decisions += 1
     return game
+
+
+def _kinds(args: argparse.Namespace) -> list[str]:
+    return [k.strip() for k in args.random_decisions.split(",") if k.strip()]
 
 
 def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, object],
            bots: list[str]) -> int:
-    from .simulate import simulate
-
     if args.games < 1 or args.jobs < 1:
         raise _UsageError("--games and --jobs must be at least 1")
     executor: Any = None
@@ -177,7 +195,8 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
             task = bar.add_task("games", total=args.games)
             batch = simulate(args.games, args.players, plugins, bots, args.seed, options,
                              executor=executor, keep_logs=bool(args.out),
-                             progress=lambda n: bar.update(task, completed=n))
+                             progress=lambda n: bar.update(task, completed=n),
+                             random_decisions=_kinds(args))
     finally:
         if client is not None:
             client.close()
@@ -264,6 +283,8 @@ def _print_batch(batch: Any, args: argparse.Namespace) -> None:
         return
     print(f"{s.games} games of {args.players} players, plugins {args.plugins}, bots "
           f"{args.bots}, seed {args.seed}")
+    if _kinds(args):
+        print(f"taken at random: {', '.join(_kinds(args))}")
     print(f"{s.games_per_second:.1f} games per second ({s.seconds:.2f} s), "
           f"{s.decisions_per_game:.1f} decisions per game\n")
     print(_table(["seat", "win rate", "mean score"],
@@ -375,7 +396,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.view is not None and args.log is None:
         raise _UsageError("--view needs --log FILE")
     game = new_game(args.players, seed=args.seed, plugins=ruleset)
-    game = play_bots(game, args.seed, bots)
+    game = play_bots(game, args.seed, bots, decision_kinds(ruleset, _kinds(args)))
     if args.log is not None:
         _write(args.log, dump_log(game, viewer=args.view))
     title = f"Tokaido: {args.players} players, seed {args.seed}, plugins {','.join(ruleset.ids)}"

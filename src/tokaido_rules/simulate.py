@@ -44,6 +44,10 @@ class GameSpec:
     bots: tuple[str, ...]
     """One bot name per seat (see :data:`tokaido_rules.bots.BOTS`)."""
     keep_log: bool = False
+    random_decisions: tuple[str, ...] = ()
+    """Decision kinds taken uniformly at random (seeded by the game) instead of by the
+    seat's bot: ``("base.choose_traveller",)`` deals travellers by chance, so that a
+    balance study sees every traveller equally often, whatever the bots prefer."""
 
 
 @frozen
@@ -82,9 +86,14 @@ def play_game(spec: GameSpec, index: int = 0) -> GameResult:
             for seat, name in enumerate(spec.bots)]
     decisions = 0
     while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        action: Action = next_action(bots[seat], game)
+        step = game.current_step
+        assert step is not None and step.seat is not None
+        action: Action
+        if step.kind in spec.random_decisions:
+            actions = game.legal_actions()
+            action = actions[random_below(spec.seed, decisions, 2, len(actions))]
+        else:
+            action = next_action(bots[step.seat], game)
         game = game.apply(action)
         decisions += 1
     winners = game.winners()
@@ -166,11 +175,23 @@ def game_seed(seed: int, index: int) -> int:
     return random_below(seed & ((1 << 64) - 1), index, 7, 2**63)
 
 
+def decision_kinds(ruleset: Ruleset, kinds: Iterable[str]) -> tuple[str, ...]:
+    """``kinds`` without repeats, checked: each must be a decision of ``ruleset``."""
+    wanted = tuple(dict.fromkeys(kinds))
+    decisions = sorted(k for k, step in ruleset.registry.steps.items() if step.is_decision)
+    unknown = [kind for kind in wanted if kind not in decisions]
+    if unknown:
+        raise SetupError(f"unknown decision kind(s) {unknown} (this ruleset's decisions: "
+                         f"{', '.join(decisions)})")
+    return wanted
+
+
 def specs(games: int, players: int, plugins: Iterable[str] = ("base",),
           bots: Sequence[str] = ("random",), seed: int = 0,
           options: Mapping[str, object] | None = None,
-          keep_logs: bool = False) -> list[GameSpec]:
-    """The specs of a batch; ``bots`` is cycled over the seats."""
+          keep_logs: bool = False, random_decisions: Iterable[str] = ()) -> list[GameSpec]:
+    """The specs of a batch; ``bots`` is cycled over the seats; ``random_decisions``
+    (:attr:`GameSpec.random_decisions`) must be decision kinds of the ruleset."""
     if not bots:
         raise SetupError("at least one bot is needed")
     unknown = [b for b in bots if b not in BOTS]
@@ -182,10 +203,11 @@ def specs(games: int, players: int, plugins: Iterable[str] = ("base",),
         raise SetupError(f"players must be 2 to 5, got {players!r}")
     plugin_ids = tuple(plugins)
     frozen_options = tuple(sorted((options or {}).items()))
-    _ruleset(plugin_ids, frozen_options)  # fail early on a bad ruleset
+    ruleset = _ruleset(plugin_ids, frozen_options)  # fail early on a bad ruleset
+    by_chance = decision_kinds(ruleset, random_decisions)
     seats = tuple(bots[i % len(bots)] for i in range(players))
     return [GameSpec(players, game_seed(seed, i), plugin_ids, frozen_options, seats,
-                     keep_logs) for i in range(games)]
+                     keep_logs, by_chance) for i in range(games)]
 
 
 def simulate(
@@ -199,11 +221,14 @@ def simulate(
     executor: Executor | None = None,
     keep_logs: bool = False,
     progress: Callable[[int], None] | None = None,
+    random_decisions: Iterable[str] = (),
 ) -> Batch:
     """Play ``games`` games and aggregate them. With an ``executor`` (a process pool, a
     Dask cluster's executor, ...) games run there; results are the same either way.
-    ``progress(n)`` is called after each finished game with the number finished."""
-    batch = specs(games, players, plugins, bots, seed, options, keep_logs)
+    ``progress(n)`` is called after each finished game with the number finished.
+    ``random_decisions``: decision kinds taken at random rather than by the bots
+    (:attr:`GameSpec.random_decisions`)."""
+    batch = specs(games, players, plugins, bots, seed, options, keep_logs, random_decisions)
     start = time.perf_counter()
     results: list[GameResult] = []
     jobs = [(spec, i) for i, spec in enumerate(batch)]
