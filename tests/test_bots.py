@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 import pytest
 
 import scenario
+from tokaido_base import BuyMeal, Donate
 from tokaido_rules import Action, Game, Move, Ruleset, View, determinize, new_game
 from tokaido_rules.bots import (
     BOTS,
@@ -35,7 +36,7 @@ BotFactory = Callable[[int], Bot]
 
 def small_search(seed: int) -> Bot:
     """A SearchBot with a budget small enough for tests."""
-    return SearchBot(seed, iterations=8, horizon=6)
+    return SearchBot(seed, samples=2, horizon=6)
 
 
 FACTORIES: dict[str, BotFactory] = {
@@ -287,6 +288,51 @@ def test_greedy_sees_no_reason_to_hurry_to_an_inn() -> None:
     moves = {a.position: a for a in game.legal_actions() if isinstance(a, Move)}
     assert greedy_value(game, moves[14], 0) == -13 * SKIP_COST
     assert GreedyBot(1).choose(game.view(0)) == moves[1]
+
+
+def test_search_takes_a_clear_choice_without_playing_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only actions within ``margin`` of the greedy best are played out: with one, the
+    search bot takes it at once (here the village worth 5, the next stop 1.9)."""
+    game = scenario.start(["kinko", "zenemon", "sasayakko"], queue=(1, 2, 0),
+                          coins={0: 10, 1: 0, 2: 0}, plugins=CROSSROADS)
+
+    def no_playout(*args: object) -> float:
+        raise AssertionError("played out")
+
+    monkeypatch.setattr(SearchBot, "_playout", no_playout)
+    choice = SearchBot(1).choose(game.view(0))
+    assert isinstance(choice, Move) and choice.position == 1
+
+
+def test_search_settles_a_close_call_by_the_end_of_the_game() -> None:
+    """Late in the game, piece 0 stops at the temple (43) with 10 coins; piece 1 has given
+    3 coins. Every donation is worth nothing now (a point per coin, a coin is worth a
+    point), so GreedyBot gives 1, second in the temple ranking (7). The search bot plays
+    the game out, sees that 3 ties for first (10 points) and gives 3."""
+    game = scenario.start(["kinko", "sasayakko", "zenemon"], coins={0: 10, 1: 3, 2: 0})
+    route = {0: [43], 1: [2]}
+    while True:
+        step = game.current_step
+        assert step is not None
+        here = game.state.pieces[step.piece].position
+        if step.kind == "core.move":
+            moves = [a for a in game.legal_actions() if isinstance(a, Move)]
+            planned = route.get(step.piece, [])
+            target = [m for m in moves if planned and m.position == planned[0]]
+            game = game.apply(target[0] if target else max(moves, key=lambda m: m.position))
+            if target:
+                planned.pop(0)
+        elif step.kind == "base.temple" and step.piece == 0 and here == 43:
+            break
+        elif step.kind == "base.temple":
+            game = scenario.act(game, Donate, amount=3)
+        else:
+            game = scenario.act(game, BuyMeal, meal=None)
+    assert game.state.pieces[1].counter("base.donation") == 3
+    greedy = GreedyBot(1).choose(game.view(0))
+    search = SearchBot(1, samples=2).choose(game.view(0))
+    assert isinstance(greedy, Donate) and greedy.amount == 1
+    assert isinstance(search, Donate) and search.amount == 3
 
 
 # --- the Bot protocol ----------------------------------------------------------------

@@ -191,9 +191,9 @@ def test_random_decisions_deal_travellers_by_chance() -> None:
                      random_decisions=("base.choose_traveller",))
     assert dealt.summary.games_by_traveller["satsuki"] >= 3
     with ThreadPoolExecutor(2) as pool:
-        again = simulate(20, 4, bots=("greedy",), seed=5, executor=pool,
+        again = simulate(6, 4, bots=("greedy",), seed=5, executor=pool,
                          random_decisions=("base.choose_traveller",))
-    assert [r.seats for r in again.results] == [r.seats for r in dealt.results]
+    assert [r.seats for r in again.results] == [r.seats for r in dealt.results[:6]]
 
 
 def test_cli_random_decisions(capsys: pytest.CaptureFixture[str]) -> None:

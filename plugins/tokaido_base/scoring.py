@@ -60,8 +60,12 @@ def panorama_sections(state: GameState, piece: int, kind: str) -> int:
 
 def panorama_complete(state: GameState, piece: int, kind: str) -> bool:
     collection = state.collection(piece)
-    # the last section first: when one is missing, it is usually that one
-    return all(section in collection for section in _SECTIONS_LAST_FIRST[kind])
+    sections = _SECTIONS_LAST_FIRST[kind]
+    # the last section first: when one is missing, it is usually that one (and this runs
+    # for every panorama space within reach of every move)
+    if sections[0] not in collection:
+        return False
+    return all(section in collection for section in sections[1:])
 
 
 _SECTIONS_LAST_FIRST = {

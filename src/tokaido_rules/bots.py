@@ -8,14 +8,14 @@ and never draw from the game's. :func:`next_action` asks a bot to decide for a g
 - :class:`RandomBot`: uniformly random legal actions.
 - :class:`GreedyBot`: the best immediate gain (points, and coins at a point each, minus
   a lot for every space skipped), judged on a sampled completion of its view.
-- :class:`SearchBot`: information-set Monte Carlo search: it samples the hidden cards
-  consistently with its view (:func:`~tokaido_rules.views.determinize`) many times,
-  plays each candidate action out with a fast policy, and keeps the best on average.
+- :class:`SearchBot`: Monte Carlo search of the greedy bot's close calls: it samples
+  the hidden cards consistently with its view (:func:`~tokaido_rules.views.determinize`)
+  several times, plays each close candidate out to the end with greedy players, and
+  keeps the best on average.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Protocol
 
@@ -125,33 +125,50 @@ class GreedyBot:
         return actions[values.index(max(values))]
 
 
-def _rollout_action(game: Game, seed: int, n: int) -> Action:
-    """The fast playout policy: a move to one of the three nearest stops, otherwise a
-    random legal action."""
+def greedy_action(game: Game, depth: int = GREEDY_DEPTH) -> Action:
+    """The greedy choice of the seat deciding in a complete game (first of equals)."""
     actions = game.legal_actions()
-    moves = [a for a in actions if isinstance(a, Move)]
-    if moves and len(moves) == len(actions):
-        nearest = sorted(moves, key=lambda m: m.position)[:3]
-        return nearest[random_below(seed, n, 0, len(nearest))]
-    return actions[random_below(seed, n, 1, len(actions))]
+    if len(actions) == 1:
+        return actions[0]
+    seat = game.current_player
+    assert seat is not None
+    values = [greedy_value(game, a, seat, depth) for a in actions]
+    return actions[values.index(max(values))]
+
+
+def outcome(game: Game, seat: int) -> float:
+    """A seat's score minus the best other seat's; before the end, coins count at
+    :data:`COIN_VALUE` (at the end they are worth nothing)."""
+    values: list[float]
+    if game.is_over:
+        values = [game.state.pieces[s].total for s in range(game.players)]
+    else:
+        values = [standing(game, s) for s in range(game.players)]
+    mine = values.pop(seat)
+    return mine - max(values)
 
 
 class SearchBot:
-    """Information-set Monte Carlo search over its own decision.
+    """Monte Carlo search of its close calls, on samples of what it cannot see.
 
-    Each of ``iterations`` samples completes the hidden part of its view at random, picks
-    a candidate action by UCB1, applies it and plays on with a fast policy for
-    ``horizon`` decisions; the result is the seat's standing minus the best opponent's.
-    It returns the candidate with the best average. It never reads hidden state: every
-    sample is built from the view alone.
+    It ranks its legal actions by :func:`greedy_value` on one sampled completion of its
+    view. When several are within ``margin`` points of the best, it plays each of them
+    out on ``samples`` sampled completions (the same ones for every candidate), with
+    every seat played by :func:`greedy_action` (looking ``rollout_depth`` decisions deep)
+    for ``horizon`` decisions (``None``: to the end of the game), and keeps the candidate
+    with the best mean :func:`outcome`. So what the greedy evaluation cannot see (the
+    temple ranking, the end-of-game achievements, a space taken from a rival) settles
+    the close calls. It never reads hidden state: every sample is built from the view
+    alone (:func:`~tokaido_rules.views.determinize`).
     """
 
-    def __init__(self, seed: int = 0, iterations: int = 64, horizon: int = 24,
-                 exploration: float = 4.0) -> None:
+    def __init__(self, seed: int = 0, samples: int = 6, margin: float = 3.0,
+                 horizon: int | None = None, rollout_depth: int = 1) -> None:
         self.seed = seed & MASK
-        self.iterations = iterations
+        self.samples = samples
+        self.margin = margin
         self.horizon = horizon
-        self.exploration = exploration
+        self.rollout_depth = rollout_depth
         self.decisions = 0
         self._greedy = GreedyBot(seed ^ 0x5EA5C4)
 
@@ -161,36 +178,25 @@ class SearchBot:
         if len(actions) == 1:
             return actions[0]
         if view.current_step is not None and view.current_step.kind == "base.choose_traveller":
-            return self._greedy.choose(view)
-        visits = [0] * len(actions)
-        totals = [0.0] * len(actions)
-        for it in range(self.iterations):
-            seed = random_below(self.seed, self.decisions, it, MASK)
-            world = determinize(view, seed)
-            index = self._select(visits, totals, it)
-            totals[index] += self._playout(world, actions[index], view.seat, seed)
-            visits[index] += 1
-        means = [totals[i] / visits[i] if visits[i] else -math.inf for i in range(len(actions))]
-        return actions[means.index(max(means))]
+            return self._greedy.choose(view)  # decided once, long before any outcome
+        worlds = [determinize(view, random_below(self.seed, self.decisions, i, MASK))
+                  for i in range(max(1, self.samples))]
+        prior = [greedy_value(worlds[0], a, view.seat) for a in actions]
+        best = max(prior)
+        candidates = [i for i, v in enumerate(prior) if v >= best - self.margin]
+        if len(candidates) == 1:
+            return actions[candidates[0]]
+        totals = [sum(self._playout(world, actions[i], view.seat) for world in worlds)
+                  for i in candidates]
+        return actions[candidates[totals.index(max(totals))]]
 
-    def _select(self, visits: list[int], totals: list[float], it: int) -> int:
-        for i, n in enumerate(visits):
-            if n == 0:
-                return i
-        log_n = math.log(it + 1)
-        scores = [totals[i] / visits[i] + self.exploration * math.sqrt(log_n / visits[i])
-                  for i in range(len(visits))]
-        return scores.index(max(scores))
-
-    def _playout(self, world: Game, action: Action, seat: int, seed: int) -> float:
+    def _playout(self, world: Game, action: Action, seat: int) -> float:
         game = world.apply(action)
-        for n in range(self.horizon):
-            if game.is_over:
-                break
-            game = game.apply(_rollout_action(game, seed, n))
-        mine = standing(game, seat)
-        others = [standing(game, s) for s in range(game.players) if s != seat]
-        return mine - max(others)
+        played = 0
+        while not game.is_over and (self.horizon is None or played < self.horizon):
+            game = game.apply(greedy_action(game, self.rollout_depth))
+            played += 1
+        return outcome(game, seat)
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {
