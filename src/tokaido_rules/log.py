@@ -131,23 +131,32 @@ def make_converter() -> cattrs.Converter:
 _CONVERTER = make_converter()
 """For the header and snapshots, whose types belong to the core."""
 
-_RULESET_CONVERTERS: dict[tuple[type[Event], ...], cattrs.Converter] = {}
+Structurer = Callable[[Any, Any], Any]
+_RULESET_CONVERTERS: dict[tuple[type[Event], ...],
+                          tuple[cattrs.Converter, dict[type[Event], Structurer]]] = {}
 
 
 def converter_for(ruleset: Ruleset) -> cattrs.Converter:
     """The converter of a ruleset's events, built once every plugin has registered its
     event types: a structure function is generated for each of them, and only for them.
     Rulesets with the same event types share one (it holds no other state)."""
+    return _converter_and_structurers(ruleset)[0]
+
+
+def _converter_and_structurers(
+        ruleset: Ruleset) -> tuple[cattrs.Converter, dict[type[Event], Structurer]]:
+    """The converter, and its structure function of each event type (called directly
+    when loading a log: it saves the converter's dispatch on every event)."""
     key = tuple(ruleset.registry.events.values())
-    conv = _RULESET_CONVERTERS.get(key)
-    if conv is None:
+    found = _RULESET_CONVERTERS.get(key)
+    if found is None:
         conv = make_converter()
+        structurers: dict[type[Event], Structurer] = {}
         for cls in key:
-            conv.register_structure_hook(
-                cls, make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True)
-            )
-        _RULESET_CONVERTERS[key] = conv
-    return conv
+            structurers[cls] = make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True)
+            conv.register_structure_hook(cls, structurers[cls])
+        found = _RULESET_CONVERTERS[key] = (conv, structurers)
+    return found
 
 
 def event_data(event: Event) -> dict[str, Any]:
@@ -352,7 +361,7 @@ _EVENT_KEY_SET = frozenset(EVENT_KEYS)
 
 
 def _parse_event(obj: dict[str, Any], number: int, seq: int, registry: Registry,
-                 conv: cattrs.Converter) -> Event:
+                 structurers: dict[type[Event], Structurer]) -> Event:
     if obj.keys() != _EVENT_KEY_SET:
         _check_keys(obj, EVENT_KEYS, number)
     if type(obj["seq"]) is not int:
@@ -383,7 +392,7 @@ def _parse_event(obj: dict[str, Any], number: int, seq: int, registry: Registry,
                                  number) from None
         version += 1
     try:
-        return conv.structure(data, cls)
+        return structurers[cls](data, cls)  # type: ignore[no-any-return]
     except Exception as exc:
         raise LogFormatError(f"bad {kind} data: {_describe(exc)}", number) from None
 
@@ -425,10 +434,10 @@ def read_log(text: str, plugins: Iterable[object] = ()) -> tuple[_Header, list[E
         raise LogFormatError(f"bad game parameters: {exc}", 1) from None
     state = initial_state(rules, head.seed)
     registry = head.ruleset.registry
-    conv = converter_for(head.ruleset)
+    structurers = _converter_and_structurers(head.ruleset)[1]
     events: list[Event] = []
     for number, obj in enumerate(_event_objects(lines), start=2):
-        event = _parse_event(obj, number, len(events), registry, conv)
+        event = _parse_event(obj, number, len(events), registry, structurers)
         try:
             state = fold(state, event)
         except Exception as exc:  # any failure of a fold means the event does not fit
