@@ -246,8 +246,20 @@ def explain_buy_souvenirs(state: GameState, step: Step, action: Action) -> str |
             f"{state.pieces[step.piece].coins} coins this way")
 
 
+def _purchase_cost(state: GameState, piece: int, cards: tuple[str, ...],
+                   discount: str | None) -> int:
+    """What a legal purchase costs (its own price only: the engine has checked it is one
+    of the options)."""
+    registry_cards = state.rules.registry.cards
+    prices = tuple(registry_cards[c].price for c in cards)
+    for named, cost, _ in tv.souvenir_prices(state, piece, prices, cards):
+        if named == discount:
+            return cost
+    raise AssertionError(f"no price for {cards} with discount {discount}")
+
+
 def resolve_buy_souvenirs(ctx: Context, step: Step, action: BuySouvenirs) -> None:
-    cost = _souvenir_options(ctx.state, step)[(action.cards, action.discount)]
+    cost = _purchase_cost(ctx.state, action.piece, action.cards, action.discount)
     ctx.pay_for_cards(action.piece, cost, action.cards)
     for card in action.cards:
         gain_souvenir(ctx, action.piece, card, VILLAGE_OFFER, from_top=False)
@@ -460,7 +472,7 @@ def explain_buy_meal(state: GameState, step: Step, action: Action) -> str | None
 def resolve_buy_meal(ctx: Context, step: Step, action: BuyMeal) -> None:
     if action.meal is None:
         return
-    cost = _meal_options(ctx.state, step)[action.meal]
+    cost = tv.meal_price(ctx.state, action.piece, ctx.registry.cards[action.meal].price)
     ctx.pay_for_cards(action.piece, cost, (action.meal,))
     eat_meal(ctx, action.piece, action.meal, INN_HAND, from_top=False)
 
