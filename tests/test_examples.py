@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -69,3 +70,15 @@ def test_the_benchmark_prints_every_measure() -> None:
         ["base", "2"], ["base", "3"], ["base", "2"], ["base", "3"]]
     assert any("replay events/s" in line for line in lines)
     assert lines[-1].startswith("peak memory:")
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is a system tool")
+def test_the_instruction_count_prints_one_figure() -> None:
+    """``benchmarks/instructions.py`` counts a game's instructions under valgrind."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "instructions.py"), "--games", "1",
+         "--players", "2"], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    assert result.returncode == 0, result.stderr
+    head, _, tail = result.stdout.strip().partition(": ")
+    assert head == "base, 2 players"
+    assert float(tail.split()[0]) > 1  # millions of instructions per game

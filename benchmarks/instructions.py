@@ -1,0 +1,65 @@
+"""Machine instructions per complete random game, counted by valgrind: a cost measure
+that repeats exactly from run to run, whatever else the machine is doing.
+
+Run: ``python benchmarks/instructions.py [--games N] [--players P] [--ruleset base]``.
+
+Timings (``bench.py``) wander by 20% or more on a shared machine; instruction counts do
+not, so they are the way to compare two versions of the code: run this on each. The
+script runs itself twice under ``valgrind --tool=callgrind`` (about 50 times slower
+than normal), once playing no game and once playing ``N``, and prints the difference
+per game, so that start-up and imports are not counted. Needs ``valgrind`` on the PATH.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+
+from bench import random_game
+from tokaido_rules import Ruleset
+
+
+def play(games: int, players: int, ruleset: str) -> None:
+    """The counted work: one warm-up game (building caches), then ``games`` games."""
+    rules = Ruleset.build(ruleset.split("+"))
+    random_game(players, 10_000, rules)
+    for seed in range(games):
+        random_game(players, seed, rules)
+
+
+def count(games: int, players: int, ruleset: str) -> int:
+    """Instructions executed by this script playing ``games`` games, under callgrind."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+               sys.executable, __file__, "--inner", "--games", str(games),
+               "--players", str(players), "--ruleset", ruleset]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    for line in result.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[1])
+    raise SystemExit(f"error: valgrind reported no count:\n{result.stderr[-2000:]}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--ruleset", default="base", help="plugin ids joined by '+'")
+    parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.inner:
+        play(args.games, args.players, args.ruleset)
+        return
+    if shutil.which("valgrind") is None:
+        raise SystemExit("error: valgrind is not installed")
+    if args.games < 1:
+        raise SystemExit("error: --games must be at least 1")
+    per_game = (count(args.games, args.players, args.ruleset)
+                - count(0, args.players, args.ruleset)) / args.games
+    print(f"{args.ruleset}, {args.players} players: {per_game / 1e6:.2f} million "
+          f"instructions per random game (mean of {args.games})")
+
+
+if __name__ == "__main__":
+    main()
