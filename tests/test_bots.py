@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 import pytest
 
 import scenario
-from tokaido_base import BuyMeal, Donate
-from tokaido_rules import Action, Game, Move, Ruleset, View, determinize, new_game
+from tokaido_base import BuyMeal, ChooseTraveller, Donate
+from tokaido_rules import Action, Game, Move, Ruleset, Setup, View, determinize, new_game
 from tokaido_rules.bots import (
     BOTS,
     GREEDY_COIN_VALUE,
@@ -333,6 +333,25 @@ def test_search_settles_a_close_call_by_the_end_of_the_game() -> None:
     search = SearchBot(1, samples=2).choose(game.view(0))
     assert isinstance(greedy, Donate) and greedy.amount == 1
     assert isinstance(search, Donate) and search.amount == 3
+
+
+def test_search_plays_out_every_traveller_tile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The choice of a traveller shapes the whole game: every tile is played out, even one
+    whose starting coins make it the greedy bot's last choice (Satsuki, 2 coins, against
+    Yoshiyasu, 9)."""
+    game = new_game(3, seed=4, setup=Setup(chance={"travellers.0": [("satsuki", "yoshiyasu")]}))
+    tiles = {a.traveller: a for a in game.legal_actions() if isinstance(a, ChooseTraveller)}
+    assert GreedyBot(1).choose(game.view(0)) == tiles["yoshiyasu"]
+    played: list[str] = []
+
+    def playout(self: SearchBot, world: Game, action: Action, seat: int) -> float:
+        assert isinstance(action, ChooseTraveller)
+        played.append(action.traveller)
+        return 1.0 if action.traveller == "satsuki" else 0.0
+
+    monkeypatch.setattr(SearchBot, "_playout", playout)
+    assert SearchBot(1, samples=3).choose(game.view(0)) == tiles["satsuki"]
+    assert sorted(played) == ["satsuki"] * 3 + ["yoshiyasu"] * 3
 
 
 # --- the Bot protocol ----------------------------------------------------------------

@@ -148,11 +148,17 @@ def outcome(game: Game, seat: int) -> float:
     return mine - max(values)
 
 
+WHOLE_GAME_CHOICES = frozenset({"base.choose_traveller"})
+"""Decisions whose every option the search bot plays out: they shape the whole game,
+and their immediate gain (a traveller's starting coins) says little of it."""
+
+
 class SearchBot:
     """Monte Carlo search of its close calls, on samples of what it cannot see.
 
     It ranks its legal actions by :func:`greedy_value` on one sampled completion of its
-    view. When several are within ``margin`` points of the best, it plays each of them
+    view. When several are within ``margin`` points of the best (or the decision is one
+    of :data:`WHOLE_GAME_CHOICES`, such as the choice of a traveller), it plays each of them
     out on ``samples`` sampled completions (the same ones for every candidate), with
     every seat played by :func:`greedy_action` (looking ``rollout_depth`` decisions deep)
     for ``horizon`` decisions (``None``: to the end of the game), and keeps the candidate
@@ -170,22 +176,23 @@ class SearchBot:
         self.horizon = horizon
         self.rollout_depth = rollout_depth
         self.decisions = 0
-        self._greedy = GreedyBot(seed ^ 0x5EA5C4)
 
     def choose(self, view: View) -> Action:
         actions = view.legal_actions
         self.decisions += 1
         if len(actions) == 1:
             return actions[0]
-        if view.current_step is not None and view.current_step.kind == "base.choose_traveller":
-            return self._greedy.choose(view)  # decided once, long before any outcome
-        worlds = [determinize(view, random_below(self.seed, self.decisions, i, MASK))
-                  for i in range(max(1, self.samples))]
-        prior = [greedy_value(worlds[0], a, view.seat) for a in actions]
-        best = max(prior)
-        candidates = [i for i, v in enumerate(prior) if v >= best - self.margin]
+        first = determinize(view, random_below(self.seed, self.decisions, 0, MASK))
+        if view.current_step is not None and view.current_step.kind in WHOLE_GAME_CHOICES:
+            candidates = list(range(len(actions)))
+        else:
+            prior = [greedy_value(first, a, view.seat) for a in actions]
+            best = max(prior)
+            candidates = [i for i, v in enumerate(prior) if v >= best - self.margin]
         if len(candidates) == 1:
             return actions[candidates[0]]
+        worlds = [first, *(determinize(view, random_below(self.seed, self.decisions, i, MASK))
+                           for i in range(1, self.samples))]
         totals = [sum(self._playout(world, actions[i], view.seat) for world in worlds)
                   for i in candidates]
         return actions[candidates[totals.index(max(totals))]]
