@@ -352,6 +352,9 @@ def test_search_plays_out_every_traveller_tile(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(SearchBot, "_playout", playout)
     assert SearchBot(1, samples=3).choose(game.view(0)) == tiles["satsuki"]
     assert sorted(played) == ["satsuki"] * 3 + ["yoshiyasu"] * 3
+    played.clear()  # not a whole-game choice: 7 coins apart, beyond the margin of 3
+    assert SearchBot(1, samples=3, whole_game=()).choose(game.view(0)) == tiles["yoshiyasu"]
+    assert played == []
 
 
 # --- the Bot protocol ----------------------------------------------------------------

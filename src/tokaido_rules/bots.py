@@ -16,7 +16,7 @@ and never draw from the game's. :func:`next_action` asks a bot to decide for a g
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Protocol
 
 from .chance import random_below
@@ -149,16 +149,17 @@ def outcome(game: Game, seat: int) -> float:
 
 
 WHOLE_GAME_CHOICES = frozenset({"base.choose_traveller"})
-"""Decisions whose every option the search bot plays out: they shape the whole game,
-and their immediate gain (a traveller's starting coins) says little of it."""
+"""The decision kinds whose every option :class:`SearchBot` plays out by default: they
+shape the whole game, and their immediate gain (a traveller's starting coins) says little
+of it. A plugin's own such decisions are given with ``SearchBot(whole_game=...)``."""
 
 
 class SearchBot:
     """Monte Carlo search of its close calls, on samples of what it cannot see.
 
     It ranks its legal actions by :func:`greedy_value` on one sampled completion of its
-    view. When several are within ``margin`` points of the best (or the decision is one
-    of :data:`WHOLE_GAME_CHOICES`, such as the choice of a traveller), it plays each of them
+    view. When several are within ``margin`` points of the best (or the decision is of a
+    kind in ``whole_game``, such as the choice of a traveller), it plays each of them
     out on ``samples`` sampled completions (the same ones for every candidate), with
     every seat played by :func:`greedy_action` (looking ``rollout_depth`` decisions deep)
     for ``horizon`` decisions (``None``: to the end of the game), and keeps the candidate
@@ -169,8 +170,10 @@ class SearchBot:
     """
 
     def __init__(self, seed: int = 0, samples: int = 6, margin: float = 3.0,
-                 horizon: int | None = None, rollout_depth: int = 1) -> None:
+                 horizon: int | None = None, rollout_depth: int = 1,
+                 whole_game: Collection[str] = WHOLE_GAME_CHOICES) -> None:
         self.seed = seed & MASK
+        self.whole_game = frozenset(whole_game)
         self.samples = samples
         self.margin = margin
         self.horizon = horizon
@@ -183,7 +186,7 @@ class SearchBot:
         if len(actions) == 1:
             return actions[0]
         first = determinize(view, random_below(self.seed, self.decisions, 0, MASK))
-        if view.current_step is not None and view.current_step.kind in WHOLE_GAME_CHOICES:
+        if view.current_step is not None and view.current_step.kind in self.whole_game:
             candidates = list(range(len(actions)))
         else:
             prior = [greedy_value(first, a, view.seat) for a in actions]
