@@ -9,7 +9,6 @@ plugin id and a dot, so two plugins can never clash.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -108,7 +107,11 @@ class Registry:
         backs = cache.get(cards)
         if backs is None:
             homes = self._homes()
-            backs = FrozenMap(Counter(homes.get(card, "") for card in cards))
+            counts: dict[str, int] = {}
+            for card in cards:
+                home = homes.get(card, "")
+                counts[home] = counts.get(home, 0) + 1
+            backs = FrozenMap(counts)
             if len(cache) >= BACKS_CACHE:
                 cache.clear()
             cache[cards] = backs

@@ -17,7 +17,7 @@ from .errors import TokaidoError
 from .events import Action, Event, fold
 from .frozen import FrozenMap
 from .model import GameState, Piece, Step
-from .visibility import data_visible, zone_visible
+from .visibility import visible_data, visible_zones
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -69,15 +69,12 @@ def check_seat(state: GameState, seat: object) -> int:
 def make_view(game: Game, seat: int) -> View:
     state = game.state
     seat = check_seat(state, seat)
-    registry = state.rules.registry
-    visible: dict[str, tuple[str, ...]] = {}
+    card_backs = state.rules.registry.card_backs
     sizes: dict[str, int] = {}
     backs: dict[str, FrozenMap[str, int]] = {}
-    for name, cards in state.zones.items():  # one pass: views are made at every decision
-        if zone_visible(state, seat, name):
-            visible[name] = cards
+    for name, cards in state.zones.items():
         sizes[name] = len(cards)
-        backs[name] = registry.card_backs(cards)
+        backs[name] = card_backs(cards)
     return View(
         seat=seat,
         players=state.players,
@@ -85,10 +82,10 @@ def make_view(game: Game, seat: int) -> View:
         turn=state.turn,
         over=state.over,
         pieces=state.pieces,
-        zones=FrozenMap(visible),
+        zones=FrozenMap(visible_zones(state, seat)),
         zone_sizes=FrozenMap(sizes),
         zone_backs=FrozenMap(backs),
-        data=FrozenMap({k: v for k, v in state.data.items() if data_visible(state, seat, k)}),
+        data=FrozenMap(visible_data(state, seat)),
         agenda=state.agenda,
         current_player=game.current_player,
         current_step=game.current_step,

@@ -8,9 +8,12 @@ hidden (fail closed). Events declare which of their fields a seat may see
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .model import GameState
+
+if TYPE_CHECKING:
+    from .registry import Registry
 
 Visibility = Literal["public", "hidden", "seat"] | Callable[[GameState, int, str], bool]
 """Who sees a zone or data key: everyone, nobody, the seat (or piece) its name ends with,
@@ -49,12 +52,38 @@ def _check(resolved: Resolved, state: GameState, seat: int, name: str) -> bool:
 
 def zone_visible(state: GameState, seat: int, zone: str) -> bool:
     """Whether ``seat`` may see the cards of ``zone`` (undeclared zones are hidden)."""
+    return _check(_resolved_zone(state.rules.registry, zone), state, seat, zone)
+
+
+def visible_zones(state: GameState, seat: int) -> dict[str, tuple[str, ...]]:
+    """Every zone ``seat`` may see, with its cards: :func:`zone_visible` over all zones
+    in one pass (views are made at every decision)."""
     registry = state.rules.registry
-    rules: dict[str, Resolved] = registry.__dict__.setdefault("_zone_rules", {})
+    rules = _rules(registry, "_zone_rules")
+    visible = {}
+    for name, cards in state.zones.items():
+        resolved = rules.get(name)
+        if resolved is None:
+            resolved = _resolved_zone(registry, name)
+        if resolved is True or (resolved is not False and _check(resolved, state, seat, name)):
+            visible[name] = cards
+    return visible
+
+
+def _rules(registry: Registry, key: str) -> dict[str, Resolved]:
+    """The rules resolved so far for zones or data keys, kept on the registry."""
+    rules: dict[str, Resolved] | None = registry.__dict__.get(key)
+    if rules is None:
+        rules = registry.__dict__[key] = {}
+    return rules
+
+
+def _resolved_zone(registry: Registry, zone: str) -> Resolved:
+    rules = _rules(registry, "_zone_rules")
     resolved = rules.get(zone)
     if resolved is None:
         resolved = rules[zone] = _resolve(_zone_rule(registry.zones, zone), zone)
-    return _check(resolved, state, seat, zone)
+    return resolved
 
 
 def _zone_rule(zones: dict[str, Visibility], zone: str) -> Visibility:
@@ -70,12 +99,30 @@ def _zone_rule(zones: dict[str, Visibility], zone: str) -> Visibility:
 
 def data_visible(state: GameState, seat: int, key: str) -> bool:
     """Whether ``seat`` may see a game data value (undeclared keys are hidden)."""
+    return _check(_resolved_data(state.rules.registry, key), state, seat, key)
+
+
+def visible_data(state: GameState, seat: int) -> dict[str, Any]:
+    """Every game data value ``seat`` may see: :func:`data_visible` over all keys in
+    one pass."""
     registry = state.rules.registry
-    rules: dict[str, Resolved] = registry.__dict__.setdefault("_data_rules", {})
+    rules = _rules(registry, "_data_rules")
+    visible = {}
+    for key, value in state.data.items():
+        resolved = rules.get(key)
+        if resolved is None:
+            resolved = _resolved_data(registry, key)
+        if resolved is True or (resolved is not False and _check(resolved, state, seat, key)):
+            visible[key] = value
+    return visible
+
+
+def _resolved_data(registry: Registry, key: str) -> Resolved:
+    rules = _rules(registry, "_data_rules")
     resolved = rules.get(key)
     if resolved is None:
         resolved = rules[key] = _resolve(_data_rule(registry.data_keys, key), key)
-    return _check(resolved, state, seat, key)
+    return resolved
 
 
 def _data_rule(data_keys: dict[str, Visibility], key: str) -> Visibility:
