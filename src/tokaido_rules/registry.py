@@ -9,7 +9,7 @@ plugin id and a dot, so two plugins can never clash.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
@@ -115,6 +115,16 @@ class Registry:
             if len(cache) >= BACKS_CACHE:
                 cache.clear()
             cache[cards] = backs
+        return backs
+
+    def zone_backs(self, zones: Mapping[str, tuple[str, ...]]) -> dict[str, FrozenMap[str, int]]:
+        """:meth:`card_backs` of every zone, in one pass (a view needs them all)."""
+        cache: dict[tuple[str, ...], FrozenMap[str, int]] = self.__dict__.get(
+            "_backs_cache") or {}
+        backs = {}
+        for name, cards in zones.items():
+            found = cache.get(cards)
+            backs[name] = found if found is not None else self.card_backs(cards)
         return backs
 
     def _homes(self) -> dict[str, str]:

@@ -69,12 +69,7 @@ def check_seat(state: GameState, seat: object) -> int:
 def make_view(game: Game, seat: int) -> View:
     state = game.state
     seat = check_seat(state, seat)
-    card_backs = state.rules.registry.card_backs
-    sizes: dict[str, int] = {}
-    backs: dict[str, FrozenMap[str, int]] = {}
-    for name, cards in state.zones.items():
-        sizes[name] = len(cards)
-        backs[name] = card_backs(cards)
+    zones = state.zones
     return View(
         seat=seat,
         players=state.players,
@@ -83,8 +78,8 @@ def make_view(game: Game, seat: int) -> View:
         over=state.over,
         pieces=state.pieces,
         zones=FrozenMap(visible_zones(state, seat)),
-        zone_sizes=FrozenMap(sizes),
-        zone_backs=FrozenMap(backs),
+        zone_sizes=FrozenMap({name: len(cards) for name, cards in zones.items()}),
+        zone_backs=FrozenMap(state.rules.registry.zone_backs(zones)),
         data=FrozenMap(visible_data(state, seat)),
         agenda=state.agenda,
         current_player=game.current_player,
