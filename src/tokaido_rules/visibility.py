@@ -7,13 +7,15 @@ hidden (fail closed). Events declare which of their fields a seat may see
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .model import GameState
 
 if TYPE_CHECKING:
     from .registry import Registry
+
+T = TypeVar("T")
 
 Visibility = Literal["public", "hidden", "seat"] | Callable[[GameState, int, str], bool]
 """Who sees a zone or data key: everyone, nobody, the seat (or piece) its name ends with,
@@ -52,38 +54,61 @@ def _check(resolved: Resolved, state: GameState, seat: int, name: str) -> bool:
 
 def zone_visible(state: GameState, seat: int, zone: str) -> bool:
     """Whether ``seat`` may see the cards of ``zone`` (undeclared zones are hidden)."""
-    return _check(_resolved_zone(state.rules.registry, zone), state, seat, zone)
+    return _check(_resolved(state.rules.registry, _ZONES, zone), state, seat, zone)
 
 
 def visible_zones(state: GameState, seat: int) -> dict[str, tuple[str, ...]]:
     """Every zone ``seat`` may see, with its cards: :func:`zone_visible` over all zones
     in one pass (views are made at every decision)."""
-    registry = state.rules.registry
-    rules = _rules(registry, "_zone_rules")
-    visible = {}
-    for name, cards in state.zones.items():
-        resolved = rules.get(name)
-        if resolved is None:
-            resolved = _resolved_zone(registry, name)
-        if resolved is True or (resolved is not False and _check(resolved, state, seat, name)):
-            visible[name] = cards
-    return visible
+    return _visible(state, seat, state.zones, _ZONES)
 
 
-def _rules(registry: Registry, key: str) -> dict[str, Resolved]:
-    """The rules resolved so far for zones or data keys, kept on the registry."""
-    rules: dict[str, Resolved] | None = registry.__dict__.get(key)
+def data_visible(state: GameState, seat: int, key: str) -> bool:
+    """Whether ``seat`` may see a game data value (undeclared keys are hidden)."""
+    return _check(_resolved(state.rules.registry, _DATA, key), state, seat, key)
+
+
+def visible_data(state: GameState, seat: int) -> dict[str, Any]:
+    """Every game data value ``seat`` may see: :func:`data_visible` over all keys in
+    one pass."""
+    return _visible(state, seat, state.data, _DATA)
+
+
+_ZONES = "_zone_rules"
+_DATA = "_data_rules"
+"""The two kinds of names with a visibility rule; each names the registry attribute
+that remembers the rules resolved so far."""
+
+
+def _rules(registry: Registry, kind: str) -> dict[str, Resolved]:
+    """The rules resolved so far for one kind of names, kept on the registry."""
+    rules: dict[str, Resolved] | None = registry.__dict__.get(kind)
     if rules is None:
-        rules = registry.__dict__[key] = {}
+        rules = registry.__dict__[kind] = {}
     return rules
 
 
-def _resolved_zone(registry: Registry, zone: str) -> Resolved:
-    rules = _rules(registry, "_zone_rules")
-    resolved = rules.get(zone)
+def _resolved(registry: Registry, kind: str, name: str) -> Resolved:
+    rules = _rules(registry, kind)
+    resolved = rules.get(name)
     if resolved is None:
-        resolved = rules[zone] = _resolve(_zone_rule(registry.zones, zone), zone)
+        rule = (_zone_rule(registry.zones, name) if kind == _ZONES
+                else _data_rule(registry.data_keys, name))
+        resolved = rules[name] = _resolve(rule, name)
     return resolved
+
+
+def _visible(state: GameState, seat: int, items: Mapping[str, T], kind: str) -> dict[str, T]:
+    registry = state.rules.registry
+    rules = _rules(registry, kind)
+    visible = {}
+    for name, value in items.items():
+        resolved = rules.get(name)
+        if resolved is None:
+            resolved = _resolved(registry, kind, name)
+        if resolved is True or (resolved is not False and _check(resolved, state, seat, name)):
+            visible[name] = value
+    return visible
 
 
 def _zone_rule(zones: dict[str, Visibility], zone: str) -> Visibility:
@@ -95,34 +120,6 @@ def _zone_rule(zones: dict[str, Visibility], zone: str) -> Visibility:
         if rule != "seat" and not callable(rule):
             rule = "hidden" if rule is None else rule
     return rule
-
-
-def data_visible(state: GameState, seat: int, key: str) -> bool:
-    """Whether ``seat`` may see a game data value (undeclared keys are hidden)."""
-    return _check(_resolved_data(state.rules.registry, key), state, seat, key)
-
-
-def visible_data(state: GameState, seat: int) -> dict[str, Any]:
-    """Every game data value ``seat`` may see: :func:`data_visible` over all keys in
-    one pass."""
-    registry = state.rules.registry
-    rules = _rules(registry, "_data_rules")
-    visible = {}
-    for key, value in state.data.items():
-        resolved = rules.get(key)
-        if resolved is None:
-            resolved = _resolved_data(registry, key)
-        if resolved is True or (resolved is not False and _check(resolved, state, seat, key)):
-            visible[key] = value
-    return visible
-
-
-def _resolved_data(registry: Registry, key: str) -> Resolved:
-    rules = _rules(registry, "_data_rules")
-    resolved = rules.get(key)
-    if resolved is None:
-        resolved = rules[key] = _resolve(_data_rule(registry.data_keys, key), key)
-    return resolved
 
 
 def _data_rule(data_keys: dict[str, Visibility], key: str) -> Visibility:
