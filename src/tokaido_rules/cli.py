@@ -14,15 +14,14 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any, NoReturn
 
-from .bots import BOTS, next_action
-from .chance import random_below
+from .bots import BOTS
 from .engine import Game, initial_state, new_game, replay
 from .errors import TokaidoError
 from .events import Action, CardsMoved, CoinsChanged, Event, GameOver, Move, Scored, fold
 from .log import dump_log, load_log, verify_log
 from .model import COLLECTION, GameState, collection_zone
 from .ruleset import Ruleset, installed_plugins, load_plugin, plugin_info
-from .simulate import decision_kinds, simulate
+from .simulate import decide, decision_kinds, simulate
 from .views import View
 
 BOT_SALT = 0x5EED_B075
@@ -148,14 +147,7 @@ def play_bots(game: Game, seed: int, names: Sequence[str] = ("random",),
             for seat in range(game.players)]
     decisions = 0
     while not game.is_over:
-        step = game.current_step
-        assert step is not None
-        if step.kind in random_decisions:
-            actions = game.legal_actions()
-            action = actions[random_below(seed, decisions, 2, len(actions))]
-        else:
-            action = next_action(bots[step.seat or 0], game)
-        game = game.apply(action)
+        game = game.apply(decide(game, bots, random_decisions, seed, decisions))
         decisions += 1
     return game
 

@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from functools import lru_cache
 from typing import Any
 
 from attrs import field, frozen
 
-from .bots import BOTS, next_action
+from .bots import BOTS, Bot, next_action
 from .chance import random_below
-from .engine import new_game
+from .engine import Game, new_game
 from .errors import SetupError
 from .events import Action
 from .log import dump_log
@@ -86,15 +86,7 @@ def play_game(spec: GameSpec, index: int = 0) -> GameResult:
             for seat, name in enumerate(spec.bots)]
     decisions = 0
     while not game.is_over:
-        step = game.current_step
-        assert step is not None and step.seat is not None
-        action: Action
-        if step.kind in spec.random_decisions:
-            actions = game.legal_actions()
-            action = actions[random_below(spec.seed, decisions, 2, len(actions))]
-        else:
-            action = next_action(bots[step.seat], game)
-        game = game.apply(action)
+        game = game.apply(decide(game, bots, spec.random_decisions, spec.seed, decisions))
         decisions += 1
     winners = game.winners()
     seats = tuple(
@@ -104,6 +96,19 @@ def play_game(spec: GameSpec, index: int = 0) -> GameResult:
     )
     return GameResult(index, spec.seed, seats, decisions, len(game.events),
                       dump_log(game) if spec.keep_log else None)
+
+
+def decide(game: Game, bots: Sequence[Bot], random_decisions: Collection[str], seed: int,
+           decisions: int) -> Action:
+    """The action of the seat deciding: its bot's choice, or a uniformly random legal
+    action (draw ``decisions`` of ``seed``) for a decision of a kind in
+    ``random_decisions``."""
+    step = game.current_step
+    if step is not None and step.kind in random_decisions:
+        actions = game.legal_actions()
+        return actions[random_below(seed, decisions, 2, len(actions))]
+    seat = game.current_player
+    return next_action(bots[seat if seat is not None else 0], game)
 
 
 def _play_indexed(args: tuple[GameSpec, int]) -> GameResult:
