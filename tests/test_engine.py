@@ -13,12 +13,13 @@ from tokaido_rules import (
     IllegalActionError,
     Move,
     Piece,
+    Ruleset,
     Setup,
     SetupError,
     new_game,
     replay,
 )
-from tokaido_rules.chance import random_below
+from tokaido_rules.chance import draw_below, event_stream, random_below, shuffle
 
 
 def test_apply_returns_a_new_game_and_keeps_the_old_one() -> None:
@@ -166,6 +167,33 @@ def test_generator_output_is_specified() -> None:
 
 
 PINNED = [564, 306, 149, 490, 350, 341, 894, 958, 141]
+
+
+def test_shuffle_is_fisher_yates_on_the_specified_draws() -> None:
+    """chance.shuffle swaps item i (last first) with the one at draw_below(stream, d, i + 1),
+    counting draws d up from the given one, and returns the next draw number."""
+    stream = event_stream(7, 3)
+    expected = list(range(10))
+    draw = 4
+    for i in range(9, 0, -1):
+        j = draw_below(stream, draw, i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+        draw += 1
+    items = list(range(10))
+    assert shuffle(items, stream, 4) == 13
+    assert items == expected
+    assert shuffle(one := ["x"], stream, 2) == 2 and one == ["x"]
+
+
+def test_deck_census_counts_every_deck_card_once() -> None:
+    """Registry.deck_census: each card of the decks once, sorted, with its home deck
+    and its number of copies."""
+    registry = Ruleset.build(["base"]).registry
+    census = registry.deck_census()
+    assert [c for c, _, _ in census] == sorted({c for s in registry.decks.values()
+                                               for c in s.cards})
+    assert all(home == registry.home_deck(c) for c, home, _ in census)
+    assert sum(n for _, _, n in census) == sum(len(s.cards) for s in registry.decks.values())
 
 
 def test_same_seed_same_game() -> None:

@@ -9,6 +9,10 @@ events reproduces.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+T = TypeVar("T")
+
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
@@ -40,3 +44,19 @@ def draw_below(stream: int, draw: int, n: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
     return ((z ^ (z >> 31)) * n) >> 64
+
+
+def shuffle(items: list[T], stream: int, draw: int = 0) -> int:
+    """Shuffle ``items`` in place (Fisher-Yates, from the last item down), item ``i``
+    swapped with the one at :func:`draw_below` ``(stream, draw, i + 1)``, draws counted
+    up from ``draw``; return the next draw number. The same numbers as calling
+    :func:`draw_below` each time, with the hash written out: shuffles run at every
+    game's setup and at every decision of a bot that samples what it cannot see."""
+    for i in range(len(items) - 1, 0, -1):
+        z = (stream + _GOLDEN * (draw + 1)) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        j = ((z ^ (z >> 31)) * (i + 1)) >> 64
+        items[i], items[j] = items[j], items[i]
+        draw += 1
+    return draw

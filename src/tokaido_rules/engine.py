@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import frozen
 
-from .chance import draw_below, event_stream
+from .chance import draw_below, event_stream, shuffle
 from .errors import IllegalActionError, SetupError, StaleActionError
 from .events import (
     Action,
@@ -100,9 +100,10 @@ class Context:
     def permute(self, items: Sequence[T]) -> tuple[T, ...]:
         """A seeded random order of ``items`` (Fisher-Yates)."""
         out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self.random_below(i + 1)
-            out[i], out[j] = out[j], out[i]
+        if len(out) > 1:
+            if self._draws == 0:
+                self._stream = event_stream(self.state.seed, self.state.seq)
+            self._draws = shuffle(out, self._stream, self._draws)
         return tuple(out)
 
     def random_order(self, kind: str, items: Sequence[T]) -> tuple[T, ...]:

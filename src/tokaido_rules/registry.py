@@ -117,6 +117,21 @@ class Registry:
             cache[cards] = backs
         return backs
 
+    def deck_census(self) -> tuple[tuple[str, str, int], ...]:
+        """Every card found in the decks, once, sorted: ``(card, home deck, copies in
+        all decks)``. Built once the plugins have registered (when first asked); bots
+        that sample hidden cards start from it at every decision."""
+        census: tuple[tuple[str, str, int], ...] | None = self.__dict__.get("_deck_census")
+        if census is None:
+            copies: dict[str, int] = {}
+            for spec in self.decks.values():
+                for c in spec.cards:
+                    copies[c] = copies.get(c, 0) + 1
+            homes = self._homes()
+            census = tuple((c, homes[c], copies[c]) for c in sorted(copies))
+            self.__dict__["_deck_census"] = census
+        return census
+
     def zone_backs(self, zones: Mapping[str, tuple[str, ...]]) -> dict[str, FrozenMap[str, int]]:
         """:meth:`card_backs` of every zone, in one pass (a view needs them all)."""
         cache: dict[tuple[str, ...], FrozenMap[str, int]] = self.__dict__.get(

@@ -7,7 +7,6 @@ cards and private draws, anything a plugin did not declare visible (fail closed)
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -97,25 +96,27 @@ def determinize(view: View, seed: int) -> Game:
     is left out, and the game's own seed is ``seed``. This is what a bot that must not
     read hidden state searches on (information-set sampling).
     """
-    from .chance import random_below
+    from .chance import event_stream, shuffle
     from .engine import Game, make_rules
     from .ruleset import Setup
 
     registry = view.ruleset.registry
-    unseen: Counter[str] = Counter()
-    for spec in registry.decks.values():
-        unseen.update(spec.cards)
+    seen: dict[str, int] = {}
     for cards in view.zones.values():
-        unseen.subtract(cards)
+        for card in cards:
+            seen[card] = seen.get(card, 0) + 1
     pools: dict[str, list[str]] = {}
-    for card in sorted(unseen.elements()):
-        pools.setdefault(registry.home_deck(card), []).append(card)
+    for card, home, copies in registry.deck_census():
+        left = copies - seen.get(card, 0)
+        if left > 0:
+            pool = pools.get(home)
+            if pool is None:
+                pool = pools[home] = []
+            pool.extend([card] * left)
+    stream = event_stream(seed, 0)
     draw = 0
     for pool in pools.values():
-        for i in range(len(pool) - 1, 0, -1):
-            j = random_below(seed, 0, draw, i + 1)
-            draw += 1
-            pool[i], pool[j] = pool[j], pool[i]
+        draw = shuffle(pool, stream, draw)
     zones = dict(view.zones)
     for name in sorted(view.zone_sizes):
         if name in zones:
