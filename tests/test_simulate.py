@@ -7,24 +7,31 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import attrs
+import numpy
 import pytest
 
 from tokaido_rules import SetupError, TokaidoError, load_log, verify_log
-from tokaido_rules.cli import main
+from tokaido_rules.cli import _box_stats, main
 from tokaido_rules.simulate import (
+    CHUNK_GAMES,
     Batch,
     GameResult,
     GameSpec,
+    Summary,
+    chunk_size,
     game_seed,
     play_game,
+    play_games,
     simulate,
     specs,
+    summarize,
 )
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -34,6 +41,12 @@ BOTS = ("greedy", "random")
 def outcome(batch: Batch) -> list[tuple[int, int, int, Any]]:
     """What must not depend on the executor: index, seed, decisions and seat results."""
     return [(r.index, r.seed, r.decisions, r.seats) for r in batch.results]
+
+
+def figures(summary: Summary) -> dict[str, Any]:
+    """A summary without its timings."""
+    return {k: v for k, v in attrs.asdict(summary).items()
+            if k not in ("seconds", "games_per_second")}
 
 
 @pytest.fixture(scope="module")
@@ -154,6 +167,85 @@ def test_summary_is_consistent_with_the_results(reference: Batch) -> None:
     assert summary.seconds > 0 and summary.games_per_second > 0
 
 
+def test_score_distribution_by_traveller_matches_the_results(reference: Batch) -> None:
+    """score_counts_by_traveller counts every final score of every traveller; its means
+    are the mean scores."""
+    summary = reference.summary
+    expected: dict[str, Counter[int]] = defaultdict(Counter)
+    for r in reference.results:
+        for s in r.seats:
+            expected[s.traveller or "-"][s.score] += 1
+    assert summary.score_counts_by_traveller == {t: dict(c) for t, c in expected.items()}
+    for t, counts in summary.score_counts_by_traveller.items():
+        assert list(counts) == sorted(counts)
+        assert sum(counts.values()) == summary.games_by_traveller[t]
+        assert sum(v * n for v, n in counts.items()) / sum(counts.values()) == pytest.approx(
+            summary.mean_score_by_traveller[t])
+
+
+def test_summarize_adds_up_like_the_batch(reference: Batch) -> None:
+    """summarize (a Tally over finished results) gives the batch's own figures."""
+    assert figures(summarize(reference.results, 1.0)) == figures(reference.summary)
+
+
+# --- big batches ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("pool", "chunk", "pending"),
+                         [("thread", 1, 1), ("thread", 4, 1), ("thread", 3, 2),
+                          ("thread", 16, 256), ("process", 4, 2)])
+def test_chunks_and_queue_bound_do_not_change_anything(reference: Batch, pool: str, chunk: int,
+                                                       pending: int) -> None:
+    """Games sent to the executor in chunks of any size, with any bound on the tasks
+    queued, give exactly the results and figures of a run without executor."""
+    executor: Executor = ThreadPoolExecutor(2) if pool == "thread" else ProcessPoolExecutor(2)
+    with executor:
+        batch = simulate(6, 3, ("base",), BOTS, seed=11, executor=executor, chunk=chunk,
+                         max_pending=pending)
+    assert batch.results == reference.results
+    assert figures(batch.summary) == figures(reference.summary)
+
+
+def test_keep_results_false_keeps_only_the_summary(reference: Batch) -> None:
+    """keep_results=False returns no results and the same summary."""
+    batch = simulate(6, 3, ("base",), BOTS, seed=11, keep_results=False)
+    assert batch.results == ()
+    assert figures(batch.summary) == figures(reference.summary)
+
+
+class CountingPool(ThreadPoolExecutor):
+    """A thread pool that counts the tasks submitted to it."""
+
+    submitted = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.submitted += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_play_games_streams_in_order_and_queues_a_bounded_number(reference: Batch) -> None:
+    """play_games yields results in index order while keeping at most max_pending tasks
+    queued; closing it early leaves the rest of the batch unplayed."""
+    with CountingPool(2) as pool:
+        results = play_games(60, 3, ("base",), BOTS, seed=11, executor=pool, chunk=1,
+                             max_pending=2)
+        assert pool.submitted == 0  # nothing runs before the first result is asked for
+        first = next(results)
+        assert first == reference.results[0]
+        assert pool.submitted == 2
+        results.close()
+    assert pool.submitted == 2
+    streamed = list(play_games(6, 3, ("base",), BOTS, seed=11))
+    assert streamed == list(reference.results)
+
+
+def test_chunk_size_grows_with_the_batch() -> None:
+    """One game per task for small batches (slow bots spread evenly), up to CHUNK_GAMES."""
+    assert chunk_size(1) == chunk_size(200) == 1
+    assert chunk_size(1000) == 3
+    assert chunk_size(10**6) == CHUNK_GAMES == 16
+
+
 # --- bad input -----------------------------------------------------------------------
 
 
@@ -171,6 +263,8 @@ def test_summary_is_consistent_with_the_results(reference: Batch) -> None:
         {"players": 7},
         {"random_decisions": ("base.nap",)},
         {"random_decisions": ("base.inn_close",)},  # a step, but not a decision
+        {"chunk": 0},
+        {"max_pending": 0},
     ],
     ids=lambda kw: ",".join(f"{k}={v}" for k, v in kw.items()),
 )
@@ -272,6 +366,35 @@ def test_cli_batch_json(capsys: pytest.CaptureFixture[str]) -> None:
         assert game["decisions"] == result.decisions and game["events"] == result.events
         assert [(p["seat"], p["bot"], p["score"], p["rank"]) for p in game["players"]] == [
             (s.seat, s.bot, s.score, s.rank) for s in result.seats]
+
+
+def test_cli_batch_json_ends_with_the_summary_and_the_score_distribution(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The JSON document lists the games first (written as they finish), then the
+    summary, score distribution by traveller included."""
+    assert main(["simulate", "--games", "4", "--players", "3", "--seed", "5",
+                 "--format", "json"]) == 0
+    text = capsys.readouterr().out
+    assert text.index('"games"') < text.index('"summary"')
+    doc = json.loads(text)
+    summary = simulate(4, 3, seed=5).summary
+    assert doc["summary"]["score_counts_by_traveller"] == {
+        t: {str(v): n for v, n in counts.items()}
+        for t, counts in summary.score_counts_by_traveller.items()}
+
+
+@pytest.mark.parametrize("data", [[5], [3, 3], [1, 2, 3, 4], [10, 1, 4, 4, 7, 50, 2, 3, 9],
+                                  [*range(0, 100, 7), 400, -300]])
+def test_box_plot_figures_from_counts(data: list[int]) -> None:
+    """--plot draws boxes from score counts: the quartiles are numpy's (linear
+    interpolation), whiskers reach the furthest values within 1.5 box lengths, and the
+    values beyond are drawn one by one."""
+    stats = _box_stats(dict(Counter(data)))
+    q1, med, q3 = numpy.percentile(data, [25, 50, 75])
+    assert (stats["q1"], stats["med"], stats["q3"]) == pytest.approx((q1, med, q3))
+    inside = [v for v in data if q1 - 1.5 * (q3 - q1) <= v <= q3 + 1.5 * (q3 - q1)]
+    assert (stats["whislo"], stats["whishi"]) == (min(inside), max(inside))
+    assert sorted(stats["fliers"]) == sorted(set(data) - set(inside))
 
 
 def test_cli_batch_csv(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,7 @@ import csv
 import json
 import os
 import sys
+import time
 from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any, NoReturn
@@ -21,7 +22,7 @@ from .events import Action, CardsMoved, CoinsChanged, Event, GameOver, Move, Sco
 from .log import dump_log, load_log, verify_log
 from .model import COLLECTION, GameState, collection_zone
 from .ruleset import Ruleset, installed_plugins, load_plugin, plugin_info
-from .simulate import decide, decision_kinds, simulate
+from .simulate import GameResult, Summary, Tally, decide, decision_kinds, play_games
 from .views import View
 
 BOT_SALT = 0x5EED_B075
@@ -182,25 +183,76 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
         except OSError as exc:
             raise _UsageError(f"cannot create {args.out}: {exc.strerror}") from None
     progress = _progress_bar(args.games)
+    tally = Tally()
+    rows = _GameRows(args.format)
     try:
+        results = play_games(args.games, args.players, plugins, bots, args.seed, options,
+                             executor=executor, keep_logs=bool(args.out),
+                             random_decisions=_kinds(args))
+        start = time.perf_counter()
         with progress as bar:
             task = bar.add_task("games", total=args.games)
-            batch = simulate(args.games, args.players, plugins, bots, args.seed, options,
-                             executor=executor, keep_logs=bool(args.out),
-                             progress=lambda n: bar.update(task, completed=n),
-                             random_decisions=_kinds(args))
+            for result in results:
+                tally.add(result)
+                rows.write(result)
+                if args.out:
+                    _write(os.path.join(args.out, f"game-{result.index:05d}.jsonl"),
+                           result.log or "")
+                bar.update(task, completed=tally.games)
+        summary = tally.summary(time.perf_counter() - start)
     finally:
         if client is not None:
             client.close()
         elif executor is not None:
-            executor.shutdown()
-    if args.out:
-        for r in batch.results:
-            _write(os.path.join(args.out, f"game-{r.index:05d}.jsonl"), r.log or "")
+            executor.shutdown(cancel_futures=True)
     if args.plot:
-        _plot(batch, args.plot)
-    _print_batch(batch, args)
+        _plot(summary, args.plot)
+    if args.format == "text":
+        _print_summary(summary, args)
+    else:
+        rows.close(summary)
     return 0
+
+
+class _GameRows:
+    """Per-game output of a batch (``--format json`` or ``csv``), written as each game
+    finishes, so that a batch of millions never sits in memory; the JSON document ends
+    with the summary."""
+
+    def __init__(self, fmt: str) -> None:
+        self.fmt = fmt
+        self.games = 0
+        self.categories: list[str] = []
+        self.csv = csv.writer(sys.stdout, lineterminator="\n")
+
+    def write(self, r: GameResult) -> None:
+        first = self.games == 0
+        self.games += 1
+        if self.fmt == "json":
+            game = {"index": r.index, "seed": r.seed, "decisions": r.decisions,
+                    "events": r.events,
+                    "players": [{"seat": x.seat, "bot": x.bot, "traveller": x.traveller,
+                                 "score": x.score, "rank": x.rank, "win": x.win,
+                                 "categories": x.categories} for x in r.seats]}
+            sys.stdout.write(('{"games": [\n' if first else ",\n") + json.dumps(game))
+        elif self.fmt == "csv":
+            if first:
+                self.categories = list(r.seats[0].categories)
+                self.csv.writerow(["game", "seed", "seat", "bot", "traveller", "score", "rank",
+                                   "win", *self.categories])
+            for x in r.seats:
+                self.csv.writerow([r.index, r.seed, x.seat, x.bot, x.traveller, x.score,
+                                   x.rank, f"{x.win:.4f}",
+                                   *[x.categories[c] for c in self.categories]])
+
+    def close(self, summary: Summary) -> None:
+        if self.fmt == "json":
+            doc = {k: getattr(summary, k) for k in (
+                "games", "seconds", "games_per_second", "decisions_per_game",
+                "win_rate_by_seat", "mean_score_by_seat", "win_rate_by_traveller",
+                "mean_score_by_traveller", "games_by_traveller", "win_rate_by_bot",
+                "mean_points_by_category", "score_counts_by_traveller")}
+            print(f'\n],\n"summary": {json.dumps(doc, indent=2)}}}')
 
 
 def _progress_bar(total: int) -> Any:
@@ -208,6 +260,7 @@ def _progress_bar(total: int) -> Any:
 
     return Progress("[progress.description]{task.description}", BarColumn(),
                     MofNCompleteColumn(), TimeRemainingColumn(), transient=True,
+                    redirect_stdout=False, redirect_stderr=False,
                     disable=total < 20 or not sys.stderr.isatty(),
                     console=_stderr_console())
 
@@ -218,7 +271,7 @@ def _stderr_console() -> Any:
     return Console(stderr=True)
 
 
-def _plot(batch: Any, path: str) -> None:
+def _plot(summary: Summary, path: str) -> None:
     try:
         import matplotlib
 
@@ -226,16 +279,13 @@ def _plot(batch: Any, path: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise _UsageError("--plot needs the extra: pip install 'tokaido-rules[plot]'") from None
-    scores: dict[str, list[int]] = {}
-    for r in batch.results:
-        for s in r.seats:
-            scores.setdefault(s.traveller or "-", []).append(s.score)
-    names = sorted(scores)
+    dist = summary.score_counts_by_traveller
+    names = sorted(dist)
     fig, ax = plt.subplots(figsize=(max(6, len(names) * 0.8), 4.5))
-    ax.boxplot([scores[n] for n in names])
+    ax.bxp([_box_stats(dist[n]) for n in names], showfliers=True)
     ax.set_xticks(range(1, len(names) + 1), names, rotation=45, ha="right")
     ax.set_ylabel("final score")
-    ax.set_title(f"Scores by traveller ({batch.summary.games} games)")
+    ax.set_title(f"Scores by traveller ({summary.games} games)")
     fig.tight_layout()
     try:
         fig.savefig(path)
@@ -245,34 +295,34 @@ def _plot(batch: Any, path: str) -> None:
         plt.close(fig)
 
 
-def _print_batch(batch: Any, args: argparse.Namespace) -> None:
-    s = batch.summary
-    if args.format == "json":
-        doc = {
-            "summary": {k: getattr(s, k) for k in (
-                "games", "seconds", "games_per_second", "decisions_per_game",
-                "win_rate_by_seat", "mean_score_by_seat", "win_rate_by_traveller",
-                "mean_score_by_traveller", "games_by_traveller", "win_rate_by_bot",
-                "mean_points_by_category")},
-            "games": [{"index": r.index, "seed": r.seed, "decisions": r.decisions,
-                       "events": r.events,
-                       "players": [{"seat": x.seat, "bot": x.bot, "traveller": x.traveller,
-                                    "score": x.score, "rank": x.rank, "win": x.win,
-                                    "categories": x.categories} for x in r.seats]}
-                      for r in batch.results],
-        }
-        print(json.dumps(doc, indent=2))
-        return
-    if args.format == "csv":
-        cats = list(batch.results[0].seats[0].categories) if batch.results else []
-        out = csv.writer(sys.stdout, lineterminator="\n")
-        out.writerow(["game", "seed", "seat", "bot", "traveller", "score", "rank", "win",
-                      *cats])
-        for r in batch.results:
-            for x in r.seats:
-                out.writerow([r.index, r.seed, x.seat, x.bot, x.traveller, x.score, x.rank,
-                              f"{x.win:.4f}", *[x.categories[c] for c in cats]])
-        return
+def _box_stats(counts: dict[int, int]) -> dict[str, Any]:
+    """Box-plot figures of a distribution given as ``value -> count``: the median and
+    quartiles (interpolated between ranks, as ``numpy.percentile`` does), whiskers at the
+    furthest values within 1.5 box lengths, and the values beyond them."""
+    values = sorted(counts)
+    total = sum(counts.values())
+
+    def at(rank: int) -> int:  # the value of rank ``rank`` (0-based) of the sorted data
+        seen = 0
+        for v in values:
+            seen += counts[v]
+            if rank < seen:
+                return v
+        return values[-1]
+
+    def quantile(q: float) -> float:
+        pos = q * (total - 1)
+        low = int(pos)
+        return at(low) + (at(min(low + 1, total - 1)) - at(low)) * (pos - low)
+
+    q1, med, q3 = quantile(0.25), quantile(0.5), quantile(0.75)
+    reach = 1.5 * (q3 - q1)
+    inside = [v for v in values if q1 - reach <= v <= q3 + reach]
+    return {"med": med, "q1": q1, "q3": q3, "whislo": inside[0], "whishi": inside[-1],
+            "fliers": [v for v in values if v < inside[0] or v > inside[-1]]}
+
+
+def _print_summary(s: Summary, args: argparse.Namespace) -> None:
     print(f"{s.games} games of {args.players} players, plugins {args.plugins}, bots "
           f"{args.bots}, seed {args.seed}")
     if _kinds(args):

@@ -11,16 +11,30 @@ whatever the executor and the number of workers::
     with ProcessPoolExecutor(4) as pool:
         batch = simulate(games=1000, players=4, bots=("search", "greedy"), executor=pool)
     print(batch.summary.win_rate_by_traveller)
+
+For millions of games, :func:`play_games` hands the results over one by one and
+:class:`Tally` adds them up, so memory stays flat; :func:`simulate` is both together
+(``keep_results=False`` keeps only the summary). Games travel to the executor in chunks
+(:func:`play_chunk`), and only a bounded number of chunks is queued at a time.
 """
 
 from __future__ import annotations
 
 import time
-from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from concurrent.futures import Executor
+from collections import deque
+from collections.abc import (
+    Callable,
+    Collection,
+    Generator,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
+from concurrent.futures import Executor, Future
 from functools import lru_cache
-from typing import Any
+from itertools import islice
+from typing import Any, TypeVar
 
 from attrs import field, frozen
 
@@ -111,8 +125,10 @@ def decide(game: Game, bots: Sequence[Bot], random_decisions: Collection[str], s
     return next_action(bots[seat if seat is not None else 0], game)
 
 
-def _play_indexed(args: tuple[GameSpec, int]) -> GameResult:
-    return play_game(*args)
+def play_chunk(first: int, chunk: Sequence[GameSpec]) -> list[GameResult]:
+    """Play games ``first``, ``first + 1``, ... of a batch: one task for an executor
+    (a task per game would spend much of a fast game's time travelling)."""
+    return [play_game(spec, first + i) for i, spec in enumerate(chunk)]
 
 
 @frozen
@@ -130,49 +146,101 @@ class Summary:
     games_by_traveller: dict[str, int]
     win_rate_by_bot: dict[str, float]
     mean_points_by_category: dict[str, float]
+    score_counts_by_traveller: dict[str, dict[int, int]] = field(factory=dict)
+    """Per traveller, how often each final score was reached (score -> count): the whole
+    distribution, in room that does not grow with the number of games."""
 
 
 @frozen
 class Batch:
     results: tuple[GameResult, ...]
+    """Every game's result in index order (empty when ``keep_results=False``)."""
     summary: Summary
 
 
-def summarize(results: Sequence[GameResult], seconds: float) -> Summary:
-    n = len(results)
-    by_seat: dict[int, list[SeatResult]] = defaultdict(list)
-    by_traveller: dict[str, list[SeatResult]] = defaultdict(list)
-    by_bot: dict[str, list[SeatResult]] = defaultdict(list)
-    categories: dict[str, float] = defaultdict(float)
-    entries = 0
-    for r in results:
-        for s in r.seats:
-            by_seat[s.seat].append(s)
-            by_traveller[s.traveller or "-"].append(s)
-            by_bot[s.bot].append(s)
-            entries += 1
+class _Group:
+    """Running sums of one row of the summary (a seat, a traveller or a bot)."""
+
+    __slots__ = ("entries", "score", "wins")
+
+    def __init__(self) -> None:
+        self.entries = 0
+        self.wins = 0.0
+        self.score = 0
+
+
+K = TypeVar("K")
+
+
+def _group(groups: dict[K, _Group], key: K) -> _Group:
+    group = groups.get(key)
+    if group is None:
+        group = groups[key] = _Group()
+    return group
+
+
+class Tally:
+    """The summary of a batch, added up one result at a time: its memory grows with the
+    number of seats, travellers, bots and distinct scores, never with the number of
+    games. Adding results in index order gives exactly the figures of
+    :func:`summarize`."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.decisions = 0
+        self.entries = 0
+        self.by_seat: dict[int, _Group] = {}
+        self.by_traveller: dict[str, _Group] = {}
+        self.by_bot: dict[str, _Group] = {}
+        self.categories: dict[str, float] = {}
+        self.scores: dict[str, dict[int, int]] = {}
+
+    def add(self, result: GameResult) -> None:
+        self.games += 1
+        self.decisions += result.decisions
+        categories = self.categories
+        for s in result.seats:
+            traveller = s.traveller or "-"
+            for group in (_group(self.by_seat, s.seat), _group(self.by_traveller, traveller),
+                          _group(self.by_bot, s.bot)):
+                group.entries += 1
+                group.wins += s.win
+                group.score += s.score
+            counts = self.scores.setdefault(traveller, {})
+            counts[s.score] = counts.get(s.score, 0) + 1
+            self.entries += 1
             for c, v in s.categories.items():
-                categories[c] += v
+                categories[c] = categories.get(c, 0.0) + v
 
-    def rate(rows: list[SeatResult]) -> float:
-        return sum(s.win for s in rows) / len(rows)
+    def summary(self, seconds: float) -> Summary:
+        """The statistics so far; ``seconds`` is the wall time the games took."""
+        n = self.games
+        seats = sorted(self.by_seat.items())
+        travellers = sorted(self.by_traveller.items())
+        return Summary(
+            games=n,
+            seconds=seconds,
+            games_per_second=n / seconds if seconds > 0 else 0.0,
+            decisions_per_game=self.decisions / n if n else 0.0,
+            win_rate_by_seat={k: g.wins / g.entries for k, g in seats},
+            mean_score_by_seat={k: g.score / g.entries for k, g in seats},
+            win_rate_by_traveller={k: g.wins / g.entries for k, g in travellers},
+            mean_score_by_traveller={k: g.score / g.entries for k, g in travellers},
+            games_by_traveller={k: g.entries for k, g in travellers},
+            win_rate_by_bot={k: g.wins / g.entries for k, g in sorted(self.by_bot.items())},
+            mean_points_by_category=({k: v / self.entries for k, v in self.categories.items()}
+                                     if self.entries else {}),
+            score_counts_by_traveller={k: dict(sorted(v.items()))
+                                       for k, v in sorted(self.scores.items())},
+        )
 
-    def mean(rows: list[SeatResult]) -> float:
-        return sum(s.score for s in rows) / len(rows)
 
-    return Summary(
-        games=n,
-        seconds=seconds,
-        games_per_second=n / seconds if seconds > 0 else 0.0,
-        decisions_per_game=sum(r.decisions for r in results) / n if n else 0.0,
-        win_rate_by_seat={k: rate(v) for k, v in sorted(by_seat.items())},
-        mean_score_by_seat={k: mean(v) for k, v in sorted(by_seat.items())},
-        win_rate_by_traveller={k: rate(v) for k, v in sorted(by_traveller.items())},
-        mean_score_by_traveller={k: mean(v) for k, v in sorted(by_traveller.items())},
-        games_by_traveller={k: len(v) for k, v in sorted(by_traveller.items())},
-        win_rate_by_bot={k: rate(v) for k, v in sorted(by_bot.items())},
-        mean_points_by_category={k: v / entries for k, v in categories.items()} if entries else {},
-    )
+def summarize(results: Iterable[GameResult], seconds: float) -> Summary:
+    """The summary of finished games (see :class:`Tally`)."""
+    tally = Tally()
+    for result in results:
+        tally.add(result)
+    return tally.summary(seconds)
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -197,12 +265,20 @@ def specs(games: int, players: int, plugins: Iterable[str] = ("base",),
           keep_logs: bool = False, random_decisions: Iterable[str] = ()) -> list[GameSpec]:
     """The specs of a batch; ``bots`` is cycled over the seats; ``random_decisions``
     (:attr:`GameSpec.random_decisions`) must be decision kinds of the ruleset."""
+    return list(_specs(games, players, plugins, bots, seed, options, keep_logs,
+                       random_decisions))
+
+
+def _specs(games: int, players: int, plugins: Iterable[str], bots: Sequence[str], seed: int,
+           options: Mapping[str, object] | None, keep_logs: bool,
+           random_decisions: Iterable[str]) -> Iterator[GameSpec]:
+    """:func:`specs`, checked at once and then made one at a time."""
     if not bots:
         raise SetupError("at least one bot is needed")
     unknown = [b for b in bots if b not in BOTS]
     if unknown:
         raise SetupError(f"unknown bot(s) {unknown} (known: {sorted(BOTS)})")
-    if not isinstance(games, int) or games < 1:
+    if not isinstance(games, int) or isinstance(games, bool) or games < 1:
         raise SetupError(f"games must be a positive number, got {games!r}")
     if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 5:
         raise SetupError(f"players must be 2 to 5, got {players!r}")
@@ -211,8 +287,74 @@ def specs(games: int, players: int, plugins: Iterable[str] = ("base",),
     ruleset = _ruleset(plugin_ids, frozen_options)  # fail early on a bad ruleset
     by_chance = decision_kinds(ruleset, random_decisions)
     seats = tuple(bots[i % len(bots)] for i in range(players))
-    return [GameSpec(players, game_seed(seed, i), plugin_ids, frozen_options, seats,
-                     keep_logs, by_chance) for i in range(games)]
+    return (GameSpec(players, game_seed(seed, i), plugin_ids, frozen_options, seats,
+                     keep_logs, by_chance) for i in range(games))
+
+
+CHUNK_GAMES = 16
+"""The most games sent to an executor as one task (:func:`play_chunk`)."""
+MAX_PENDING = 256
+"""The most tasks queued on an executor at a time, by default: enough to keep a large
+cluster busy, few enough that a batch of millions never sits in memory."""
+
+
+def chunk_size(games: int) -> int:
+    """Games per task for a batch of ``games``: one for small batches (so that slow bots
+    spread evenly over the workers), up to :data:`CHUNK_GAMES` for big ones."""
+    return max(1, min(CHUNK_GAMES, games // 256))
+
+
+def play_games(
+    games: int,
+    players: int = 4,
+    plugins: Iterable[str] = ("base",),
+    bots: Sequence[str] = ("random",),
+    seed: int = 0,
+    options: Mapping[str, object] | None = None,
+    *,
+    executor: Executor | None = None,
+    keep_logs: bool = False,
+    random_decisions: Iterable[str] = (),
+    chunk: int | None = None,
+    max_pending: int = MAX_PENDING,
+) -> Generator[GameResult, None, None]:
+    """The results of a batch one at a time, in index order, as the games finish.
+
+    The arguments are those of :func:`simulate`. With an ``executor``, games go to it
+    ``chunk`` at a time (default :func:`chunk_size`), with at most ``max_pending`` tasks
+    queued; the results are the same whatever the executor, chunk and queue. The input
+    is checked before any game is played (:class:`~tokaido_rules.errors.SetupError`).
+    Closing the iterator early cancels the tasks not yet started.
+    """
+    batch = _specs(games, players, plugins, bots, seed, options, keep_logs, random_decisions)
+    size = chunk_size(games) if chunk is None else chunk
+    if size < 1 or max_pending < 1:
+        raise SetupError(f"chunk and max_pending must be at least 1, got {size}, {max_pending}")
+    return _results(batch, executor, size, max_pending)
+
+
+def _results(batch: Iterator[GameSpec], executor: Executor | None, size: int,
+             max_pending: int) -> Generator[GameResult, None, None]:
+    first = 0
+    if executor is None:
+        for spec in batch:
+            yield play_game(spec, first)
+            first += 1
+        return
+    pending: deque[Future[list[GameResult]]] = deque()
+    try:
+        while True:
+            chunk = list(islice(batch, size))
+            if chunk:
+                pending.append(executor.submit(play_chunk, first, chunk))
+                first += len(chunk)
+            if pending and (not chunk or len(pending) >= max_pending):
+                yield from pending.popleft().result()
+            elif not chunk:
+                return
+    finally:
+        for future in pending:
+            future.cancel()
 
 
 def simulate(
@@ -227,25 +369,27 @@ def simulate(
     keep_logs: bool = False,
     progress: Callable[[int], None] | None = None,
     random_decisions: Iterable[str] = (),
+    keep_results: bool = True,
+    chunk: int | None = None,
+    max_pending: int = MAX_PENDING,
 ) -> Batch:
     """Play ``games`` games and aggregate them. With an ``executor`` (a process pool, a
     Dask cluster's executor, ...) games run there; results are the same either way.
     ``progress(n)`` is called after each finished game with the number finished.
     ``random_decisions``: decision kinds taken at random rather than by the bots
-    (:attr:`GameSpec.random_decisions`)."""
-    batch = specs(games, players, plugins, bots, seed, options, keep_logs, random_decisions)
+    (:attr:`GameSpec.random_decisions`). ``keep_results=False`` keeps only the summary,
+    for batches too big to hold every result; ``chunk`` and ``max_pending``: see
+    :func:`play_games`."""
+    results = play_games(games, players, plugins, bots, seed, options, executor=executor,
+                         keep_logs=keep_logs, random_decisions=random_decisions, chunk=chunk,
+                         max_pending=max_pending)
     start = time.perf_counter()
-    results: list[GameResult] = []
-    jobs = [(spec, i) for i, spec in enumerate(batch)]
-    if executor is None:
-        for job in jobs:
-            results.append(_play_indexed(job))
-            if progress is not None:
-                progress(len(results))
-    else:
-        for result in executor.map(_play_indexed, jobs):
-            results.append(result)
-            if progress is not None:
-                progress(len(results))
-    results.sort(key=lambda r: r.index)
-    return Batch(tuple(results), summarize(results, time.perf_counter() - start))
+    tally = Tally()
+    kept: list[GameResult] = []
+    for result in results:
+        tally.add(result)
+        if keep_results:
+            kept.append(result)
+        if progress is not None:
+            progress(tally.games)
+    return Batch(tuple(kept), tally.summary(time.perf_counter() - start))
