@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
+import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -183,6 +185,29 @@ def test_score_distribution_by_traveller_matches_the_results(reference: Batch) -
             summary.mean_score_by_traveller[t])
 
 
+def test_margins_are_95_percent_normal_intervals(reference: Batch) -> None:
+    """Each margin is 1.96 standard errors of its row's mean (sample standard
+    deviation); a row of one player has none."""
+    summary = reference.summary
+    rows = [s for r in reference.results for s in r.seats]
+    for seat in range(3):
+        wins = [s.win for s in rows if s.seat == seat]
+        scores = [s.score for s in rows if s.seat == seat]
+        assert summary.win_rate_margin_by_seat[seat] == pytest.approx(
+            1.96 * statistics.stdev(wins) / math.sqrt(len(wins)))
+        assert summary.mean_score_margin_by_seat[seat] == pytest.approx(
+            1.96 * statistics.stdev(scores) / math.sqrt(len(scores)))
+    for traveller, n in summary.games_by_traveller.items():
+        scores = [s.score for s in rows if s.traveller == traveller]
+        if n == 1:
+            assert traveller not in summary.mean_score_margin_by_traveller
+            assert traveller not in summary.win_rate_margin_by_traveller
+        else:
+            assert summary.mean_score_margin_by_traveller[traveller] == pytest.approx(
+                1.96 * statistics.stdev(scores) / math.sqrt(n))
+    assert 1 in summary.games_by_traveller.values()  # the case of a single player is seen
+
+
 def test_summarize_adds_up_like_the_batch(reference: Batch) -> None:
     """summarize (a Tally over finished results) gives the batch's own figures."""
     assert figures(summarize(reference.results, 1.0)) == figures(reference.summary)
@@ -333,15 +358,20 @@ def test_cli_batch_prints_the_summary_tables(capsys: pytest.CaptureFixture[str])
     summary = simulate(6, 4, ("base",), BOTS, seed=0).summary
     assert decisions == pytest.approx(summary.decisions_per_game, abs=0.05)
     found = tables(out)
-    assert set(found) == {"seat win rate mean score", "traveller games win rate mean score",
-                          "bot win rate", "category mean points"}
-    seats = found["seat win rate mean score"]
+    seat_table = "seat win rate ±95% mean score ±95%"
+    traveller_table = "traveller games win rate ±95% mean score ±95%"
+    assert set(found) == {seat_table, traveller_table, "bot win rate", "category mean points"}
+    seats = found[seat_table]
     assert [int(r[0]) for r in seats] == [0, 1, 2, 3]
     assert sum(float(r[1]) for r in seats) == pytest.approx(1, abs=0.005)
     for row in seats:
         assert float(row[1]) == pytest.approx(summary.win_rate_by_seat[int(row[0])], abs=5e-4)
-        assert float(row[2]) == pytest.approx(summary.mean_score_by_seat[int(row[0])], abs=0.05)
-    travellers = found["traveller games win rate mean score"]
+        assert float(row[2]) == pytest.approx(summary.win_rate_margin_by_seat[int(row[0])],
+                                              abs=5e-4)
+        assert float(row[3]) == pytest.approx(summary.mean_score_by_seat[int(row[0])], abs=0.05)
+        assert float(row[4]) == pytest.approx(summary.mean_score_margin_by_seat[int(row[0])],
+                                              abs=0.05)
+    travellers = found[traveller_table]
     assert sum(int(r[1]) for r in travellers) == 24
     assert {r[0]: int(r[1]) for r in travellers} == summary.games_by_traveller
     bots = {r[0]: float(r[1]) for r in found["bot win rate"]}

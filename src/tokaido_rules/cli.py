@@ -12,7 +12,7 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NoReturn
 
 from .bots import BOTS
@@ -251,7 +251,9 @@ class _GameRows:
                 "games", "seconds", "games_per_second", "decisions_per_game",
                 "win_rate_by_seat", "mean_score_by_seat", "win_rate_by_traveller",
                 "mean_score_by_traveller", "games_by_traveller", "win_rate_by_bot",
-                "mean_points_by_category", "score_counts_by_traveller")}
+                "mean_points_by_category", "score_counts_by_traveller",
+                "win_rate_margin_by_seat", "mean_score_margin_by_seat",
+                "win_rate_margin_by_traveller", "mean_score_margin_by_traveller")}
             print(f'\n],\n"summary": {json.dumps(doc, indent=2)}}}')
 
 
@@ -329,19 +331,28 @@ def _print_summary(s: Summary, args: argparse.Namespace) -> None:
         print(f"taken at random: {', '.join(_kinds(args))}")
     print(f"{s.games_per_second:.1f} games per second ({s.seconds:.2f} s), "
           f"{s.decisions_per_game:.1f} decisions per game\n")
-    print(_table(["seat", "win rate", "mean score"],
-                 [[str(k), f"{v:.3f}", f"{s.mean_score_by_seat[k]:.1f}"]
+    print(_table(["seat", "win rate", "±95%", "mean score", "±95%"],
+                 [[str(k), f"{v:.3f}", _margin(s.win_rate_margin_by_seat, k, 3),
+                   f"{s.mean_score_by_seat[k]:.1f}", _margin(s.mean_score_margin_by_seat, k, 1)]
                   for k, v in s.win_rate_by_seat.items()]))
     print()
-    print(_table(["traveller", "games", "win rate", "mean score"],
+    print(_table(["traveller", "games", "win rate", "±95%", "mean score", "±95%"],
                  [[k, str(s.games_by_traveller[k]), f"{v:.3f}",
-                   f"{s.mean_score_by_traveller[k]:.1f}"]
+                   _margin(s.win_rate_margin_by_traveller, k, 3),
+                   f"{s.mean_score_by_traveller[k]:.1f}",
+                   _margin(s.mean_score_margin_by_traveller, k, 1)]
                   for k, v in s.win_rate_by_traveller.items()]))
     print()
     print(_table(["bot", "win rate"], [[k, f"{v:.3f}"] for k, v in s.win_rate_by_bot.items()]))
     print()
     print(_table(["category", "mean points"],
                  [[k, f"{v:.2f}"] for k, v in s.mean_points_by_category.items()]))
+
+
+def _margin(margins: Mapping[Any, float], key: object, places: int) -> str:
+    """A 95% margin for a table, or "-" for a row of a single player."""
+    value = margins.get(key)
+    return "-" if value is None else f"{value:.{places}f}"
 
 
 def _table(headers: list[str], rows: list[list[str]]) -> str:

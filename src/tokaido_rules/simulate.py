@@ -20,6 +20,7 @@ For millions of games, :func:`play_games` hands the results over one by one and
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from collections.abc import (
@@ -149,6 +150,13 @@ class Summary:
     score_counts_by_traveller: dict[str, dict[int, int]] = field(factory=dict)
     """Per traveller, how often each final score was reached (score -> count): the whole
     distribution, in room that does not grow with the number of games."""
+    win_rate_margin_by_seat: dict[int, float] = field(factory=dict)
+    """The 95% margin of each win rate (1.96 standard errors): the true rate lies within
+    ``win rate ± margin`` in 95% of batches. Rows of fewer than two players have none."""
+    mean_score_margin_by_seat: dict[int, float] = field(factory=dict)
+    """The 95% margin of each mean score, likewise."""
+    win_rate_margin_by_traveller: dict[str, float] = field(factory=dict)
+    mean_score_margin_by_traveller: dict[str, float] = field(factory=dict)
 
 
 @frozen
@@ -161,12 +169,26 @@ class Batch:
 class _Group:
     """Running sums of one row of the summary (a seat, a traveller or a bot)."""
 
-    __slots__ = ("entries", "score", "wins")
+    __slots__ = ("entries", "score", "score_squares", "win_squares", "wins")
 
     def __init__(self) -> None:
         self.entries = 0
         self.wins = 0.0
+        self.win_squares = 0.0
         self.score = 0
+        self.score_squares = 0
+
+
+Z95 = 1.96
+"""Standard errors in a 95% margin (normal approximation)."""
+
+
+def margin(entries: int, total: float, squares: float) -> float:
+    """The 95% margin of the mean of ``entries`` values, given their sum and the sum of
+    their squares: :data:`Z95` times the standard error (sample variance)."""
+    mean = total / entries
+    variance = max(0.0, (squares - entries * mean * mean) / (entries - 1))
+    return Z95 * math.sqrt(variance / entries)
 
 
 K = TypeVar("K")
@@ -205,7 +227,9 @@ class Tally:
                           _group(self.by_bot, s.bot)):
                 group.entries += 1
                 group.wins += s.win
+                group.win_squares += s.win * s.win
                 group.score += s.score
+                group.score_squares += s.score * s.score
             counts = self.scores.setdefault(traveller, {})
             counts[s.score] = counts.get(s.score, 0) + 1
             self.entries += 1
@@ -232,7 +256,17 @@ class Tally:
                                      if self.entries else {}),
             score_counts_by_traveller={k: dict(sorted(v.items()))
                                        for k, v in sorted(self.scores.items())},
+            win_rate_margin_by_seat=_margins(seats, wins=True),
+            mean_score_margin_by_seat=_margins(seats, wins=False),
+            win_rate_margin_by_traveller=_margins(travellers, wins=True),
+            mean_score_margin_by_traveller=_margins(travellers, wins=False),
         )
+
+
+def _margins(groups: list[tuple[K, _Group]], *, wins: bool) -> dict[K, float]:
+    return {k: margin(g.entries, g.wins, g.win_squares) if wins
+            else margin(g.entries, g.score, g.score_squares)
+            for k, g in groups if g.entries > 1}
 
 
 def summarize(results: Iterable[GameResult], seconds: float) -> Summary:
