@@ -1,7 +1,12 @@
 """Machine instructions per complete random game, counted by valgrind: a cost measure
 that repeats exactly from run to run, whatever else the machine is doing.
 
-Run: ``python benchmarks/instructions.py [--games N] [--players P] [--ruleset base]``.
+Run: ``python benchmarks/instructions.py [--games N] [--players P] [--ruleset base]
+[--bots greedy,random]``.
+
+With ``--bots``, each game is played by those bots (cycled over the seats) through
+``simulate.play_game``, as a batch plays it, views and bot decisions included; without,
+by uniformly random legal actions on the game itself (as ``bench.py`` does).
 
 Timings (``bench.py``) wander by 20% or more on a shared machine; instruction counts do
 not, so they are the way to compare two versions of the code: run this on each. The
@@ -19,21 +24,27 @@ import sys
 
 from bench import random_game
 from tokaido_rules import Ruleset
+from tokaido_rules.simulate import play_game, specs
 
 
-def play(games: int, players: int, ruleset: str) -> None:
+def play(games: int, players: int, ruleset: str, bots: str) -> None:
     """The counted work: one warm-up game (building caches), then ``games`` games."""
+    if bots:
+        batch = specs(games + 1, players, ruleset.split("+"), bots.split(","), seed=1)
+        for spec in batch:
+            play_game(spec)
+        return
     rules = Ruleset.build(ruleset.split("+"))
     random_game(players, 10_000, rules)
     for seed in range(games):
         random_game(players, seed, rules)
 
 
-def count(games: int, players: int, ruleset: str) -> int:
+def count(games: int, players: int, ruleset: str, bots: str) -> int:
     """Instructions executed by this script playing ``games`` games, under callgrind."""
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                sys.executable, __file__, "--inner", "--games", str(games),
-               "--players", str(players), "--ruleset", ruleset]
+               "--players", str(players), "--ruleset", ruleset, "--bots", bots]
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     for line in result.stderr.splitlines():
         if "Collected :" in line:
@@ -46,19 +57,22 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--ruleset", default="base", help="plugin ids joined by '+'")
+    parser.add_argument("--bots", default="",
+                        help="bots by seat, e.g. greedy,random (default: random actions, no bots)")
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.inner:
-        play(args.games, args.players, args.ruleset)
+        play(args.games, args.players, args.ruleset, args.bots)
         return
     if shutil.which("valgrind") is None:
         raise SystemExit("error: valgrind is not installed")
     if args.games < 1:
         raise SystemExit("error: --games must be at least 1")
-    per_game = (count(args.games, args.players, args.ruleset)
-                - count(0, args.players, args.ruleset)) / args.games
+    per_game = (count(args.games, args.players, args.ruleset, args.bots)
+                - count(0, args.players, args.ruleset, args.bots)) / args.games
+    players = f"bots {args.bots}" if args.bots else "random actions"
     print(f"{args.ruleset}, {args.players} players: {per_game / 1e6:.2f} million "
-          f"instructions per random game (mean of {args.games})")
+          f"instructions per game ({players}, mean of {args.games})")
 
 
 if __name__ == "__main__":

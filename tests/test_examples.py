@@ -73,12 +73,17 @@ def test_the_benchmark_prints_every_measure() -> None:
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is a system tool")
-def test_the_instruction_count_prints_one_figure() -> None:
-    """``benchmarks/instructions.py`` counts a game's instructions under valgrind."""
+@pytest.mark.parametrize(("bots", "players"), [([], "random actions"),
+                                               (["--bots", "random"], "bots random")])
+def test_the_instruction_count_prints_one_figure(bots: list[str], players: str) -> None:
+    """``benchmarks/instructions.py`` counts a game's instructions under valgrind, played
+    by random actions or (``--bots``) by bots through the batch runner."""
     result = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "instructions.py"), "--games", "1",
-         "--players", "2"], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+         "--players", "2", *bots], cwd=ROOT, capture_output=True, text=True, timeout=600,
+        check=False)
     assert result.returncode == 0, result.stderr
     head, _, tail = result.stdout.strip().partition(": ")
     assert head == "base, 2 players"
     assert float(tail.split()[0]) > 1  # millions of instructions per game
+    assert tail.endswith(f"instructions per game ({players}, mean of 1)")
