@@ -408,6 +408,7 @@ def test_cli_batch_json_ends_with_the_summary_and_the_score_distribution(
     assert text.index('"games"') < text.index('"summary"')
     doc = json.loads(text)
     summary = simulate(4, 3, seed=5).summary
+    assert list(doc["summary"]) == [f.name for f in attrs.fields(Summary)]
     assert doc["summary"]["score_counts_by_traveller"] == {
         t: {str(v): n for v, n in counts.items()}
         for t, counts in summary.score_counts_by_traveller.items()}

@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NoReturn
 
+import attrs
+
 from .bots import BOTS
 from .engine import Game, initial_state, new_game, replay
 from .errors import TokaidoError
@@ -247,13 +249,7 @@ class _GameRows:
 
     def close(self, summary: Summary) -> None:
         if self.fmt == "json":
-            doc = {k: getattr(summary, k) for k in (
-                "games", "seconds", "games_per_second", "decisions_per_game",
-                "win_rate_by_seat", "mean_score_by_seat", "win_rate_by_traveller",
-                "mean_score_by_traveller", "games_by_traveller", "win_rate_by_bot",
-                "mean_points_by_category", "score_counts_by_traveller",
-                "win_rate_margin_by_seat", "mean_score_margin_by_seat",
-                "win_rate_margin_by_traveller", "mean_score_margin_by_traveller")}
+            doc = attrs.asdict(summary, recurse=False)  # every figure, in field order
             print(f'\n],\n"summary": {json.dumps(doc, indent=2)}}}')
 
 

@@ -151,8 +151,9 @@ class Summary:
     """Per traveller, how often each final score was reached (score -> count): the whole
     distribution, in room that does not grow with the number of games."""
     win_rate_margin_by_seat: dict[int, float] = field(factory=dict)
-    """The 95% margin of each win rate (1.96 standard errors): the true rate lies within
-    ``win rate ± margin`` in 95% of batches. Rows of fewer than two players have none."""
+    """The 95% margin of each win rate (1.96 standard errors, normal approximation): the
+    interval ``win rate ± margin`` holds the true rate in about 95% of batches. A row of
+    a single player has none."""
     mean_score_margin_by_seat: dict[int, float] = field(factory=dict)
     """The 95% margin of each mean score, likewise."""
     win_rate_margin_by_traveller: dict[str, float] = field(factory=dict)
@@ -202,10 +203,9 @@ def _group(groups: dict[K, _Group], key: K) -> _Group:
 
 
 class Tally:
-    """The summary of a batch, added up one result at a time: its memory grows with the
-    number of seats, travellers, bots and distinct scores, never with the number of
-    games. Adding results in index order gives exactly the figures of
-    :func:`summarize`."""
+    """The summary of a batch, added up one result at a time (:meth:`add`), so that the
+    results need not be kept: its memory grows with the number of seats, travellers,
+    bots and distinct scores, never with the number of games."""
 
     def __init__(self) -> None:
         self.games = 0
