@@ -20,7 +20,7 @@ import numpy
 import pytest
 
 from tokaido_rules import SetupError, TokaidoError, load_log, verify_log
-from tokaido_rules.cli import _box_stats, main
+from tokaido_rules.cli import _box_stats, log_name, main
 from tokaido_rules.simulate import (
     CHUNK_GAMES,
     Batch,
@@ -464,6 +464,14 @@ def test_cli_batch_out_writes_one_log_per_game(tmp_path: Path,
         assert len(game.events) == entry["events"]
         assert [s.total for s in game.scores()] == [p["score"] for p in entry["players"]]
         assert verify_log(text).ok
+
+
+def test_log_names_sort_in_game_order() -> None:
+    """--out names logs with at least five digits, more when the batch needs them."""
+    assert log_name(7, 3) == "game-00007.jsonl"
+    assert log_name(99_999, 100_000) == "game-99999.jsonl"
+    names = [log_name(i, 1_000_001) for i in (0, 10_001, 100_000, 1_000_000)]
+    assert names == sorted(names) and names[0] == "game-0000000.jsonl"
 
 
 def test_cli_batch_plot_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

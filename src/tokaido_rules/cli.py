@@ -198,7 +198,7 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
                 tally.add(result)
                 rows.write(result)
                 if args.out:
-                    _write(os.path.join(args.out, f"game-{result.index:05d}.jsonl"),
+                    _write(os.path.join(args.out, log_name(result.index, args.games)),
                            result.log or "")
                 bar.update(task, completed=tally.games)
         summary = tally.summary(time.perf_counter() - start)
@@ -214,6 +214,12 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
     else:
         rows.close(summary)
     return 0
+
+
+def log_name(index: int, games: int) -> str:
+    """The file name of game ``index``'s log in ``--out``: numbered with enough digits
+    (at least five) that the names of a batch of ``games`` sort in game order."""
+    return f"game-{index:0{max(5, len(str(games - 1)))}d}.jsonl"
 
 
 class _GameRows:
