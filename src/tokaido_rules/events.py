@@ -162,7 +162,7 @@ def fold(state: GameState, event: Event) -> GameState:
             return new.replace(script=script, seq=seq)
     if new is state or new.seq != state.seq:
         return new.replace(seq=seq)
-    object.__setattr__(new, "seq", seq)
+    new.__dict__["seq"] = seq  # frozen to everyone else; state classes keep a __dict__
     return new
 
 
