@@ -35,21 +35,28 @@ def set_total(family_counts: Iterable[int]) -> int:
 
 def family_counts(state: GameState, piece: int) -> Counter[str]:
     """How many cards of each souvenir family a traveller owns."""
+    return Counter(_family_counts(state, piece))
+
+
+def _family_counts(state: GameState, piece: int) -> dict[str, int]:
     cards = state.rules.registry.cards
-    counts: Counter[str] = Counter()
+    counts: dict[str, int] = {}
     for card in state.collection(piece):
         family = cards[card].family
         if family is not None:
-            counts[family] += 1
+            counts[family] = counts.get(family, 0) + 1
     return counts
 
 
 def souvenir_points(state: GameState, piece: int, new_family: str) -> int:
-    """The points a new card of ``new_family`` scores for this traveller."""
-    counts = family_counts(state, piece)
-    before = set_total(counts.values())
-    counts[new_family] += 1
-    return set_total(counts.values()) - before
+    """The points a new card of ``new_family`` scores for this traveller.
+
+    With ``c`` cards of that family already, the card joins set ``c + 1``; if ``m``
+    families hold more than ``c`` cards, that set grows from ``m`` to ``m + 1`` cards,
+    worth ``(m + 1)**2 - m**2 = 2m + 1`` more points (see :func:`set_total`)."""
+    counts = _family_counts(state, piece)
+    held = counts.get(new_family, 0)
+    return 2 * sum(1 for n in counts.values() if n > held) + 1
 
 
 def panorama_sections(state: GameState, piece: int, kind: str) -> int:

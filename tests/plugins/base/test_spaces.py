@@ -14,8 +14,16 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from scenario import ENCOUNTERS, HOT_SPRINGS, SOUVENIRS, act, coins, collection, move, points, start
-from tokaido_base import AddBankCoin, BuyMeal, BuySouvenirs, ChoosePanorama, Donate, set_total
-from tokaido_rules import Action, Game, IllegalActionError, Move, Scored
+from tokaido_base import (
+    AddBankCoin,
+    BuyMeal,
+    BuySouvenirs,
+    ChoosePanorama,
+    Donate,
+    set_total,
+    souvenir_points,
+)
+from tokaido_rules import Action, Game, IllegalActionError, Move, Scored, collection_zone, new_game
 
 TRAVELLERS3 = ["kinko", "mitsukuni", "hirotada"]
 TRAVELLERS5 = ["kinko", "mitsukuni", "hirotada", "umegae", "zenemon"]
@@ -587,6 +595,28 @@ def test_souvenir_collection_of_26_points_through_play() -> None:
 def test_set_total(families: list[int], total: int) -> None:
     """3.3 Souvenir sets: total = sum over sets of 1,3,5,7 per card (set_total helper)."""
     assert set_total(families) == total
+
+
+@pytest.mark.parametrize("owned", [(), (1,), (2, 1), (1, 1, 1), (3, 1, 2), (2, 2, 2, 1),
+                                   (1, 2, 3, 4), (4, 4, 4, 4)])
+def test_a_new_souvenir_scores_what_it_adds_to_the_sets(owned: tuple[int, ...]) -> None:
+    """3.3 A souvenir scores the difference it makes to the set total, whichever family
+    it joins (souvenir_points against set_total, for every family)."""
+    game = new_game(3, seed=1, travellers=TRAVELLERS3)
+    registry = game.ruleset.registry
+    by_family: dict[str, list[str]] = {}
+    for card in registry.decks[SOUVENIRS].cards:
+        family = registry.cards[card].family
+        assert family is not None
+        by_family.setdefault(family, []).append(card)
+    families = sorted(by_family)
+    cards = tuple(c for family, n in zip(families, owned, strict=False)
+                  for c in by_family[family][:n])
+    state = game.state.with_zone(collection_zone(P), cards)
+    counts = [*owned, *[0] * (len(families) - len(owned))]
+    for i, family in enumerate(families):
+        after = [n + (j == i) for j, n in enumerate(counts)]
+        assert souvenir_points(state, P, family) == set_total(after) - set_total(counts)
 
 
 # --- 3.3 farm, hot spring ---------------------------------------------------------------------
