@@ -552,8 +552,10 @@ def test_dask_executor_gives_the_same_results(dask_cluster: Any) -> None:
     expected = simulate(4, 3, ("base",), BOTS, seed=21)
     with Client(dask_cluster) as client:  # type: ignore[no-untyped-call]
         batch = simulate(4, 3, ("base",), BOTS, seed=21, executor=client.get_executor())
+        chunked = simulate(4, 3, ("base",), BOTS, seed=21, executor=client.get_executor(),
+                           chunk=3, max_pending=1)
     assert outcome(batch) == outcome(expected)
-    assert batch.results == expected.results
+    assert batch.results == expected.results == chunked.results
 
 
 def test_cli_dask_gives_the_same_results(dask_cluster: Any,
