@@ -336,9 +336,9 @@ def test_search_settles_a_close_call_by_the_end_of_the_game() -> None:
 
 
 def test_search_plays_out_every_traveller_tile(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The choice of a traveller shapes the whole game: every tile is played out, even one
-    whose starting coins make it the greedy bot's last choice (Satsuki, 2 coins, against
-    Yoshiyasu, 9)."""
+    """The choice of a traveller shapes the whole game (the base plugin registers it with
+    shapes_game): every tile is played out, even one whose starting coins make it the
+    greedy bot's last choice (Satsuki, 2 coins, against Yoshiyasu, 9)."""
     game = new_game(3, seed=4, setup=Setup(chance={"travellers.0": [("satsuki", "yoshiyasu")]}))
     tiles = {a.traveller: a for a in game.legal_actions() if isinstance(a, ChooseTraveller)}
     assert GreedyBot(1).choose(game.view(0)) == tiles["yoshiyasu"]
@@ -352,6 +352,10 @@ def test_search_plays_out_every_traveller_tile(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(SearchBot, "_playout", playout)
     assert SearchBot(1, samples=3).choose(game.view(0)) == tiles["satsuki"]
     assert sorted(played) == ["satsuki"] * 3 + ["yoshiyasu"] * 3
+    played.clear()  # named explicitly, as for a plugin's decision not registered so
+    assert SearchBot(1, samples=3, whole_game={"base.choose_traveller"}).choose(
+        game.view(0)) == tiles["satsuki"]
+    assert len(played) == 6
     played.clear()  # not a whole-game choice: 7 coins apart, beyond the margin of 3
     assert SearchBot(1, samples=3, whole_game=()).choose(game.view(0)) == tiles["yoshiyasu"]
     assert played == []

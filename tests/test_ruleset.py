@@ -126,6 +126,23 @@ def test_names_must_carry_the_plugin_prefix() -> None:
         Ruleset.build(["base", BadNames()])
 
 
+class ShapingRun:
+    tokaido_plugin = PluginInfo("shaping", "1")
+
+    @hookimpl
+    def tokaido_register(self, registry: Registry) -> None:
+        registry.add_step("shaping.run", run=lambda ctx, step: None, shapes_game=True)
+
+
+def test_only_decisions_shape_the_game() -> None:
+    """shapes_game marks decisions (the base game's choice of a traveller); a step the
+    engine runs by itself cannot carry it."""
+    steps = Ruleset.build(["base"]).registry.steps
+    assert [k for k, s in steps.items() if s.shapes_game] == ["base.choose_traveller"]
+    with pytest.raises(PluginDefinitionError, match="only a decision"):
+        Ruleset.build(["base", ShapingRun()])
+
+
 class NoFarms:
     """A house rule written as a third party would: farms are closed; +1 point per move."""
 

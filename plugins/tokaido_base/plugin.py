@@ -130,7 +130,8 @@ class BasePlugin:
         }
         for kind, run in steps.items():
             registry.add_step(kind, run=run)
-        registry.add_step("base.choose_traveller", legal=r.legal_choose_traveller, ordered=True)
+        registry.add_step("base.choose_traveller", legal=r.legal_choose_traveller, ordered=True,
+                          shapes_game=True)
         registry.add_step("base.buy_souvenirs", legal=r.legal_buy_souvenirs,
                           explain=r.explain_buy_souvenirs, ordered=True)
         registry.add_step("base.temple", legal=r.legal_donate, explain=r.explain_donate,

@@ -148,18 +148,14 @@ def outcome(game: Game, seat: int) -> float:
     return mine - max(values)
 
 
-WHOLE_GAME_CHOICES = frozenset({"base.choose_traveller"})
-"""The decision kinds whose every option :class:`SearchBot` plays out by default: they
-shape the whole game, and their immediate gain (a traveller's starting coins) says little
-of it. A plugin's own such decisions are given with ``SearchBot(whole_game=...)``."""
-
-
 class SearchBot:
     """Monte Carlo search of its close calls, on samples of what it cannot see.
 
     It ranks its legal actions by :func:`greedy_value` on one sampled completion of its
-    view. When several are within ``margin`` points of the best (or the decision is of a
-    kind in ``whole_game``, such as the choice of a traveller), it plays each of them
+    view. When several are within ``margin`` points of the best (or the decision shapes
+    the whole game, such as the choice of a traveller: by default the decisions their
+    plugin registered with ``shapes_game=True``, else the kinds in ``whole_game``), it
+    plays each of them
     out on ``samples`` sampled completions (the same ones for every candidate), with
     every seat played by :func:`greedy_action` (looking ``rollout_depth`` decisions deep)
     for ``horizon`` decisions (``None``: to the end of the game), and keeps the candidate
@@ -171,9 +167,9 @@ class SearchBot:
 
     def __init__(self, seed: int = 0, samples: int = 6, margin: float = 3.0,
                  horizon: int | None = None, rollout_depth: int = 1,
-                 whole_game: Collection[str] = WHOLE_GAME_CHOICES) -> None:
+                 whole_game: Collection[str] | None = None) -> None:
         self.seed = seed & MASK
-        self.whole_game = frozenset(whole_game)
+        self.whole_game = None if whole_game is None else frozenset(whole_game)
         self.samples = samples
         self.margin = margin
         self.horizon = horizon
@@ -186,7 +182,7 @@ class SearchBot:
         if len(actions) == 1:
             return actions[0]
         first = determinize(view, random_below(self.seed, self.decisions, 0, MASK))
-        if view.current_step is not None and view.current_step.kind in self.whole_game:
+        if self._shapes_game(view):
             candidates = list(range(len(actions)))
         else:
             prior = [greedy_value(first, a, view.seat) for a in actions]
@@ -199,6 +195,15 @@ class SearchBot:
         totals = [sum(self._playout(world, actions[i], view.seat) for world in worlds)
                   for i in candidates]
         return actions[candidates[totals.index(max(totals))]]
+
+    def _shapes_game(self, view: View) -> bool:
+        """Whether every option of the decision is played out."""
+        step = view.current_step
+        if step is None:
+            return False
+        if self.whole_game is not None:
+            return step.kind in self.whole_game
+        return view.ruleset.registry.steps[step.kind].shapes_game
 
     def _playout(self, world: Game, action: Action, seat: int) -> float:
         game = world.apply(action)

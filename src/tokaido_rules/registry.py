@@ -47,13 +47,16 @@ class StepType:
     decision (the legal actions; the actions' own resolvers carry them out).
 
     ``ordered``: ``legal`` returns its actions in canonical order already, so the engine
-    need not sort them (unless plugins add actions to the decision)."""
+    need not sort them (unless plugins add actions to the decision). ``shapes_game``: a
+    decision whose options shape the whole game (the choice of a traveller), which
+    searching bots play out rather than judge by its immediate gain."""
 
     kind: str
     run: StepRunner | None
     legal: LegalFn | None
     explain: ExplainFn | None = None
     ordered: bool = False
+    shapes_game: bool = False
 
     @property
     def is_decision(self) -> bool:
@@ -227,7 +230,7 @@ class Registry:
     # --- behaviour ---------------------------------------------------------------
     def add_step(self, kind: str, *, run: StepRunner | None = None,
                  legal: LegalFn | None = None, explain: ExplainFn | None = None,
-                 ordered: bool = False) -> None:
+                 ordered: bool = False, shapes_game: bool = False) -> None:
         """Register a step kind: ``run`` (performed by the engine) or ``legal`` (a decision).
 
         ``explain(state, step, action)`` may say why an action is not legal for this
@@ -235,12 +238,18 @@ class Registry:
         ``ordered=True`` promises that ``legal`` returns its actions in canonical order
         (:meth:`~tokaido_rules.events.Action.sort_key`), which saves sorting them at every
         decision; :func:`~tokaido_rules.testing.run_conformance` checks the promise.
+        ``shapes_game=True`` marks a decision whose options shape the whole game (such as
+        the choice of a traveller): its immediate gain says little, so
+        :class:`~tokaido_rules.bots.SearchBot` plays every option out.
         """
         if (run is None) == (legal is None):
             raise PluginDefinitionError(f"step {kind!r} needs exactly one of run= or legal=")
+        if shapes_game and legal is None:
+            raise PluginDefinitionError(f"step {kind!r}: only a decision (legal=) can shape "
+                                        "the game")
         self._own(kind, "step")
         self._unique(self.steps, kind, "step")
-        self.steps[kind] = StepType(kind, run, legal, explain, ordered)
+        self.steps[kind] = StepType(kind, run, legal, explain, ordered, shapes_game)
 
     def add_event(self, cls: type[Event]) -> None:
         """Register an event type under its wire name ``cls.TYPE``, with the upcasters it
