@@ -255,11 +255,22 @@ def _parse_line(text: str, number: int) -> dict[str, Any]:
         raise LogFormatError(f"line longer than {MAX_LINE} characters", number)
     try:
         obj = json.loads(text)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
+        raise LogFormatError(f"not valid JSON {_where(text, exc.pos)}", number) from None
+    except ValueError as exc:  # e.g. an integer too long to convert
         raise LogFormatError(f"not valid JSON ({exc})", number) from None
     if not isinstance(obj, dict):
         raise LogFormatError("expected a JSON object", number)
     return obj
+
+
+def _where(text: str, pos: int) -> str:
+    """Where a line stops being JSON, told from the line itself: the decoder's own
+    message is not used, as PyPy's can be malformed text when the line holds a lone
+    surrogate (formatting it then fails inside the interpreter)."""
+    if pos >= len(text):
+        return f"(it ends at column {pos + 1}, unfinished)"
+    return f"at column {pos + 1} (found {text[pos]!r})"
 
 
 def _check_keys(obj: Mapping[str, Any], keys: tuple[str, ...], number: int,
