@@ -1,7 +1,7 @@
 """Speed of tokaido-rules on one core.
 
 Run: ``python benchmarks/bench.py [--games N] [--players 2,3,4,5]
-[--rulesets base,base+crossroads] [--repeat R]``.
+[--rulesets base,base+crossroads] [--repeat R] [--warmup W]``.
 
 Prints, for each ruleset and player count, complete random games per second with
 legality checks on (every ``Game.apply`` checks its action against the legal actions)
@@ -10,13 +10,22 @@ and microseconds per decision; then the replay speed of logs
 peak memory of the process. Timings are CPU time of this process. Each game (and each
 log load) is timed on its own, ``R`` times (default 3), and its fastest time is kept: a
 busy machine only ever adds time, in bursts, so the sum of the fastest times is the
-figure that repeats from run to run.
+figure that repeats from run to run. A second column, "sustained", times one pass over the
+distinct games with everything included (garbage collection too, which on PyPy is a
+large part of the time): the rate of a long simulation.
+
+On PyPy, whose JIT compiles the engine while it runs, ``W`` random games (by default
+10,000 on PyPy, none on CPython) are played over the rulesets and player counts asked
+for before anything is timed, so that the figures are those of a long simulation.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import platform
 import resource
+import sys
 import time
 from collections.abc import Callable
 from functools import partial
@@ -47,13 +56,21 @@ def fastest(runs: int, task: Callable[[], object]) -> float:
 
 
 def games_per_second(players: int, games: int, ruleset: Ruleset,
-                     repeat: int) -> tuple[float, float, float]:
-    """(games per second, microseconds per decision, decisions per game), from the
-    fastest of ``repeat`` runs of each game."""
+                     repeat: int) -> tuple[float, float, float, float]:
+    """(games per second, sustained games per second, microseconds per decision,
+    decisions per game).
+
+    The first figure sums each game's fastest of ``repeat`` runs: the machine's bursts of
+    other work are left out, and so is any pause of the garbage collector that fell in
+    one run only (small on CPython, not on PyPy). The sustained figure is one pass over
+    the distinct games, everything included: what a long simulation gets.
+    """
+    start = time.process_time()
     decisions = sum(random_game(players, seed, ruleset)[1] for seed in range(games))
+    sustained = games / (time.process_time() - start)
     total = sum(fastest(repeat, partial(random_game, players, seed, ruleset))
                 for seed in range(games))
-    return games / total, total / decisions * 1e6, decisions / games
+    return games / total, sustained, total / decisions * 1e6, decisions / games
 
 
 def replay_speed(players: int, games: int, ruleset: Ruleset,
@@ -67,6 +84,19 @@ def replay_speed(players: int, games: int, ruleset: Ruleset,
     return events / total, total / games * 1000, sum(len(t.encode()) for t in logs) // games
 
 
+def default_warmup() -> int:
+    """Games to play before timing: a JIT needs them, CPython does not."""
+    return 10_000 if sys.implementation.name == "pypy" else 0
+
+
+def warm_up(games: int, rulesets: list[Ruleset], counts: list[int]) -> None:
+    """Play ``games`` random games over every ruleset and player count (untimed)."""
+    rows = itertools.cycle(itertools.product(rulesets, counts))
+    for seed in range(games):
+        ruleset, players = next(rows)
+        random_game(players, 1_000_000 + seed, ruleset)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
@@ -74,17 +104,26 @@ def main() -> None:
     parser.add_argument("--rulesets", default="base,base+crossroads")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of each game and log load; the fastest is kept")
+    parser.add_argument("--warmup", type=int, default=None,
+                        help="untimed games first (default: 10000 on PyPy, 0 on CPython)")
     args = parser.parse_args()
     counts = [int(p) for p in args.players.split(",")]
-    print(f"{args.games} random games per row, each game's fastest of {args.repeat} runs, "
-          "one core, legality checks on\n")
-    print(f"{'ruleset':<16} {'players':>7} {'games/s':>8} {'us/decision':>11} "
-          f"{'decisions/game':>14}")
     rulesets = [(name, Ruleset.build(name.split("+"))) for name in args.rulesets.split(",")]
+    warmup = default_warmup() if args.warmup is None else args.warmup
+    warm_up(warmup, [r for _, r in rulesets], counts)
+    print(f"{platform.python_implementation()} {platform.python_version()}; "
+          f"{args.games} random games per row, after {warmup} untimed games; one core, "
+          "legality checks on\n"
+          f"games/s: each game's fastest of {args.repeat} runs; sustained: one pass, "
+          "everything included\n")
+    print(f"{'ruleset':<16} {'players':>7} {'games/s':>8} {'sustained':>9} "
+          f"{'us/decision':>11} {'decisions/game':>14}")
     for name, ruleset in rulesets:
         for players in counts:
-            gps, us, dpg = games_per_second(players, args.games, ruleset, args.repeat)
-            print(f"{name:<16} {players:>7} {gps:>8.1f} {us:>11.1f} {dpg:>14.1f}")
+            gps, steady, us, dpg = games_per_second(players, args.games, ruleset,
+                                                    args.repeat)
+            print(f"{name:<16} {players:>7} {gps:>8.1f} {steady:>9.1f} {us:>11.1f} "
+                  f"{dpg:>14.1f}")
     print(f"\n{'ruleset':<16} {'players':>7} {'replay events/s':>15} {'ms/log':>7} "
           f"{'log bytes':>9}")
     for name, ruleset in rulesets:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import platform
 import shutil
 import subprocess
 import sys
@@ -39,7 +40,12 @@ def test_every_example_is_covered() -> None:
     assert sorted(p.name for p in EXAMPLES.glob("*.py")) == sorted(EXPECTED)
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
+NEEDS_EXTRAS = {"rl_agent.py"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.extras)
+                                  if name in NEEDS_EXTRAS else name
+                                  for name in sorted(EXPECTED)])
 def test_example_runs(name: str) -> None:
     """The script exits with status 0, writes nothing on stderr and prints its results."""
     result = run(EXAMPLES / name)
@@ -56,20 +62,35 @@ def test_example_output_is_deterministic(name: str) -> None:
 
 
 def test_the_benchmark_prints_every_measure() -> None:
-    """A tiny run of ``benchmarks/bench.py`` prints each table (timings are not checked:
-    they depend on the machine)."""
+    """A tiny run of ``benchmarks/bench.py`` prints each table, with six columns of games
+    (timings are not checked: they depend on the machine)."""
     result = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--games", "2",
-         "--players", "2,3", "--rulesets", "base", "--repeat", "1"],
+         "--players", "2,3", "--rulesets", "base", "--repeat", "1", "--warmup", "3"],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == ("2 random games per row, each game's fastest of 1 runs, one core, "
-                        "legality checks on")
-    assert [line.split()[:2] for line in lines if line.startswith("base ")] == [
-        ["base", "2"], ["base", "3"], ["base", "2"], ["base", "3"]]
+    assert lines[0].endswith("; 2 random games per row, after 3 untimed games; one core, "
+                             "legality checks on")
+    assert lines[0].startswith(f"{platform.python_implementation()} ")
+    assert lines[1] == ("games/s: each game's fastest of 1 runs; sustained: one pass, "
+                        "everything included")
+    rows = [line.split() for line in lines if line.startswith("base ")]
+    assert [row[:2] for row in rows] == [["base", "2"], ["base", "3"], ["base", "2"],
+                                         ["base", "3"]]
+    assert [len(row) for row in rows] == [6, 6, 5, 5]
     assert any("replay events/s" in line for line in lines)
     assert lines[-1].startswith("peak memory:")
+
+
+def test_the_benchmark_warms_up_a_jit_only() -> None:
+    """Untimed games come first on PyPy (its JIT compiles while it runs), not on CPython."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import bench
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    assert bench.default_warmup() == (10_000 if sys.implementation.name == "pypy" else 0)
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is a system tool")
