@@ -40,12 +40,7 @@ def test_every_example_is_covered() -> None:
     assert sorted(p.name for p in EXAMPLES.glob("*.py")) == sorted(EXPECTED)
 
 
-NEEDS_EXTRAS = {"rl_agent.py"}
-
-
-@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.extras)
-                                  if name in NEEDS_EXTRAS else name
-                                  for name in sorted(EXPECTED)])
+@pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_example_runs(name: str) -> None:
     """The script exits with status 0, writes nothing on stderr and prints its results."""
     result = run(EXAMPLES / name)

@@ -284,7 +284,6 @@ class DeclaredTips(Tips):
         return [("tips.tip", "self")]
 
 
-@pytest.mark.extras
 def test_action_space_hook() -> None:
     """A plugin's declared decisions are numbered; an undeclared one is refused."""
     from tokaido_rules import TokaidoError

@@ -16,8 +16,6 @@ from tokaido_rules.engine import make_rules
 from tokaido_rules.rl import ActionIndex, ObservationEncoder, TokaidoAEC, TokaidoGymEnv
 from tokaido_rules.testing import hidden_variant
 
-pytestmark = pytest.mark.extras
-
 RULESETS = [
     ("base",),
     ("base", "crossroads"),

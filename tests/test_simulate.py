@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import numpy
 import pytest
 
 from tokaido_rules import SetupError, TokaidoError, load_log, verify_log
@@ -415,13 +416,10 @@ def test_cli_batch_json_ends_with_the_summary_and_the_score_distribution(
 
 @pytest.mark.parametrize("data", [[5], [3, 3], [1, 2, 3, 4], [10, 1, 4, 4, 7, 50, 2, 3, 9],
                                   [*range(0, 100, 7), 400, -300]])
-@pytest.mark.extras
 def test_box_plot_figures_from_counts(data: list[int]) -> None:
     """--plot draws boxes from score counts: the quartiles are numpy's (linear
     interpolation), whiskers reach the furthest values within 1.5 box lengths, and the
     values beyond are drawn one by one."""
-    import numpy
-
     stats = _box_stats(dict(Counter(data)))
     q1, med, q3 = numpy.percentile(data, [25, 50, 75])
     assert (stats["q1"], stats["med"], stats["q3"]) == pytest.approx((q1, med, q3))
@@ -476,7 +474,6 @@ def test_log_names_sort_in_game_order() -> None:
     assert names == sorted(names) and names[0] == "game-0000000.jsonl"
 
 
-@pytest.mark.extras
 def test_cli_batch_plot_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """--plot FILE.png writes a PNG image of the score distributions."""
     path = tmp_path / "scores.png"
@@ -548,7 +545,7 @@ def dask_cluster() -> Iterator[Any]:
         cluster.close()
 
 
-@pytest.mark.extras
+@pytest.mark.dask
 def test_dask_executor_gives_the_same_results(dask_cluster: Any) -> None:
     """simulate on a Dask client's executor gives the results of a single-process run."""
     from dask.distributed import Client
@@ -562,7 +559,7 @@ def test_dask_executor_gives_the_same_results(dask_cluster: Any) -> None:
     assert batch.results == expected.results == chunked.results
 
 
-@pytest.mark.extras
+@pytest.mark.dask
 def test_cli_dask_gives_the_same_results(dask_cluster: Any,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     """simulate --dask ADDRESS runs the batch on the cluster with the same games."""
