@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
 import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scenario import move, start
 from tokaido_rules import (
@@ -16,6 +20,7 @@ from tokaido_rules import (
     Ruleset,
     Setup,
     SetupError,
+    chance,
     new_game,
     replay,
 )
@@ -183,6 +188,39 @@ def test_shuffle_is_fisher_yates_on_the_specified_draws() -> None:
     assert shuffle(items, stream, 4) == 13
     assert items == expected
     assert shuffle(one := ["x"], stream, 2) == 2 and one == ["x"]
+
+
+_WORD = 2**64
+_EDGES = st.sampled_from([0, 1, 2**31 - 1, 2**31, 2**32, 2**63 - 1, 2**63, _WORD - 1])
+
+
+@given(seed=st.integers(0, _WORD - 1) | _EDGES | st.integers(-(2**70), 2**70),
+       seq=st.integers(0, 2**40), draw=st.integers(0, 10_000),
+       n=st.integers(1, _WORD) | _EDGES.filter(bool) | st.integers(1, 100),
+       size=st.integers(0, 60))
+def test_machine_word_route_gives_the_specified_numbers(seed: int, seq: int, draw: int,
+                                                        n: int, size: int) -> None:
+    """The generator's machine-word route (PyPy's, there with its real word operations,
+    here with a model of them) gives exactly the numbers of the big-integer route that
+    specifies it, for every seed, range and shuffle length."""
+    stream = chance._big_event_stream(seed, seq)
+    assert chance._word_event_stream(seed, seq) == stream
+    assert chance._word_draw_below(seed, draw, n) == chance._big_draw_below(seed, draw, n)
+    assert chance._word_draw_below(stream, draw, n) == chance._big_draw_below(stream, draw, n)
+    big, word = list(range(size)), list(range(size))
+    assert chance._word_shuffle(word, stream, draw) == chance._big_shuffle(big, stream, draw)
+    assert word == big
+
+
+def test_pypy_runs_the_machine_word_route() -> None:
+    """PyPy uses its word operations (ten times faster there); CPython the big integers."""
+    on_pypy = sys.implementation.name == "pypy"
+    assert chance._MACHINE_WORDS is on_pypy
+    assert (event_stream, draw_below, shuffle) == (
+        (chance._word_event_stream, chance._word_draw_below, chance._word_shuffle) if on_pypy
+        else (chance._big_event_stream, chance._big_draw_below, chance._big_shuffle))
+    with pytest.raises(ValueError, match="n >= 1"):
+        chance._word_draw_below(1, 0, 0)
 
 
 def test_deck_census_counts_every_deck_card_once() -> None:
