@@ -11,12 +11,15 @@ peak memory of the process. Timings are CPU time of this process. Each game (and
 log load) is timed on its own, ``R`` times (default 3), and its fastest time is kept: a
 busy machine only ever adds time, in bursts, so the sum of the fastest times is the
 figure that repeats from run to run. A second column, "sustained", times one pass over the
-distinct games with everything included (garbage collection too, which on PyPy is a
-large part of the time): the rate of a long simulation.
+distinct games with everything included: the rate of a long simulation.
 
 On PyPy, whose JIT compiles the engine while it runs, ``W`` random games (by default
 10,000 on PyPy, none on CPython) are played over the rulesets and player counts asked
-for before anything is timed, so that the figures are those of a long simulation.
+for before anything is timed, so that the figures are those of a long simulation, and
+the JIT is tuned as ``tokaido simulate`` tunes it (:func:`tokaido_rules.simulate.tune_jit`).
+The first pass over the timed games still pays for compiling the paths they are the
+first to take, which the repeated runs do not: on PyPy that, not the garbage collector
+(about 1% of the time), is most of the gap between the two columns.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from functools import partial
 
 from tokaido_rules import Game, Ruleset, dump_log, load_log, new_game
 from tokaido_rules.chance import random_below
+from tokaido_rules.simulate import PYPY_JIT, tune_jit
 
 
 def random_game(players: int, seed: int, ruleset: Ruleset) -> tuple[Game, int]:
@@ -110,8 +114,9 @@ def main() -> None:
     counts = [int(p) for p in args.players.split(",")]
     rulesets = [(name, Ruleset.build(name.split("+"))) for name in args.rulesets.split(",")]
     warmup = default_warmup() if args.warmup is None else args.warmup
+    jit = f" (JIT: {PYPY_JIT})" if tune_jit() else ""
     warm_up(warmup, [r for _, r in rulesets], counts)
-    print(f"{platform.python_implementation()} {platform.python_version()}; "
+    print(f"{platform.python_implementation()} {platform.python_version()}{jit}; "
           f"{args.games} random games per row, after {warmup} untimed games; one core, "
           "legality checks on\n"
           f"games/s: each game's fastest of {args.repeat} runs; sustained: one pass, "

@@ -68,6 +68,8 @@ def test_the_benchmark_prints_every_measure() -> None:
     assert lines[0].endswith("; 2 random games per row, after 3 untimed games; one core, "
                              "legality checks on")
     assert lines[0].startswith(f"{platform.python_implementation()} ")
+    on_pypy = sys.implementation.name == "pypy"
+    assert ("(JIT: trace_eagerness=20);" in lines[0]) is on_pypy
     assert lines[1] == ("games/s: each game's fastest of 1 runs; sustained: one pass, "
                         "everything included")
     rows = [line.split() for line in lines if line.startswith("base ")]

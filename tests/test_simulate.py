@@ -9,6 +9,7 @@ import io
 import json
 import math
 import statistics
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -34,6 +35,7 @@ from tokaido_rules.simulate import (
     simulate,
     specs,
     summarize,
+    tune_jit,
 )
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -491,6 +493,28 @@ def test_cli_jobs_gives_the_same_games(capsys: pytest.CaptureFixture[str]) -> No
                      "--seed", "6", "--jobs", jobs, "--format", "json"]) == 0
         docs.append(json.loads(capsys.readouterr().out)["games"])
     assert docs[0] == docs[1]
+
+
+def test_tune_jit_is_for_pypy_only() -> None:
+    """tune_jit sets PyPy's JIT parameters and says so; CPython has no JIT to tune."""
+    assert tune_jit() is (sys.implementation.name == "pypy")
+
+
+def test_cli_batch_tunes_the_jit(monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A batch from the command line tunes the JIT first (a library call never does)."""
+    calls: list[str] = []
+
+    def record() -> bool:
+        calls.append("tuned")
+        return False
+
+    monkeypatch.setattr("tokaido_rules.cli.tune_jit", record)
+    assert main(["simulate", "--games", "2", "--players", "2", "--bots", "random"]) == 0
+    assert calls == ["tuned"]
+    simulate(games=2, players=2, bots=("random",))
+    assert calls == ["tuned"]
+    capsys.readouterr()
 
 
 def test_cli_csv_of_a_single_game(capsys: pytest.CaptureFixture[str]) -> None:

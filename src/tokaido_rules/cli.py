@@ -24,7 +24,15 @@ from .events import Action, CardsMoved, CoinsChanged, Event, GameOver, Move, Sco
 from .log import dump_log, load_log, verify_log
 from .model import COLLECTION, GameState, collection_zone
 from .ruleset import Ruleset, installed_plugins, load_plugin, plugin_info
-from .simulate import GameResult, Summary, Tally, decide, decision_kinds, play_games
+from .simulate import (
+    GameResult,
+    Summary,
+    Tally,
+    decide,
+    decision_kinds,
+    play_games,
+    tune_jit,
+)
 from .views import View
 
 BOT_SALT = 0x5EED_B075
@@ -163,6 +171,7 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
            bots: list[str]) -> int:
     if args.games < 1 or args.jobs < 1:
         raise _UsageError("--games and --jobs must be at least 1")
+    tune_jit()
     executor: Any = None
     client: Any = None
     if args.dask:
@@ -178,7 +187,7 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
     elif args.jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
 
-        executor = ProcessPoolExecutor(args.jobs)
+        executor = ProcessPoolExecutor(args.jobs, initializer=tune_jit)
     if args.out:
         try:
             os.makedirs(args.out, exist_ok=True)

@@ -126,6 +126,28 @@ def decide(game: Game, bots: Sequence[Bot], random_decisions: Collection[str], s
     return next_action(bots[seat if seat is not None else 0], game)
 
 
+PYPY_JIT = "trace_eagerness=20"
+"""The PyPy JIT parameters :func:`tune_jit` sets: a branch of compiled code that is left
+20 times (not PyPy's default 200) gets compiled code of its own. Game rules branch a
+great deal, and each branch left to the interpreter is slow, so a simulation reaches its
+full speed after a few thousand games instead of some twenty thousand."""
+
+
+def tune_jit() -> bool:
+    """Set :data:`PYPY_JIT` on PyPy; return whether it was set (never on CPython).
+
+    It is a setting of the whole process, so the library's functions leave it alone:
+    ``tokaido simulate`` and ``benchmarks/bench.py`` call it, in every worker too. A
+    program that runs its own batches on PyPy can call it once at its start.
+    """
+    try:
+        import pypyjit  # type: ignore[import-not-found]
+    except ImportError:
+        return False
+    pypyjit.set_param(PYPY_JIT)
+    return True
+
+
 def play_chunk(first: int, chunk: Sequence[GameSpec]) -> list[GameResult]:
     """Play games ``first``, ``first + 1``, ... of a batch: one task for an executor
     (a task per game would spend much of a fast game's time travelling)."""
