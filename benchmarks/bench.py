@@ -15,11 +15,12 @@ distinct games with everything included: the rate of a long simulation.
 
 On PyPy, whose JIT compiles the engine while it runs, ``W`` random games (by default
 10,000 on PyPy, none on CPython) are played over the rulesets and player counts asked
-for before anything is timed, so that the figures are those of a long simulation, and
-the JIT is tuned as ``tokaido simulate`` tunes it (:func:`tokaido_rules.simulate.tune_jit`).
-The first pass over the timed games still pays for compiling the paths they are the
-first to take, which the repeated runs do not: on PyPy that, not the garbage collector
-(about 1% of the time), is most of the gap between the two columns.
+for, and one log in ten written and loaded, before anything is timed, so that the
+figures are those of a long simulation; the JIT is tuned as ``tokaido simulate`` tunes
+it (:func:`tokaido_rules.simulate.tune_jit`). The first pass over the timed games still
+pays for compiling the paths they are the first to take, which the repeated runs do
+not: on PyPy that, not the garbage collector (about 1% of the time), is most of the
+gap between the two columns.
 """
 
 from __future__ import annotations
@@ -94,11 +95,14 @@ def default_warmup() -> int:
 
 
 def warm_up(games: int, rulesets: list[Ruleset], counts: list[int]) -> None:
-    """Play ``games`` random games over every ruleset and player count (untimed)."""
+    """Play ``games`` random games over every ruleset and player count, and write and
+    load the logs of one in ten (untimed)."""
     rows = itertools.cycle(itertools.product(rulesets, counts))
     for seed in range(games):
         ruleset, players = next(rows)
-        random_game(players, 1_000_000 + seed, ruleset)
+        game = random_game(players, 1_000_000 + seed, ruleset)[0]
+        if seed % 10 == 0:
+            load_log(dump_log(game))
 
 
 def main() -> None:
