@@ -130,15 +130,16 @@ PYPY_JIT = "trace_eagerness=20"
 """The PyPy JIT parameters :func:`tune_jit` sets: a branch of compiled code that is left
 20 times (not PyPy's default 200) gets compiled code of its own. Game rules branch a
 great deal, and each branch left to the interpreter is slow, so a simulation reaches its
-full speed after a few thousand games instead of some twenty thousand."""
+full speed after a few thousand games instead of fifteen thousand or more."""
 
 
 def tune_jit() -> bool:
     """Set :data:`PYPY_JIT` on PyPy; return whether it was set (never on CPython).
 
-    It is a setting of the whole process, so the library's functions leave it alone:
-    ``tokaido simulate`` and ``benchmarks/bench.py`` call it, in every worker too. A
-    program that runs its own batches on PyPy can call it once at its start.
+    It is a setting of the whole process, so the library's functions leave it alone: a
+    ``tokaido simulate`` batch calls it, in every worker process too, and so does
+    ``benchmarks/bench.py``. A program that runs its own batches on PyPy can call it
+    once at its start.
     """
     try:
         import pypyjit  # type: ignore[import-not-found]
