@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import platform
 import resource
 import sys
@@ -118,7 +119,7 @@ def main() -> None:
     counts = [int(p) for p in args.players.split(",")]
     rulesets = [(name, Ruleset.build(name.split("+"))) for name in args.rulesets.split(",")]
     warmup = default_warmup() if args.warmup is None else args.warmup
-    jit = f" (JIT: {PYPY_JIT})" if tune_jit() else ""
+    jit = f" (JIT: {os.environ.get('TOKAIDO_PYPY_JIT', PYPY_JIT)})" if tune_jit() else ""
     warm_up(warmup, [r for _, r in rulesets], counts)
     print(f"{platform.python_implementation()} {platform.python_version()}{jit}; "
           f"{args.games} random games per row, after {warmup} untimed games; one core, "

@@ -495,9 +495,24 @@ def test_cli_jobs_gives_the_same_games(capsys: pytest.CaptureFixture[str]) -> No
     assert docs[0] == docs[1]
 
 
-def test_tune_jit_is_for_pypy_only() -> None:
-    """tune_jit sets PyPy's JIT parameters and says so; CPython has no JIT to tune."""
-    assert tune_jit() is (sys.implementation.name == "pypy")
+def test_tune_jit_is_for_pypy_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tune_jit sets PyPy's JIT parameters and says so; CPython has no JIT to tune.
+    TOKAIDO_PYPY_JIT replaces the parameters, or (empty) leaves PyPy's own; bad ones
+    are a SetupError on PyPy."""
+    on_pypy = sys.implementation.name == "pypy"
+    assert tune_jit() is on_pypy
+    monkeypatch.setenv("TOKAIDO_PYPY_JIT", "")
+    assert tune_jit() is False
+    monkeypatch.setenv("TOKAIDO_PYPY_JIT", "trace_eagerness=50")
+    assert tune_jit() is on_pypy
+    monkeypatch.setenv("TOKAIDO_PYPY_JIT", "no_such_parameter=1")
+    if on_pypy:
+        with pytest.raises(SetupError, match="TOKAIDO_PYPY_JIT: 'no_such_parameter=1'"):
+            tune_jit()
+    else:
+        assert tune_jit() is False
+    monkeypatch.delenv("TOKAIDO_PYPY_JIT")
+    assert tune_jit() is on_pypy
 
 
 def test_cli_batch_tunes_the_jit(monkeypatch: pytest.MonkeyPatch,

@@ -21,6 +21,7 @@ For millions of games, :func:`play_games` hands the results over one by one and
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections import deque
 from collections.abc import (
@@ -134,18 +135,29 @@ full speed after a few thousand games instead of fifteen thousand or more."""
 
 
 def tune_jit() -> bool:
-    """Set :data:`PYPY_JIT` on PyPy; return whether it was set (never on CPython).
+    """Set PyPy's JIT parameters for a simulation; return whether any were set (never
+    on CPython).
 
-    It is a setting of the whole process, so the library's functions leave it alone: a
-    ``tokaido simulate`` batch calls it, in every worker process too, and so does
-    ``benchmarks/bench.py``. A program that runs its own batches on PyPy can call it
-    once at its start.
+    They are :data:`PYPY_JIT`, or the environment variable ``TOKAIDO_PYPY_JIT`` if it is
+    set: other parameters in PyPy's ``--jit`` syntax, or nothing (empty), which leaves
+    PyPy's own, e.g. those given with ``pypy --jit``. Bad parameters raise
+    :class:`~tokaido_rules.errors.SetupError`. It is a setting of the whole process, so
+    the library's functions leave it alone: a ``tokaido simulate`` batch calls it, in
+    every worker process too, and so does ``benchmarks/bench.py``. A program that runs
+    its own batches on PyPy can call it once at its start.
     """
+    params = os.environ.get("TOKAIDO_PYPY_JIT", PYPY_JIT)
+    if not params:
+        return False
     try:
         import pypyjit  # type: ignore[import-not-found]
     except ImportError:
         return False
-    pypyjit.set_param(PYPY_JIT)
+    try:
+        pypyjit.set_param(params)
+    except ValueError:
+        raise SetupError(f"TOKAIDO_PYPY_JIT: {params!r} is not a PyPy JIT parameter string "
+                         "(e.g. 'trace_eagerness=20,trace_limit=6000')") from None
     return True
 
 
