@@ -56,6 +56,7 @@ from .rules import (
     PANORAMA_SUPPLY,
     SOUVENIRS,
     VILLAGE_OFFER,
+    after_temple_action,
     ate_here_key,
     award,
     donate,
@@ -92,7 +93,7 @@ __all__ = [
     "SPACE_ACTIONS", "SPACE_ORDER", "INN_POWER_ORDER", "SATSUKI_ORDER", "INN_HAND_ORDER",
     "MEAL_ORDER", "INN_CLOSE_ORDER",
     # effects and counts
-    "award", "donate", "eat_meal", "gain_souvenir", "take_panorama", "achievement_count",
+    "after_temple_action", "award", "donate", "eat_meal", "gain_souvenir", "take_panorama", "achievement_count",
     "departure_order",
     "meals_eaten", "open_panoramas", "panorama_complete", "panorama_sections", "set_total",
     "souvenir_points",

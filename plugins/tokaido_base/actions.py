@@ -124,14 +124,17 @@ class KeepEncounter(Action):
 
 @frozen
 class ChoosePanorama(Action):
-    """Take the next section of a panorama of one's choice (Annaibito, Hiroshige)."""
+    """Take the next section of a panorama of one's choice (Annaibito, Hiroshige), or
+    none (``panorama`` is ``None``, with ``base.panorama_choice_optional``)."""
 
     TYPE: ClassVar[str] = "base.choose_panorama"
     PUBLIC: ClassVar[bool] = True
     piece: int
-    panorama: str
+    panorama: str | None
 
     def __str__(self) -> str:
+        if self.panorama is None:
+            return f"seat {self.seat}: take no panorama section"
         return f"seat {self.seat}: take the next {self.panorama} section"
 
 

@@ -98,11 +98,11 @@ def award(ctx: Context, piece: int, achievement: str) -> None:
 
 
 def choose_panorama(ctx: Context, piece: int, seat: int | None) -> None:
-    """Take a section of a panorama of the traveller's choice (not complete)."""
+    """Take a section of a panorama of the traveller's choice (not complete). A single
+    open panorama is still a decision, which the engine takes alone (recorded) unless it
+    may be refused (``base.panorama_choice_optional``)."""
     options = open_panoramas(ctx.state, piece)
-    if len(options) == 1:
-        take_panorama(ctx, piece, options[0])
-    elif options:
+    if options:
         ctx.schedule(Step("base.choose_panorama", piece, seat, {"options": tuple(options)}))
 
 
@@ -218,9 +218,10 @@ def _souvenir_options(state: GameState, step: Step) -> dict[Purchase, int]:
 
 
 def legal_buy_souvenirs(state: GameState, step: Step) -> list[Action]:
+    """Every affordable purchase, "buy nothing" first. With nothing affordable, "buy
+    nothing" is the only answer, which the engine takes alone (the offer and the coins
+    are public)."""
     options = _souvenir_options(state, step)
-    if len(options) <= 1:  # only "buy nothing": no decision to make
-        return []
     seat = step.seat if step.seat is not None else -1
     return [BuySouvenirs(seat, step.piece, cards, discount)
             for cards, discount in sorted(options, key=_purchase_order)]
@@ -293,14 +294,20 @@ def donate(ctx: Context, piece: int, coins: int, *, from_bank: int = 0) -> None:
 
 def resolve_donate(ctx: Context, step: Step, action: Donate) -> None:
     donate(ctx, action.piece, action.amount)
+    after_temple_action(ctx, action.piece)
+
+
+def after_temple_action(ctx: Context, piece: int) -> None:
+    """What follows each temple action a traveller takes (the donation, or a plugin's
+    own temple option): Hirotada's automatic bank coin."""
+    if tv.bank_coin_after_temple_action(ctx.state, piece):
+        donate(ctx, piece, 0, from_bank=1)
 
 
 def run_hirotada(ctx: Context, step: Step) -> None:
-    """Hirotada's bank coin at a temple stop: added at once, or his decision."""
-    if ctx.rules.option("base.hirotada_bank_coin") == "auto":
-        donate(ctx, step.piece, 0, from_bank=1)
-    else:
-        ctx.schedule(Step("base.bank_coin", step.piece, step.seat))
+    """Hirotada's bank coin at a temple stop, his decision (option ``"choice"``; with
+    ``"auto"`` it follows each temple action instead: :func:`after_temple_action`)."""
+    ctx.schedule(Step("base.bank_coin", step.piece, step.seat))
 
 
 def legal_bank_coin(state: GameState, step: Step) -> list[Action]:
@@ -380,12 +387,16 @@ def effect_annaibito(ctx: Context, step: Step) -> None:
 def legal_choose_panorama(state: GameState, step: Step) -> list[Action]:
     seat = step.seat if step.seat is not None else -1
     still_open = open_panoramas(state, step.piece)
-    return [ChoosePanorama(seat, step.piece, k)
-            for k in sorted(step.data["options"]) if k in still_open]
+    actions: list[Action] = [ChoosePanorama(seat, step.piece, k)
+                             for k in sorted(step.data["options"]) if k in still_open]
+    if actions and state.rules.option("base.panorama_choice_optional"):
+        actions.insert(0, ChoosePanorama(seat, step.piece, None))
+    return actions
 
 
 def resolve_choose_panorama(ctx: Context, step: Step, action: ChoosePanorama) -> None:
-    take_panorama(ctx, action.piece, action.panorama)
+    if action.panorama is not None:
+        take_panorama(ctx, action.piece, action.panorama)
 
 
 # --- inns ---------------------------------------------------------------------------------
@@ -400,19 +411,21 @@ def run_chuubei(ctx: Context, step: Step) -> None:
 
 
 def run_satsuki_draw(ctx: Context, step: Step) -> None:
+    """Satsuki draws a meal privately; she always decides on it, even on one she has
+    eaten (which she can only return), so that the others learn nothing of the card."""
     deck = ctx.state.zone(MEALS)
     if not deck:
         return
     ctx.move_cards(MEALS, drawn(step.piece), deck[:1], from_top=True)
-    if deck[0] in meals_eaten(ctx.state, step.piece):
-        ctx.move_cards(drawn(step.piece), MEALS, deck[:1])
-    else:
-        ctx.schedule(Step("base.satsuki_meal", step.piece, step.seat))
+    ctx.schedule(Step("base.satsuki_meal", step.piece, step.seat))
 
 
 def legal_satsuki_meal(state: GameState, step: Step) -> list[Action]:
     seat = step.seat if step.seat is not None else -1
-    return [SatsukiMeal(seat, step.piece, False), SatsukiMeal(seat, step.piece, True)]
+    keep = [SatsukiMeal(seat, step.piece, True)]
+    if set(state.zone(drawn(step.piece))) <= set(meals_eaten(state, step.piece)):
+        keep = []  # never the same meal twice
+    return [SatsukiMeal(seat, step.piece, False), *keep]
 
 
 def resolve_satsuki_meal(ctx: Context, step: Step, action: SatsukiMeal) -> None:
@@ -452,11 +465,25 @@ def _meal_options(state: GameState, step: Step) -> dict[str, int]:
 
 
 def legal_buy_meal(state: GameState, step: Step) -> list[Action]:
-    options = _meal_options(state, step)
-    if not options:
+    """"No meal" and every affordable meal of the hand; nothing (the decision lapses)
+    only where every seat can see why: an empty hand, or a meal already taken here.
+
+    With nothing affordable, "no meal" is the only answer: the engine takes it alone
+    where every seat sees the hand (:func:`hand_seen_by_all`), and asks it otherwise, so
+    that whether a traveller is asked never tells the others what the hand holds.
+    """
+    p = state.pieces[step.piece]
+    if not state.zone(INN_HAND) or state.data.get(ate_here_key(step.piece)) == p.position:
         return []
     seat = step.seat if step.seat is not None else -1
+    options = _meal_options(state, step)
     return [BuyMeal(seat, step.piece, None), *(BuyMeal(seat, step.piece, m) for m in options)]
+
+
+def hand_seen_by_all(state: GameState, step: Step) -> bool:
+    """Whether every seat sees the inn's meal hand (each has arrived at that inn)."""
+    at = hand_inn(state)
+    return at is not None and all(p.position == at for p in state.pieces if p.seat is not None)
 
 
 def explain_buy_meal(state: GameState, step: Step, action: Action) -> str | None:

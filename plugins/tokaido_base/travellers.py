@@ -70,6 +70,27 @@ traveller -> (space kind, order, step). Hirotada may add a bank coin to his dona
 space's action; Umegae gains 1 point and 1 coin before the encounter card."""
 
 
+def stop_power(state: GameState, piece: int, kind: str) -> tuple[int, str] | None:
+    """The power a traveller uses at a road stop of ``kind``: ``(order, step)``, or
+    ``None``. With ``base.hirotada_bank_coin = "auto"`` Hirotada has none: his coin
+    follows each temple action instead (:func:`bank_coin_after_temple_action`)."""
+    traveller = state.pieces[piece].traveller or ""
+    power = STOP_POWERS.get(traveller)
+    if power is None or power[0] != kind:
+        return None
+    if traveller == HIROTADA and state.rules.option("base.hirotada_bank_coin") == "auto":
+        return None
+    return power[1], power[2]
+
+
+def bank_coin_after_temple_action(state: GameState, piece: int) -> bool:
+    """Whether a temple action (a donation, or another plugin's temple option) earns a
+    bank coin at once: Hirotada's, with ``base.hirotada_bank_coin = "auto"`` (so two
+    coins where he takes two temple actions at one stop)."""
+    return (state.pieces[piece].traveller == HIROTADA
+            and state.rules.option("base.hirotada_bank_coin") == "auto")
+
+
 def draws_two_encounters(state: GameState, piece: int) -> bool:
     """Yoshiyasu draws two encounters and keeps one."""
     return state.pieces[piece].traveller == YOSHIYASU

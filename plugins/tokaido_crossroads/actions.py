@@ -59,43 +59,52 @@ class TakeOption(Action):
 
 @frozen
 class TakeAmulet(Action):
-    """Buy an amulet of one's choice (1 coin); which one stays secret."""
+    """Buy an amulet of one's choice (1 coin); which one stays secret. ``None``: buy
+    nothing (``crossroads.optional_purchase``)."""
 
     TYPE: ClassVar[str] = "crossroads.take_amulet"
     piece: int
-    amulet: str
+    amulet: str | None
 
     def visible_fields(self, state: GameState, seat: int) -> Collection[str]:
         owner = state.pieces[self.piece].seat
         return field_names(TakeAmulet) if seat == owner else ("seat", "piece")
 
     def __str__(self) -> str:
+        if self.amulet is None:
+            return f"seat {self.seat}: take no amulet"
         return f"seat {self.seat}: take the {self.amulet} amulet"
 
 
 @frozen
 class BuyLegendary(Action):
-    """Buy one legendary object at its price."""
+    """Buy one legendary object at its price (``None``: nothing, with
+    ``crossroads.optional_purchase``)."""
 
     TYPE: ClassVar[str] = "crossroads.buy_legendary"
     PUBLIC: ClassVar[bool] = True
     piece: int
-    card: str
+    card: str | None
 
     def __str__(self) -> str:
+        if self.card is None:
+            return f"seat {self.seat}: buy no legendary object"
         return f"seat {self.seat}: buy {self.card}"
 
 
 @frozen
 class TakeCalligraphy(Action):
-    """Buy one calligraphy card (1 coin)."""
+    """Buy one calligraphy card for 1 coin (``None``: nothing, with
+    ``crossroads.optional_purchase``)."""
 
     TYPE: ClassVar[str] = "crossroads.take_calligraphy"
     PUBLIC: ClassVar[bool] = True
     piece: int
-    card: str
+    card: str | None
 
     def __str__(self) -> str:
+        if self.card is None:
+            return f"seat {self.seat}: take no calligraphy"
         return f"seat {self.seat}: take the {self.card} calligraphy"
 
 

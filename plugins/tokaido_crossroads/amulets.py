@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tokaido_rules import Context, FrozenMap, GameState, Step, secret_zone
 
-from .content import AMULETS
+from .content import AMULET_CARDS, AMULETS
 
 ACQUIRED = "crossroads.amulet_turns"
 """Data family ``crossroads.amulet_turns.<piece>``: amulet -> turn it was acquired in
@@ -39,6 +39,34 @@ def usable(state: GameState, piece: int, amulet: str, step: Step) -> bool:
     acquired = state.data.get(acquired_key(piece), FrozenMap()).get(amulet, -1)
     current = state.turn + (1 if step.kind == "core.move" else 0)
     return bool(current > acquired)
+
+
+def usable_count(state: GameState, piece: int, step: Step) -> int:
+    """How many of its amulets ``piece`` may use at decision ``step``.
+
+    Public, although which amulets are held is not: every seat sees how many amulets a
+    traveller holds and in which turn each was taken (only not which one).
+    """
+    if state.pieces[piece].seat is None:
+        return 0
+    held = [a for a in state.zones.get(secret_zone(piece), ()) if a in AMULET_CARDS]
+    if not held or state.rules.option("crossroads.amulet_same_turn"):
+        return len(held)
+    acquired = state.data.get(acquired_key(piece), FrozenMap())
+    current = state.turn + (1 if step.kind == "core.move" else 0)
+    return sum(1 for a in held if current > acquired.get(a, -1))
+
+
+def amulet_window(state: GameState, piece: int, step: Step) -> bool:
+    """Whether ``piece``'s seat is asked at ``step`` even where it has one possible answer:
+    it holds an amulet it may use now, whichever it is. Asking on this public condition,
+    and offering the amulet only to its holder, keeps secret which amulet is held."""
+    return usable_count(state, piece, step) > 0
+
+
+def holds_any(state: GameState, piece: int) -> bool:
+    """Whether a traveller holds an amulet (the count is public)."""
+    return any(a in AMULET_CARDS for a in state.zones.get(secret_zone(piece), ()))
 
 
 def gain_amulet(ctx: Context, piece: int, amulet: str, *, chance: str | None = None) -> None:

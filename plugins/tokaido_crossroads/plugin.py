@@ -41,9 +41,17 @@ from .actions import (
     UseFortune,
     UseVitality,
 )
-from .amulets import ACQUIRED, DEVOTION_ACTIVE, amulet_pile_visible, devotion_key, holds, usable
+from .amulets import (
+    ACQUIRED,
+    DEVOTION_ACTIVE,
+    amulet_pile_visible,
+    amulet_window,
+    devotion_key,
+    holds_any,
+    usable,
+)
 
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 GOTOZAEMON_ORDER = 50
 VITALITY_ORDER = 950
 CALLIGRAPHY_ORDER = 300
@@ -88,15 +96,18 @@ class CrossroadsPlugin:
         }.items():
             registry.add_step(kind, run=run)
         for kind, legal in {
-            "crossroads.option": r.legal_option,
             "crossroads.second_option": r.legal_second_option,
             "crossroads.take_amulet": r.legal_take_amulet,
             "crossroads.buy_legendary": r.legal_buy_legendary,
             "crossroads.take_calligraphy": r.legal_take_calligraphy,
-            "crossroads.jirocho": r.legal_gamble,
             "crossroads.vitality": r.legal_vitality,
         }.items():
             registry.add_step(kind, legal=legal, ordered=True)  # each is made in order
+        # a lone possible answer is taken by the engine (both facts are public)
+        registry.add_step("crossroads.option", legal=r.legal_option, ordered=True,
+                          automatic=True)
+        registry.add_step("crossroads.jirocho", legal=r.legal_gamble, ordered=True,
+                          automatic=True)
         registry.add_action(TakeOption, r.resolve_take_option)
         registry.add_action(TakeAmulet, r.resolve_take_amulet)
         registry.add_action(BuyLegendary, r.resolve_buy_legendary)
@@ -123,6 +134,20 @@ class CrossroadsPlugin:
             "crossroads.shodo_emaki_counts_legendary", False, (False, True),
             "Do Shodo and Emaki also score for legendary objects acquired later? Printed: "
             "no (souvenirs only); online since 2021: yes.")
+        registry.add_option(
+            "crossroads.devotion", "stop", ("stop", "dearest_card"),
+            "What Devotion donates: every coin paid for cards during the stop (printed), "
+            "or only the next purchase, souvenirs at the printed price of the dearest "
+            "one bought (online).")
+        registry.add_option(
+            "crossroads.optional_purchase", False, (False, True),
+            "Are the legendary-object, calligraphy and amulet options offered whenever "
+            "their pile has a card, with buying nothing allowed? Printed: no (only when "
+            "affordable, and choosing one means buying one); online: yes.")
+        registry.add_option(
+            "crossroads.health_where_both", False, (False, True),
+            "May Health be spent where the traveller takes both options anyway (Kita at "
+            "an encounter, Miyataka at a temple)? Printed: no; online: yes (no effect).")
 
     # --- turns ------------------------------------------------------------------------
     @hookimpl(wrapper=True)
@@ -160,8 +185,9 @@ class CrossroadsPlugin:
         if space.kind in PANORAMAS and p.traveller == c.GOTOZAEMON:
             steps.append(Staged(GOTOZAEMON_ORDER, Step("crossroads.gotozaemon", piece, p.seat)))
         same_turn = bool(state.rules.option("crossroads.amulet_same_turn"))
-        if holds(state, piece, c.VITALITY) or (same_turn and space.kind == TEMPLE):
-            # (with same-turn amulets, one taken at this temple may be used at once)
+        if holds_any(state, piece) or (same_turn and space.kind == TEMPLE):
+            # Any amulet, not only Vitality: which one is held is secret, how many is not.
+            # (With same-turn amulets, one taken at this temple may be used at once.)
             steps.append(Staged(VITALITY_ORDER, Step("crossroads.vitality_check", piece,
                                                      p.seat)))
         return steps
@@ -201,8 +227,9 @@ class CrossroadsPlugin:
             state.rules.option("crossroads.fortune_timing") == "any_time_in_turn")
         if fortune_now and usable(state, piece, c.FORTUNE, step):
             extra.append(UseFortune(seat, piece))
-        if (step.kind == "crossroads.option" and not step.data["both"]
-                and usable(state, piece, c.HEALTH, step)):
+        if (step.kind == "crossroads.option" and usable(state, piece, c.HEALTH, step)
+                and (not step.data["both"]
+                     or state.rules.option("crossroads.health_where_both"))):
             extra.extend(TakeOption(seat, piece, str(o), True) for o in step.data["options"]
                          if r.available(state, piece, str(o)))
         if step.kind == r.MEAL_DECISION and usable(state, piece, c.HOSPITALITY, step):
@@ -221,7 +248,16 @@ class CrossroadsPlugin:
     @hookimpl
     def tokaido_pay(self, ctx: Context, piece: int, amount: int,
                     cards: tuple[str, ...]) -> bool | None:
-        return True if r.devotion_pay(ctx, piece, amount) else None
+        return True if r.devotion_pay(ctx, piece, amount, cards) else None
+
+    @hookimpl
+    def tokaido_ask_decision(self, state: GameState, step: Step) -> bool | None:
+        """A traveller who may use an amulet now is asked every decision, even one with
+        a single answer: only the holder knows which amulet (if any) applies there."""
+        piece = step.piece
+        if piece < 0 or step.seat is None or state.pieces[piece].seat != step.seat:
+            return None
+        return True if amulet_window(state, piece, step) else None
 
     # --- end ------------------------------------------------------------------------------
     @hookimpl
@@ -235,9 +271,9 @@ class CrossroadsPlugin:
         meals = [x.id for x in rules.registry.cards.values() if x.kind == "meal"]
         keys: list[tuple[object, ...]] = [("crossroads.take_option", "self", None, False)]
         keys += [("crossroads.take_option", "self", o, h) for o in options for h in (False, True)]
-        keys += [("crossroads.take_amulet", "self", a) for a in c.AMULET_CARDS]
-        keys += [("crossroads.buy_legendary", "self", x) for x in c.LEGENDARY_OBJECTS]
-        keys += [("crossroads.take_calligraphy", "self", x) for x in c.CALLIGRAPHIES]
+        keys += [("crossroads.take_amulet", "self", a) for a in (*c.AMULET_CARDS, None)]
+        keys += [("crossroads.buy_legendary", "self", x) for x in (*c.LEGENDARY_OBJECTS, None)]
+        keys += [("crossroads.take_calligraphy", "self", x) for x in (*c.CALLIGRAPHIES, None)]
         keys += [("crossroads.gamble", "self", b) for b in (False, True)]
         keys += [("crossroads.use_vitality", "self", b) for b in (False, True)]
         keys += [("crossroads.use_fortune", "self"), ("crossroads.use_devotion", "self")]

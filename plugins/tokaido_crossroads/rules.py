@@ -11,6 +11,7 @@ from tokaido_base import (
     PANORAMAS,
     SOUVENIRS,
     achievement_count,
+    after_temple_action,
     ate_here_key,
     donate,
     eat_meal,
@@ -42,7 +43,7 @@ from .actions import (
     UseFortune,
     UseVitality,
 )
-from .amulets import devotion_key, gain_amulet, spend_amulet, usable
+from .amulets import amulet_window, devotion_key, gain_amulet, spend_amulet, usable
 
 # --- options of a stop (RULES.md 5.2) -------------------------------------------------------
 
@@ -71,6 +72,10 @@ def _available_legendary(state: GameState, piece: int) -> list[str]:
     return [x for x in state.zone(c.LEGENDARY) if cards[x].price <= _coins(state, piece)]
 
 
+def _optional_purchase(state: GameState) -> bool:
+    return bool(state.rules.option("crossroads.optional_purchase"))
+
+
 AVAILABLE: dict[str, Callable[[GameState, int], bool]] = {
     "base.panorama": lambda s, p: not panorama_complete(
         s, p, s.rules.board[s.pieces[p].position].kind),
@@ -79,12 +84,17 @@ AVAILABLE: dict[str, Callable[[GameState, int], bool]] = {
     "crossroads.cherry_tree": lambda s, p: bool(s.zone(c.CHERRY_TREES)),
     "crossroads.bath_house": lambda s, p: bool(s.zone(c.BATH_HOUSES)) and _coins(s, p) >= 1,
     "crossroads.gaming_room": lambda s, p: _coins(s, p) >= 2,
-    "crossroads.amulet": lambda s, p: bool(s.zone(c.AMULETS)) and _coins(s, p) >= 1,
-    "crossroads.legendary": lambda s, p: bool(_available_legendary(s, p)),
-    "crossroads.calligraphy": lambda s, p: bool(s.zone(c.CALLIGRAPHY)) and _coins(s, p) >= 1,
+    "crossroads.amulet": lambda s, p: bool(s.zone(c.AMULETS)) and (
+        _coins(s, p) >= 1 or _optional_purchase(s)),
+    "crossroads.legendary": lambda s, p: bool(_available_legendary(s, p)) or (
+        _optional_purchase(s) and bool(s.zone(c.LEGENDARY))),
+    "crossroads.calligraphy": lambda s, p: bool(s.zone(c.CALLIGRAPHY)) and (
+        _coins(s, p) >= 1 or _optional_purchase(s)),
 }
 """Whether an option can be taken now: an option that cannot be paid for, or whose pile
-is empty, is not offered. Options not listed are always available."""
+is empty, is not offered (with ``crossroads.optional_purchase``, the legendary-object,
+calligraphy and amulet options only need a card in their pile). Options not listed are
+always available."""
 
 
 def available(state: GameState, piece: int, option: str) -> bool:
@@ -96,24 +106,17 @@ def run_choose_option(ctx: Context, step: Step) -> None:
     """At a road stop: the base action or the Crossroads action (both for Kita at an
     encounter and Miyataka at a temple, or with the Health amulet).
 
-    A lone available option is simply taken; a traveller entitled to both may still
-    take the other one afterwards if it has become affordable meanwhile.
+    A lone available option is still a decision, which the engine takes alone
+    (recorded) unless the traveller may use an amulet now (:func:`amulet_window`); a
+    traveller entitled to both may still take the other one afterwards if it has become
+    affordable meanwhile.
     """
     state = ctx.state
     kind = state.rules.board[state.pieces[step.piece].position].kind
     options = (str(step.data["base"]), CROSSROADS_OPTION[kind])
-    open_now = [o for o in options if available(state, step.piece, o)]
-    if not open_now:
+    if not any(available(state, step.piece, o) for o in options):
         return
     both = BOTH_OPTIONS.get(state.pieces[step.piece].traveller or "") == kind
-    health = not both and usable(state, step.piece, c.HEALTH, step)
-    if len(open_now) == 1 and not health:
-        ctx.schedule(Step(open_now[0], step.piece, step.seat))
-        if both:
-            other = options[1] if open_now[0] == options[0] else options[0]
-            ctx.schedule(Step("crossroads.second_option", step.piece, step.seat,
-                              {"option": other}))
-        return
     ctx.schedule(Step("crossroads.option", step.piece, step.seat,
                       {"options": options, "both": both}))
 
@@ -125,6 +128,9 @@ def legal_option(state: GameState, step: Step) -> list[Action]:
 
 
 def resolve_take_option(ctx: Context, step: Step, action: TakeOption) -> None:
+    """Schedule the option taken, then the other one as a second option (for a traveller
+    entitled to both, or with Health, which is spent: with
+    ``crossroads.health_where_both`` also where both were open anyway)."""
     if action.option is None:
         return
     ctx.schedule(Step(action.option, action.piece, action.seat))
@@ -176,16 +182,25 @@ def run_amulet(ctx: Context, step: Step) -> None:
     ctx.schedule(Step("crossroads.take_amulet", step.piece, step.seat))
 
 
+def _none_first(state: GameState, actions: list[Action], nothing: Action) -> list[Action]:
+    """With ``crossroads.optional_purchase``, "buy nothing" comes first among the
+    answers of a purchase; without it, a purchase decision is a purchase."""
+    return [nothing, *actions] if _optional_purchase(state) else actions
+
+
 def legal_take_amulet(state: GameState, step: Step) -> list[Action]:
-    if _coins(state, step.piece) < 1:
-        return []
     seat = step.seat if step.seat is not None else -1
-    return [TakeAmulet(seat, step.piece, a) for a in sorted(set(state.zone(c.AMULETS)))]
+    amulets: list[Action] = []
+    if _coins(state, step.piece) >= 1:
+        amulets = [TakeAmulet(seat, step.piece, a) for a in sorted(set(state.zone(c.AMULETS)))]
+    return _none_first(state, amulets, TakeAmulet(seat, step.piece, None))
 
 
 def resolve_take_amulet(ctx: Context, step: Step, action: TakeAmulet) -> None:
-    ctx.pay_for_cards(action.piece, 1, (action.amulet,))
-    gain_amulet(ctx, action.piece, action.amulet)
+    if action.amulet is not None:
+        ctx.pay_for_cards(action.piece, 1, (action.amulet,))
+        gain_amulet(ctx, action.piece, action.amulet)
+    after_temple_action(ctx, action.piece)
 
 
 def run_legendary(ctx: Context, step: Step) -> None:
@@ -194,11 +209,14 @@ def run_legendary(ctx: Context, step: Step) -> None:
 
 def legal_buy_legendary(state: GameState, step: Step) -> list[Action]:
     seat = step.seat if step.seat is not None else -1
-    return [BuyLegendary(seat, step.piece, x)
-            for x in sorted(set(_available_legendary(state, step.piece)))]
+    objects: list[Action] = [BuyLegendary(seat, step.piece, x)
+                             for x in sorted(set(_available_legendary(state, step.piece)))]
+    return _none_first(state, objects, BuyLegendary(seat, step.piece, None))
 
 
 def resolve_buy_legendary(ctx: Context, step: Step, action: BuyLegendary) -> None:
+    if action.card is None:
+        return
     card = ctx.registry.cards[action.card]
     ctx.pay_for_cards(action.piece, card.price, (action.card,))
     if card.family is not None:  # Buppatsu, Ema: a fifth souvenir family
@@ -218,13 +236,16 @@ def run_calligraphy(ctx: Context, step: Step) -> None:
 
 
 def legal_take_calligraphy(state: GameState, step: Step) -> list[Action]:
-    if _coins(state, step.piece) < 1:
-        return []
     seat = step.seat if step.seat is not None else -1
-    return [TakeCalligraphy(seat, step.piece, x) for x in sorted(state.zone(c.CALLIGRAPHY))]
+    cards: list[Action] = []
+    if _coins(state, step.piece) >= 1:
+        cards = [TakeCalligraphy(seat, step.piece, x) for x in sorted(state.zone(c.CALLIGRAPHY))]
+    return _none_first(state, cards, TakeCalligraphy(seat, step.piece, None))
 
 
 def resolve_take_calligraphy(ctx: Context, step: Step, action: TakeCalligraphy) -> None:
+    if action.card is None:
+        return
     ctx.pay_for_cards(action.piece, 1, (action.card,))
     ctx.gain(action.piece, action.card, c.CALLIGRAPHY, from_top=False)
 
@@ -256,9 +277,11 @@ def run_daigoro(ctx: Context, step: Step) -> None:
 
 
 def legal_gamble(state: GameState, step: Step) -> list[Action]:
-    if _coins(state, step.piece) < 1:
-        return []
+    """Jirocho stakes a coin or not; without a coin, not staking is the only answer,
+    which the engine takes alone (recorded)."""
     seat = step.seat if step.seat is not None else -1
+    if _coins(state, step.piece) < 1:
+        return [Gamble(seat, step.piece, False)]
     return [Gamble(seat, step.piece, False), Gamble(seat, step.piece, True)]
 
 
@@ -278,17 +301,21 @@ def nampo_bonus(ctx: Context, piece: int, card: str, source: str) -> None:
 
 
 def run_vitality_check(ctx: Context, step: Step) -> None:
-    """After the stop is resolved: a traveller now in the lead may use Vitality."""
+    """After the stop is resolved: a traveller now in the lead who may use an amulet
+    now is asked whether to use Vitality (whichever amulet it holds: the question
+    tells the table nothing; only a Vitality holder can say yes)."""
     state = ctx.state
     p = state.pieces[step.piece]
     if state.rules.board[p.position].inn or state.leader() != step.piece:
         return
-    if usable(state, step.piece, c.VITALITY, step):
+    if amulet_window(state, step.piece, step):
         ctx.schedule(Step("crossroads.vitality", step.piece, step.seat))
 
 
 def legal_vitality(state: GameState, step: Step) -> list[Action]:
     seat = step.seat if step.seat is not None else -1
+    if not usable(state, step.piece, c.VITALITY, step):
+        return [UseVitality(seat, step.piece, False)]
     return [UseVitality(seat, step.piece, False), UseVitality(seat, step.piece, True)]
 
 
@@ -352,11 +379,28 @@ def resolve_devotion(ctx: Context, step: Step, action: UseDevotion) -> None:
     ctx.emit_data(devotion_key(action.piece), ctx.state.turn)
 
 
-def devotion_pay(ctx: Context, piece: int, amount: int) -> bool:
-    """With Devotion active at this stop, coins paid for cards become donations."""
-    if ctx.state.data.get(devotion_key(piece)) != ctx.state.turn:
+def devotion_pay(ctx: Context, piece: int, amount: int, cards: tuple[str, ...]) -> bool:
+    """With Devotion active, coins paid for cards become donations.
+
+    ``crossroads.devotion = "stop"`` (printed): every purchase of the stop.
+    ``"dearest_card"`` (online): only the next purchase; for souvenirs the printed price
+    of the dearest one bought is donated (from the bank where a discount paid less) and
+    other coins go to the bank; for anything else the coins paid.
+    """
+    key = devotion_key(piece)
+    if ctx.state.data.get(key) != ctx.state.turn:
         return False
-    donate(ctx, piece, amount)
+    if ctx.rules.option("crossroads.devotion") == "stop":
+        donate(ctx, piece, amount)
+        return True
+    registry_cards = ctx.registry.cards
+    if cards and all(registry_cards[x].kind == "souvenir" for x in cards):
+        dearest = max(registry_cards[x].price for x in cards)
+        ctx.coins(piece, -max(0, amount - dearest))
+        donate(ctx, piece, min(amount, dearest), from_bank=max(0, dearest - amount))
+    else:
+        donate(ctx, piece, amount)
+    ctx.emit_data(key, None)  # spent on this purchase
     return True
 
 

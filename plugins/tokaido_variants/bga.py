@@ -19,6 +19,10 @@ ONLINE_VALUES: dict[str, object] = {
     "crossroads.fortune_timing": "any_time_in_turn",
     "crossroads.amulet_same_turn": True,
     "crossroads.shodo_emaki_counts_legendary": True,
+    "crossroads.devotion": "dearest_card",
+    "crossroads.optional_purchase": True,
+    "crossroads.health_where_both": True,
+    "base.panorama_choice_optional": True,
 }
 """Every option of RULES.md section 8 with its online value."""
 
@@ -27,7 +31,7 @@ class OnlineRules:
     """Board Game Arena's rules: a preset of option values."""
 
     tokaido_plugin = PluginInfo(
-        "bga", "1.0.0", requires=("base",),
+        "bga", "1.1.0", requires=("base",),
         description="Preset: the rules as played online (Board Game Arena), with or "
                     "without Crossroads.",
     )

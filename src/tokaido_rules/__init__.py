@@ -42,6 +42,7 @@ from .errors import (
 from .events import (
     Action,
     AgendaSet,
+    Automatic,
     CardsMoved,
     CoinsChanged,
     CounterChanged,
@@ -53,6 +54,7 @@ from .events import (
     QueueSet,
     Scored,
     TravellerSet,
+    decisions,
     field_names,
     fold,
     relative_piece,
@@ -93,9 +95,9 @@ __all__ = [
     "Card", "FrozenMap", "GameState", "Piece", "Space", "Staged", "Step", "Traveller",
     "collection_zone", "secret_zone",
     # events
-    "Action", "AgendaSet", "CardsMoved", "CoinsChanged", "CounterChanged", "DataSet",
-    "DeckSet", "Event", "GameOver", "Move", "QueueSet", "Scored", "TravellerSet", "fold",
-    "field_names", "relative_piece",
+    "Action", "AgendaSet", "Automatic", "CardsMoved", "CoinsChanged", "CounterChanged", "DataSet",
+    "DeckSet", "Event", "GameOver", "Move", "QueueSet", "Scored", "TravellerSet", "decisions",
+    "fold", "field_names", "relative_piece",
     # errors
     "FoldError", "IllegalActionError", "LogError", "LogFormatError", "LogPluginError",
     "LogSequenceError", "LogStateError", "LogVersionError", "MissingRequirementError",

@@ -17,6 +17,7 @@ from .errors import IllegalActionError, SetupError, StaleActionError
 from .events import (
     Action,
     AgendaSet,
+    Automatic,
     CardsMoved,
     CoinsChanged,
     CounterChanged,
@@ -31,7 +32,7 @@ from .events import (
 )
 from .frozen import FrozenMap
 from .model import GameState, Piece, Staged, Step, collection_zone
-from .registry import Registry
+from .registry import Registry, StepType
 from .ruleset import Hooks, Rules, Ruleset, Setup
 
 if TYPE_CHECKING:
@@ -339,6 +340,11 @@ def _run(ctx: Context, working: list[Step]) -> tuple[Step | None, tuple[Action, 
             if stype.legal is not None:
                 legal = _legal(ctx.state, step)
                 if legal:
+                    if stype.automatic is not False:
+                        forced = _forced(ctx, stype, step, legal)
+                        if forced is not None:
+                            _take_alone(ctx, working, step, forced)
+                            continue
                     break
                 working.pop(0)  # nothing to decide: the decision lapses
                 continue
@@ -360,6 +366,44 @@ def _run(ctx: Context, working: list[Step]) -> tuple[Step | None, tuple[Action, 
     if working:
         return working[0], legal
     return pending, None  # the rearmost traveller moves (None: the game is over)
+
+
+def _forced(ctx: Context, stype: StepType, step: Step,
+            legal: tuple[Action, ...]) -> Action | None:
+    """The one possible answer of an ``automatic`` decision, if it has one and the engine
+    may take it: the step type allows it here and no plugin asks for the decision
+    (:func:`~tokaido_rules.hookspecs.tokaido_ask_decision`). Actions that leave the
+    decision open (using an item) are not answers."""
+    answer: Action | None = None
+    for action in legal:
+        if action.CONSUMES_STEP:
+            if answer is not None:
+                return None
+            answer = action
+    if answer is None:
+        return None
+    automatic = stype.automatic
+    if not (automatic is True or (callable(automatic) and automatic(ctx.state, step))):
+        return None
+    if ctx.hooks.ask_decision(ctx.state, step):
+        return None
+    return answer
+
+
+_AUTOMATIC = Automatic()
+
+
+def _take_alone(ctx: Context, working: list[Step], step: Step, action: Action) -> None:
+    """Take a forced answer as :meth:`Game.apply` would, after an :class:`Automatic`
+    marker (the agenda is written first, so that the action answers ``step``)."""
+    if not _same_steps(working, ctx.state.agenda):
+        ctx.emit(AgendaSet(tuple(working)))
+    ctx.emit(_AUTOMATIC)
+    ctx.emit(action)
+    working.pop(0)
+    ctx._new = []
+    ctx.registry.resolvers[type(action)](ctx, step, action)
+    working[:0] = ctx._new
 
 
 def _same_steps(working: list[Step], agenda: tuple[Step, ...]) -> bool:

@@ -8,7 +8,7 @@ events too (:class:`Action`). The state of a game is the fold of its events
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable, Iterator
 from operator import attrgetter
 from typing import Any, ClassVar
 
@@ -385,6 +385,40 @@ class GameOver(Event):
 
 
 @frozen
+class Automatic(Event):
+    """The next event is an action the engine took on its own: the decision had one
+    possible answer, and every seat could see that it had only one.
+
+    The action is recorded all the same, so that every client can show what was chosen
+    ("seat 2 takes the farm"); :func:`decisions` leaves it out of the decisions a player
+    made.
+    """
+
+    TYPE: ClassVar[str] = "core.automatic"
+    PUBLIC: ClassVar[bool] = True
+
+    def apply(self, state: GameState) -> GameState:
+        return state
+
+
+def decisions(events: Iterable[Event]) -> Iterator[Action]:
+    """The actions players chose, in order: every :class:`Action` event except those the
+    engine took on its own (right after an :class:`Automatic` marker).
+
+    These are what :func:`~tokaido_rules.reproduce` or a fresh game need, applied one by
+    one, to play the same game again.
+    """
+    automatic = False
+    for event in events:
+        if isinstance(event, Action):
+            if not automatic:
+                yield event
+            automatic = False
+        else:
+            automatic = type(event) is Automatic
+
+
+@frozen
 class Move(Action):
     """Move a traveller forward to a position and slot, then resolve the stop."""
 
@@ -418,11 +452,11 @@ class Move(Action):
 
 CORE_EVENTS: tuple[type[Event], ...] = (
     DeckSet, QueueSet, TravellerSet, CoinsChanged, Scored, CounterChanged, DataSet,
-    CardsMoved, AgendaSet, GameOver, Move,
+    CardsMoved, AgendaSet, GameOver, Automatic, Move,
 )
 
 __all__ = [
-    "CORE_EVENTS", "Action", "AgendaSet", "CardsMoved", "CoinsChanged", "CounterChanged",
+    "CORE_EVENTS", "Action", "AgendaSet", "Automatic", "CardsMoved", "CoinsChanged", "CounterChanged",
     "DataSet", "DeckSet", "Event", "FrozenMap", "GameOver", "Move", "QueueSet", "Scored",
-    "TravellerSet", "fold",
+    "TravellerSet", "decisions", "fold",
 ]

@@ -132,6 +132,19 @@ def tokaido_extra_actions(state: GameState, step: Step) -> Sequence[Action]:
 
 
 @hookspec
+def tokaido_ask_decision(state: GameState, step: Step) -> bool | None:
+    """Return True to have the decision ``step`` asked even though it has one possible
+    answer, which the engine would otherwise take on its own (a step registered with
+    ``automatic``).
+
+    A plugin whose :func:`tokaido_extra_actions` depend on something only the decider
+    knows (a card held secretly) returns True wherever such actions could be offered, so
+    that whether the decision is asked never tells the table that the card is held.
+    It must depend only on what every seat can see (the shape of play is public).
+    """
+
+
+@hookspec
 def tokaido_arrival_steps(state: GameState, piece: int) -> Sequence[Staged]:
     """Return the steps a traveller's stop triggers (the space's action, arrival powers,
     the meal at an inn, ...).

@@ -35,7 +35,16 @@ from tokaido_base import (
     TravellersOffered,
     temple_ranking,
 )
-from tokaido_rules import Action, Game, IllegalActionError, Move, Setup, SetupError, new_game
+from tokaido_rules import (
+    Action,
+    Game,
+    IllegalActionError,
+    Move,
+    Setup,
+    SetupError,
+    decisions,
+    new_game,
+)
 
 MOVE_STEP = "core.move"
 MEAL_STEP = "base.meal"
@@ -96,6 +105,12 @@ def travel(
 
 def hand(game: Game) -> tuple[str, ...]:
     return game.state.zone(INN_HAND)
+
+
+def no_meal(game: Game) -> Game:
+    """The deciding traveller takes no meal (asked while the hand is hidden from someone,
+    even with nothing affordable)."""
+    return act(game, BuyMeal, meal=None)
 
 
 def meal_deck(game: Game) -> tuple[str, ...]:
@@ -250,8 +265,8 @@ def test_no_meal_at_kyoto() -> None:
 def test_arrivals_take_inn_slots_in_arrival_order() -> None:
     """3.4: arrivals queue in order; the first arrival takes the slot nearest the road."""
     game = start(["umegae", "zenemon", "sasayakko"], queue=(1, 2, 0), coins={0: 0, 1: 0, 2: 0})
-    game = move(game, 14)  # piece 0 (last in queue) arrives first
-    game = move(game, 14)  # then piece 2
+    game = no_meal(move(game, 14))  # piece 0 (last in queue) arrives first
+    game = no_meal(move(game, 14))  # then piece 2
     game = move(game, 14)  # then piece 1
     assert [game.state.pieces[i].slot for i in (0, 2, 1)] == [0, 1, 2]
 
@@ -346,15 +361,44 @@ def test_only_affordable_meals_are_offered() -> None:
         game.apply(BuyMeal(2, 2, "unagi"))
 
 
-def test_no_meal_decision_without_coins() -> None:
-    """3.4: a traveller who cannot pay for any meal has nothing to decide; play goes on."""
+def test_without_coins_the_meal_decision_offers_only_no_meal() -> None:
+    """3.4 / 7: a traveller who cannot pay for any meal buys none, but is still asked while
+    someone has not seen the hand: whether he is asked must not tell the others that no
+    1-coin meal is in it."""
     game = start(["umegae", "zenemon", "sasayakko"], coins={0: 9, 1: 9, 2: 0},
                  stacks={MEALS: ["dango", "sushi", "unagi", "nigirimeshi"]})
     game = move(game, 14)
     step = game.current_step
     assert step is not None
-    assert (step.kind, step.piece) == (MOVE_STEP, 1)
+    assert (step.kind, step.piece) == (MEAL_STEP, 2)
+    assert game.legal_actions() == (BuyMeal(2, 2, None),)
+    game = act(game, BuyMeal, meal=None)
+    assert coins(game, 2) == 0
+    assert collection(game, 2) == ()
     assert hand(game) == ("dango", "sushi", "unagi", "nigirimeshi")
+    step = game.current_step
+    assert step is not None
+    assert (step.kind, step.piece) == (MOVE_STEP, 1)
+
+
+def test_last_arrival_who_cannot_pay_passes_the_meal_on_the_record() -> None:
+    """3.4 / 7: once every traveller has seen the hand, a traveller who cannot pay for any
+    meal is not asked; the engine records "no meal" on its own (after core.automatic)."""
+    game = start(["umegae", "zenemon", "sasayakko"], coins={0: 0, 1: 9, 2: 9},
+                 stacks={MEALS: ["sushi", "unagi", "soba", "tofu"]})
+    game = act(move(game, 14), BuyMeal, meal=None)
+    game = act(move(game, 14), BuyMeal, meal=None)
+    before = game.state.seq
+    game = move(game, 14)  # piece 0, the last, with no coin
+    new = game.events[before:]
+    types = [e.TYPE for e in new]
+    assert "core.automatic" in types
+    after = new[types.index("core.automatic") + 1]
+    assert after == BuyMeal(0, 0, None)
+    assert list(decisions(game.events))[-1] == Move(0, 0, 14, 2)
+    step = game.current_step
+    assert step is not None
+    assert (step.kind, step.piece) == (MOVE_STEP, 0)
 
 
 def test_only_one_meal_per_inn() -> None:
@@ -377,12 +421,13 @@ def test_never_the_same_meal_twice() -> None:
                  stacks={MEALS: meals})
     game = move(game, 14)
     game = act(game, BuyMeal, meal="dango")
-    game = move(game, 14)
+    game = no_meal(move(game, 14))
     game = move(game, 14)
     # All at inn 1: piece 0 arrived last and leaves first, then 1, then 2.
     game = move(game, 27)
     assert hand(game) == ("dango", "tempura", "soba", "tofu")
-    game = move(game, 27)
+    game = no_meal(game)
+    game = no_meal(move(game, 27))
     game = move(game, 27)
     assert game.current_player == 2
     assert meal_options(game) == {"tempura", "soba", "tofu"}
@@ -424,13 +469,17 @@ def test_last_to_arrive_leaves_the_inn_first() -> None:
     """3.4: travellers leave an inn in reverse arrival order: the last to arrive moves first."""
     game = start(["umegae", "zenemon", "sasayakko"], queue=(1, 2, 0), coins={0: 0, 1: 0, 2: 0})
     for _ in range(3):
-        game = move(game, 14)  # arrivals: 0, 2, 1
+        game = move(game, 14)  # arrivals: 0, 2, 1 (no coin: "no meal" while hidden)
+        if game.current_step is not None and game.current_step.kind == MEAL_STEP:
+            game = no_meal(game)
     order = []
     for _ in range(3):
         step = game.current_step
         assert step is not None
         order.append(step.piece)
         game = move(game, 27)
+        if game.current_step is not None and game.current_step.kind == MEAL_STEP:
+            game = no_meal(game)
     assert order == [1, 2, 0]
 
 
@@ -443,7 +492,8 @@ def test_meals_at_the_three_inns_and_edo() -> None:
         assert step is not None
         position = game.state.pieces[step.piece].position
         if step.kind == MEAL_STEP:
-            seen.append(position)
+            if step.piece == 2:
+                seen.append(position)
             game = act(game, BuyMeal, meal=None)
         else:
             game = move(game, next_inn(position))
@@ -792,6 +842,7 @@ def test_neutral_discards_a_random_card_from_the_inn_hand() -> None:
                  chance={"discard.base.inn_hand": ["unagi"]})
     game = move(game, 14)  # piece 1 arrives first, draws 3, cannot buy
     assert hand(game) == ("dango", "tempura", "unagi")
+    game = no_meal(game)  # asked all the same: seat 0 has not seen the hand
     assert game.current_step is not None
     assert game.current_step.piece == NEUTRAL
     assert game.current_player == 1  # piece 1 leads

@@ -481,12 +481,14 @@ def test_satsuki_returns_the_free_meal_and_buys_from_the_hand() -> None:
 
 
 def test_satsuki_returning_with_nothing_affordable_ends_her_inn_turn() -> None:
-    """After returning the free meal, Satsuki buys only what she can pay for."""
+    """After returning the free meal, Satsuki buys only what she can pay for: with no
+    coin, "no meal" is her only answer (asked: the others have not seen the hand)."""
     game = start(["kinko", "zenemon", "satsuki"], coins={2: 0},
                  stacks={MEALS: ["dango", "tempura", "sushi", "unagi", "soba"]})
     game = move(game, 14)
     game = act(game, SatsukiMeal, keep=False)
-    assert not legal(game, BuyMeal)
+    assert game.legal_actions() == (BuyMeal(2, 2, None),)
+    game = act(game, BuyMeal, meal=None)
     assert collection(game, 2) == ()
     assert points(game, 2, "meals") == 0
     assert step_piece(game) == 1
@@ -507,8 +509,9 @@ def test_satsuki_later_arrival_draws_from_the_deck_not_the_hand() -> None:
     assert game.state.zone(INN_HAND) == ("dango", "tempura", "sushi", "unagi")
 
 
-def test_satsuki_meal_already_eaten_goes_back_automatically() -> None:
-    """A drawn meal Satsuki has eaten cannot be kept: it goes under the deck, she buys."""
+def test_satsuki_meal_already_eaten_can_only_go_back() -> None:
+    """A drawn meal Satsuki has eaten cannot be kept: she is asked all the same (the others
+    must not learn what the card is not), may only return it under the deck, then buys."""
     game = start(["kinko", "zenemon", "satsuki"], stacks={MEALS: [
         "dango", "tempura", "sushi", "unagi", "soba",
         "dango", "tofu", "yakitori", "fugu", "udon",
@@ -524,7 +527,8 @@ def test_satsuki_meal_already_eaten_goes_back_automatically() -> None:
     game = move(game, 17)
     assert step_piece(game) == 2
     game = move(game, 27)
-    assert not legal(game, SatsukiMeal)
+    assert game.legal_actions() == (SatsukiMeal(2, 2, False),)
+    game = act(game, SatsukiMeal, keep=False)
     assert game.state.zone(MEALS)[-1] == "dango"
     assert game.state.zone(INN_HAND) == ("tofu", "yakitori", "fugu", "udon")
     assert {a.meal for a in legal(game, BuyMeal)} == {None, "tofu", "yakitori"}

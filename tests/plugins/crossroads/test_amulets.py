@@ -107,6 +107,14 @@ def buy_souvenirs(game: Game, cards: set[str]) -> Game:
     return game.apply(found[0])
 
 
+def take_lone_option(game: Game, option: str) -> Game:
+    """A traveller who may use an amulet now is asked even for a lone option (5.5, 7:
+    whether it is asked must not tell which amulet it holds)."""
+    assert kind(game) == "crossroads.option"
+    assert legal(game, TakeOption) == [TakeOption(0, 0, option)]
+    return act(game, TakeOption, option=option)
+
+
 def finish(game: Game) -> Game:
     """Play on to the end: every move to the furthest stop (the next inn), no purchases,
     no amulets."""
@@ -137,6 +145,7 @@ def test_vitality_moves_again_after_the_space_is_resolved() -> None:
     at once (not the rearmost), and the amulet goes back to the pile."""
     game = lucky(TWO, {0: "vitality"}, queue=FIRST, coins={0: 0, 1: 0})
     game = move(game, 7)  # farm; with 0 coins only the base farm: +3 coins
+    game = take_lone_option(game, "base.farm")
     assert kind(game) == "crossroads.vitality" and moving_piece(game) == 0
     assert coins(game, 0) == 3
     assert set(game.legal_actions()) == {UseVitality(0, 0, False), UseVitality(0, 0, True)}
@@ -160,6 +169,7 @@ def test_vitality_not_offered_when_the_neutral_is_ahead() -> None:
     game = move(game, 4)  # piece 1
     game = act(game, TakeOption, option="base.panorama")
     game = move(game, 7)  # piece 0: ahead of piece 1, behind the neutral
+    game = take_lone_option(game, "base.farm")
     assert coins(game, 0) == 3
     assert not legal(game, UseVitality)
     assert kind(game) == "core.move" and moving_piece(game) == 1
@@ -175,6 +185,7 @@ def test_vitality_on_a_shared_space_the_first_arrival_leads() -> None:
     game = move(game, 6)  # piece 1
     game = act(game, TakeOption, option="base.panorama")
     game = act(game, Move, position=7, slot=1)  # piece 0: off-road slot behind piece 3
+    game = take_lone_option(game, "base.farm")
     assert coins(game, 0) == 3
     assert not legal(game, UseVitality)
     assert game.state.secret(0) == ("vitality",)
@@ -185,6 +196,7 @@ def test_vitality_not_offered_on_arriving_at_an_inn() -> None:
     """Vitality is not usable when the move into the lead ends at an inn."""
     game = lucky(TWO, {0: "vitality"}, queue=FIRST, coins={0: 0, 1: 0})
     game = move(game, 14)
+    game = act(game, BuyMeal, meal=None)  # asked: the others have not seen the hand
     assert game.state.leader() == 0
     assert not legal(game, UseVitality)
     assert kind(game) == "core.move" and moving_piece(game) == 2
@@ -194,7 +206,7 @@ def test_vitality_not_offered_on_arriving_at_an_inn() -> None:
 def test_declining_vitality_keeps_the_amulet_for_a_later_lead() -> None:
     """Declining Vitality keeps it; it is offered again at the next move into the lead."""
     game = lucky(TWO, {0: "vitality"}, queue=FIRST, coins={0: 0, 1: 0})
-    game = move(game, 7)
+    game = take_lone_option(move(game, 7), "base.farm")
     game = act(game, UseVitality, use=False)
     assert game.state.secret(0) == ("vitality",)
     assert PILE in game.state.zones and "vitality" not in game.state.zone(PILE)
@@ -215,7 +227,7 @@ def test_vitality_vacated_slot_is_reused() -> None:
     """The slot a Vitality user leaves can be taken again: the next arrival on that
     double space takes its free on-road slot (3.2, 5.5)."""
     game = lucky(FOUR, {0: "vitality"}, queue=(1, 2, 3, 0), coins={0: 0, 1: 0, 2: 0, 3: 0})
-    game = move(game, 7)
+    game = take_lone_option(move(game, 7), "base.farm")
     assert game.state.pieces[0].slot == 0
     game = act(game, UseVitality, use=True)
     game = move(game, 11)
@@ -565,6 +577,7 @@ def test_hospitality_never_the_same_meal_twice() -> None:
     game = move(game, 14)  # piece 1 (no coins: no meal)
     assert moving_piece(game) == 1  # the last to arrive leaves first
     game = move(game, 27)  # first at inn 2: dango, unagi, tempura
+    game = act(game, BuyMeal, meal=None)  # no coin, but asked: seat 0 has not seen the hand
     assert moving_piece(game) == 2
     game = move(game, 26)  # the neutral stops at a farm
     assert moving_piece(game) == 0
@@ -688,6 +701,10 @@ def test_devotion_with_health_covers_both_purchases_of_the_stop() -> None:
     game = act(game, TakeOption, option="crossroads.amulet")
     game = act(game, TakeAmulet, amulet="health")
     assert coins(game, 0) == 9 and donated(game, 0) == 0
+    # In the lead with an amulet it may use (Devotion): asked about Vitality, whichever
+    # amulet it holds, and it can only decline.
+    assert game.legal_actions() == (UseVitality(0, 0, False),)
+    game = act(game, UseVitality, use=False)
     game = move(game, 14)  # the neutral
     game = move(game, 4)  # piece 1
     game = act(game, TakeOption, option="base.panorama")

@@ -234,7 +234,7 @@ def test_itamae_meal_blocks_the_same_meal_but_not_the_next_inn_meal() -> None:
 
 def test_itamae_meal_is_returned_when_satsuki_draws_it_again() -> None:
     """The Itamae meal counts for never-the-same-meal-twice: Satsuki's free draw of the
-    same meal at a later inn goes back under the meal deck, with no choice (3.7, 6)."""
+    same meal at a later inn can only go back under the meal deck (3.7, 6)."""
     game = game3("satsuki", stacks={
         ENCOUNTERS: ["itamae"], MEALS: ["dango", "dango", "tempura", "sushi", "soba", "unagi"]})
     game = move(game, 3)
@@ -244,7 +244,8 @@ def test_itamae_meal_is_returned_when_satsuki_draws_it_again() -> None:
     game = move(game, 7)  # piece 1
     game = move(game, 11)  # piece 0
     game = move(game, 14)
-    assert not legal(game, SatsukiMeal)
+    assert game.legal_actions() == (SatsukiMeal(2, 2, False),)
+    game = act(game, SatsukiMeal, keep=False)
     assert game.state.zone(MEALS)[-1] == "dango"
     assert sorted(game.state.zone(INN_HAND)) == ["soba", "sushi", "tempura", "unagi"]
     assert collection(game, 2) == ("itamae", "dango")

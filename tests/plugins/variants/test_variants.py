@@ -62,12 +62,16 @@ BGA_BASE = {
     "base.meal_hand": "players",
     "base.hirotada_bank_coin": "auto",
     "base.zenemon_discount": "most_expensive",
+    "base.panorama_choice_optional": True,
 }
 BGA_CROSSROADS = {
     "crossroads.cherry_tree_on_completed_panorama": True,
     "crossroads.fortune_timing": "any_time_in_turn",
     "crossroads.amulet_same_turn": True,
     "crossroads.shodo_emaki_counts_legendary": True,
+    "crossroads.devotion": "dearest_card",
+    "crossroads.optional_purchase": True,
+    "crossroads.health_where_both": True,
 }
 
 
@@ -467,10 +471,14 @@ def test_defaults_are_the_printed_rules() -> None:
         "base.meal_hand": "players_plus_one",
         "base.hirotada_bank_coin": "choice",
         "base.zenemon_discount": "choice",
+        "base.panorama_choice_optional": False,
         "crossroads.cherry_tree_on_completed_panorama": False,
         "crossroads.fortune_timing": "before_move",
         "crossroads.amulet_same_turn": False,
         "crossroads.shodo_emaki_counts_legendary": False,
+        "crossroads.devotion": "stop",
+        "crossroads.optional_purchase": False,
+        "crossroads.health_where_both": False,
     }
 
 
@@ -606,6 +614,8 @@ def test_bga_fortune_usable_after_arriving() -> None:
         game = move(game, 2)
         game = act(game, TakeOption, option="crossroads.amulet")
         game = act(game, TakeAmulet, amulet="fortune")
+        if offered:  # same-turn amulets: in the lead with one, asked about Vitality
+            game = act(game, UseVitality, use=False)
         game = move(game, 7)  # piece 1
         game = take_base_option(game)
         game = move(game, 11)  # piece 0
