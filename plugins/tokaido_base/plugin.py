@@ -35,7 +35,7 @@ from .actions import (
 from .content import ENCOUNTER, FARM, HOT_SPRING, MOUNTAIN, PADDY, SEA, TEMPLE, VILLAGE
 from .scoring import DONATION, panorama_complete
 
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 
 SPACE_ACTIONS: dict[str, str] = {
     VILLAGE: "base.village",
@@ -76,6 +76,47 @@ def _staged(order: int, kind: str, piece: int, seat: int | None) -> Staged:
     if staged is None:
         staged = _STAGED[key] = Staged(order, Step(kind, piece, seat))
     return staged
+
+
+RUN_STEP_DOCS: dict[str, str] = {
+    "base.offer_travellers": "Each seat is dealt two traveller tiles to choose from "
+                             "(``base.choose_traveller``), or given the setup's travellers.",
+    "base.farm": "Farm stop: the traveller gains 3 coins.",
+    "base.panorama": "Panorama stop: the next section of that panorama.",
+    "base.hot_spring": "Hot spring stop: the top hot spring card.",
+    "base.village": "Village stop: the top 3 souvenirs are revealed, for the traveller to "
+                    "buy from (``base.buy_souvenirs``).",
+    "base.village_end": "After a village stop: the souvenirs not bought go under the deck.",
+    "base.encounter": "Encounter stop: the top encounter card, applied at once (Yoshiyasu "
+                      "draws two and keeps one: ``base.keep_encounter``).",
+    "base.umegae": "Umegae at an encounter stop: 1 point and 1 coin, before the card.",
+    "base.hirotada": "Hirotada at a temple stop: he may add a coin from the bank to his "
+                     "donation (``base.bank_coin``).",
+    "base.neutral_temple": "The neutral traveller (2 players) at a temple: 1 coin from "
+                           "the bank on its donation.",
+    "base.effect.shokunin": "Shokunin: the top souvenir card.",
+    "base.effect.samurai": "Samurai: 3 points.",
+    "base.effect.kuge": "Kuge: 3 coins.",
+    "base.effect.miko": "Miko: 1 coin from the bank on the traveller's temple donation.",
+    "base.effect.annaibito": "Annaibito: the next section of the panorama shown, or of "
+                             "one of the traveller's choice (``base.choose_panorama``) "
+                             "if that one is complete.",
+    "base.hiroshige": "Hiroshige at an intermediate inn: the next section of a panorama "
+                      "of his choice (``base.choose_panorama``).",
+    "base.chuubei": "Chuubei at an intermediate inn: the top encounter card.",
+    "base.satsuki_draw": "Satsuki at an inn: she draws a meal she may keep for free "
+                         "(``base.satsuki_meal``).",
+    "base.inn_hand": "The first traveller at an inn draws its meal hand (option "
+                     "``base.meal_hand``).",
+    "base.neutral_discard": "The neutral traveller (2 players) at an inn: a random card "
+                            "of the meal hand is discarded, unseen.",
+    "base.inn_close": "When the last traveller has arrived at an inn, the meals not "
+                      "bought go under the deck.",
+    "base.end_achievements": "End of game: Gourmet, Collector, Bather and Chatterbox, to "
+                             "every traveller with the highest count.",
+    "base.end_temple": "End of game: points for the ranking of temple donations.",
+}
+"""What each step the engine runs does, for the catalogue of step kinds."""
 
 
 class BasePlugin:
@@ -129,22 +170,38 @@ class BasePlugin:
             "base.end_temple": r.run_end_temple,
         }
         for kind, run in steps.items():
-            registry.add_step(kind, run=run)
+            registry.add_step(kind, run=run, doc=RUN_STEP_DOCS.get(kind, ""))
         registry.add_step("base.choose_traveller", legal=r.legal_choose_traveller, ordered=True,
-                          shapes_game=True)
+                          shapes_game=True, answers=(ChooseTraveller,),
+                          doc="Each seat keeps one of the two traveller tiles it was dealt "
+                              "(the step's piece is the seat: there are no travellers yet).")
         registry.add_step("base.buy_souvenirs", legal=r.legal_buy_souvenirs,
-                          explain=r.explain_buy_souvenirs, ordered=True)
+                          explain=r.explain_buy_souvenirs, ordered=True, automatic=True,
+                          answers=(BuySouvenirs,),
+                          doc="At a village: buy any affordable set of the revealed "
+                              "souvenirs, or none (Zen-emon names his 1-coin card).")
         registry.add_step("base.temple", legal=r.legal_donate, explain=r.explain_donate,
-                          ordered=True)
+                          ordered=True, answers=(Donate,),
+                          doc="At a temple: donate 1, 2 or 3 coins.")
         registry.add_step("base.bank_coin", legal=r.legal_bank_coin,
-                          ordered=True)
+                          ordered=True, answers=(AddBankCoin,),
+                          doc="Hirotada adds a coin from the bank to his donation, or not.")
         registry.add_step("base.keep_encounter", legal=r.legal_keep_encounter,
-                          ordered=True)
-        registry.add_step("base.choose_panorama", legal=r.legal_choose_panorama, ordered=True)
+                          ordered=True, answers=(KeepEncounter,),
+                          doc="Yoshiyasu keeps one of the two encounter cards he drew; the "
+                              "other goes back to the deck.")
+        registry.add_step("base.choose_panorama", legal=r.legal_choose_panorama, ordered=True,
+                          automatic=True, answers=(ChoosePanorama,),
+                          doc="The next section of a panorama of the traveller's choice "
+                              "(Annaibito, Hiroshige), among those not complete.")
         registry.add_step("base.satsuki_meal", legal=r.legal_satsuki_meal,
-                          ordered=True)
+                          ordered=True, answers=(SatsukiMeal,),
+                          doc="Satsuki keeps the meal she drew for free, or returns it "
+                              "under the deck.")
         registry.add_step("base.meal", legal=r.legal_buy_meal, explain=r.explain_buy_meal,
-                          ordered=True)
+                          ordered=True, automatic=r.hand_seen_by_all, answers=(BuyMeal,),
+                          doc="At an inn: buy one meal of the hand not eaten before, or "
+                              "none.")
         registry.add_action(ChooseTraveller, r.resolve_choose_traveller)
         registry.add_action(BuySouvenirs, r.resolve_buy_souvenirs)
         registry.add_action(Donate, r.resolve_donate)
@@ -167,6 +224,11 @@ class BasePlugin:
             "base.zenemon_discount", "choice", ("choice", "most_expensive"),
             "Zen-emon's 1-coin souvenir: he names it, or it is always the most "
             "expensive one bought (online rules).",
+        )
+        registry.add_option(
+            "base.panorama_choice_optional", False, (False, True),
+            "May Hiroshige, and Annaibito whose panorama is complete, refuse the panorama "
+            "section they choose? Printed: no; online: yes.",
         )
 
     # --- game created ------------------------------------------------------------------
@@ -222,9 +284,9 @@ class BasePlugin:
         kind = SPACE_ACTIONS.get(space.kind)
         if kind is not None:
             steps.append(_staged(SPACE_ORDER, kind, piece, p.seat))
-        power = tv.STOP_POWERS.get(p.traveller or "")
-        if power is not None and power[0] == space.kind:
-            steps.append(_staged(power[1], power[2], piece, p.seat))
+        power = tv.stop_power(state, piece, space.kind)
+        if power is not None:
+            steps.append(_staged(power[0], power[1], piece, p.seat))
         return steps
 
     @staticmethod
@@ -270,7 +332,7 @@ class BasePlugin:
         keys += [("base.donate", "self", amount) for amount in (1, 2, 3)]
         keys += [("base.add_bank_coin", "self", b) for b in (False, True)]
         keys += [("base.keep_encounter", "self", c) for c in encounters]
-        keys += [("base.choose_panorama", "self", k) for k in content.PANORAMAS]
+        keys += [("base.choose_panorama", "self", k) for k in (*content.PANORAMAS, None)]
         keys += [("base.satsuki_meal", "self", b) for b in (False, True)]
         keys += [("base.buy_meal", "self", m) for m in (None, *meals)]
         return keys

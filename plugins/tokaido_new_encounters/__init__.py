@@ -150,10 +150,22 @@ class NewEncounters:
             registry.add_card(Card(name, "encounter", name.title(), tags={CHATTERBOX},
                                    effect="new-encounters.effect"))
         registry.add_to_deck(ENCOUNTERS, cards)
-        registry.add_step("new-encounters.effect", run=run_effect)
-        registry.add_step("new-encounters.itamae_choice", legal=legal_pay(ITAMAE))
-        registry.add_step("new-encounters.takuhatsuso_choice", legal=legal_pay(TAKUHATSUSO))
-        registry.add_step("new-encounters.kitoushi_choice", legal=legal_kitoushi)
+        registry.add_step(
+            "new-encounters.effect", run=run_effect,
+            doc="A promo encounter's effect: Saru's hot spring card at once; Itamae, "
+                "Kitoushi and Takuhatsuso ask for 1 coin, if it can be paid and would give "
+                "something.")
+        registry.add_step(
+            "new-encounters.itamae_choice", legal=legal_pay(ITAMAE), answers=(PayPromo,),
+            doc="Itamae: pay 1 coin for the top meal card (kept if not eaten yet), or not.")
+        registry.add_step(
+            "new-encounters.takuhatsuso_choice", legal=legal_pay(TAKUHATSUSO),
+            answers=(PayPromo,), doc="Takuhatsuso: pay 1 coin for 4 points, or not.")
+        registry.add_step(
+            "new-encounters.kitoushi_choice", legal=legal_kitoushi,
+            answers=(KitoushiPanorama,),
+            doc="Kitoushi: pay 1 coin for the next section of a panorama of the "
+                "traveller's choice, or not.")
         registry.add_action(PayPromo, resolve_pay)
         registry.add_action(KitoushiPanorama, resolve_kitoushi)
 

@@ -70,8 +70,12 @@ class GoodLuck:
 
     @hookimpl
     def tokaido_register(self, registry: Registry) -> None:
-        registry.add_step("good-luck.offer", run=run_offer)
-        registry.add_step("good-luck.buy", legal=legal_buy)
+        registry.add_step("good-luck.offer", run=run_offer,
+                          doc="At setup: each player in departure order is offered a "
+                              "random amulet (``good-luck.buy``).")
+        registry.add_step("good-luck.buy", legal=legal_buy, answers=(BuyLuck,),
+                          doc="Pay 1 coin for a random amulet, or not (only with a coin, "
+                              "while amulets are left).")
         registry.add_action(BuyLuck, resolve_buy)
 
     @hookimpl

@@ -35,7 +35,9 @@ class Initiation:
 
     @hookimpl
     def tokaido_register(self, registry: Registry) -> None:
-        registry.add_step("initiation.start", run=run_start)
+        registry.add_step("initiation.start", run=run_start,
+                          doc="At setup, instead of the traveller tiles: every player "
+                              "starts with 7 coins.")
 
     @hookimpl(wrapper=True)
     def tokaido_setup_steps(

@@ -36,7 +36,9 @@ class Preparations:
 
     @hookimpl
     def tokaido_register(self, registry: Registry) -> None:
-        registry.add_step("preparations.adjust", run=run_adjust)
+        registry.add_step("preparations.adjust", run=run_adjust,
+                          doc="At setup: starting coins adjusted by departure order, "
+                              "later departures gaining more (never below 0).")
 
     @hookimpl
     def tokaido_setup_steps(self, state: GameState) -> Sequence[Staged]:

@@ -43,7 +43,9 @@ class RareAndPrecious:
     def tokaido_register(self, registry: Registry) -> None:
         registry.add_zone(BOX, "hidden")
         registry.add_data(IN_PLAY, "public")
-        registry.add_step("rare-and-precious.remove", run=run_remove)
+        registry.add_step("rare-and-precious.remove", run=run_remove,
+                          doc="At setup: random cards of each Crossroads pile leave the "
+                              "game, unseen, until 4 (2-3 players) or 5 are left.")
 
     @hookimpl
     def tokaido_setup_steps(self, state: GameState) -> Sequence[Staged]:

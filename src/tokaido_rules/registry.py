@@ -29,6 +29,7 @@ LegalFn = Callable[[GameState, Step], Sequence[Action]]
 Resolver = Callable[["Context", Step, Any], None]
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 ExplainFn = Callable[[GameState, Step, Action], "str | None"]
+AutomaticFn = Callable[[GameState, Step], bool]
 
 
 @frozen
@@ -49,7 +50,14 @@ class StepType:
     ``ordered``: ``legal`` returns its actions in canonical order already, so the engine
     need not sort them (unless plugins add actions to the decision). ``shapes_game``: a
     decision whose options shape the whole game (the choice of a traveller), which
-    searching bots play out rather than judge by its immediate gain."""
+    searching bots play out rather than judge by its immediate gain. ``automatic``: a
+    decision with a single possible answer is taken by the engine, recorded with a
+    :class:`~tokaido_rules.events.Automatic` marker (``True``, or a test of the state
+    and step that says where).
+
+    ``doc``, ``answers`` and ``plugin`` describe the step for the catalogue of step
+    kinds in the reference: what it is (one sentence), the action types that answer the
+    decision (none for a step the engine runs), and the plugin that registered it."""
 
     kind: str
     run: StepRunner | None
@@ -57,6 +65,10 @@ class StepType:
     explain: ExplainFn | None = None
     ordered: bool = False
     shapes_game: bool = False
+    automatic: bool | AutomaticFn = False
+    doc: str = ""
+    answers: tuple[type[Action], ...] = ()
+    plugin: str = ""
 
     @property
     def is_decision(self) -> bool:
@@ -230,7 +242,9 @@ class Registry:
     # --- behaviour ---------------------------------------------------------------
     def add_step(self, kind: str, *, run: StepRunner | None = None,
                  legal: LegalFn | None = None, explain: ExplainFn | None = None,
-                 ordered: bool = False, shapes_game: bool = False) -> None:
+                 ordered: bool = False, shapes_game: bool = False,
+                 automatic: bool | AutomaticFn = False, doc: str = "",
+                 answers: tuple[type[Action], ...] = ()) -> None:
         """Register a step kind: ``run`` (performed by the engine) or ``legal`` (a decision).
 
         ``explain(state, step, action)`` may say why an action is not legal for this
@@ -241,15 +255,36 @@ class Registry:
         ``shapes_game=True`` marks a decision whose options shape the whole game (such as
         the choice of a traveller): its immediate gain says little, so
         :class:`~tokaido_rules.bots.SearchBot` plays every option out.
+        ``automatic``: when the decision has a single possible answer (one action that
+        answers it, ignoring actions such as using an item that leave it open), the
+        engine takes it without asking and records it after a
+        :class:`~tokaido_rules.events.Automatic` marker. Use it only where every seat can
+        see that the answer is forced; a function ``(state, step) -> bool`` limits it to
+        where that holds. A plugin may still have the decision asked
+        (:func:`~tokaido_rules.hookspecs.tokaido_ask_decision`).
+        ``doc`` (one sentence: what the step is, and who decides where that is not the
+        traveller's player) and ``answers`` (the action types that answer the decision)
+        document the step kind: the reference's catalogue of step kinds shows them, so
+        that bots, front ends and log readers know the vocabulary of decisions.
         """
         if (run is None) == (legal is None):
             raise PluginDefinitionError(f"step {kind!r} needs exactly one of run= or legal=")
+        if automatic is not False and legal is None:
+            raise PluginDefinitionError(f"step {kind!r}: only a decision (legal=) can be "
+                                        "taken automatically")
         if shapes_game and legal is None:
             raise PluginDefinitionError(f"step {kind!r}: only a decision (legal=) can shape "
                                         "the game")
+        if answers and legal is None:
+            raise PluginDefinitionError(f"step {kind!r}: only a decision (legal=) is "
+                                        "answered by actions")
+        if not all(isinstance(a, type) and issubclass(a, Action) for a in answers):
+            raise PluginDefinitionError(f"step {kind!r}: answers= must be action types")
         self._own(kind, "step")
         self._unique(self.steps, kind, "step")
-        self.steps[kind] = StepType(kind, run, legal, explain, ordered, shapes_game)
+        self.steps[kind] = StepType(kind, run, legal, explain, ordered, shapes_game,
+                                    automatic, doc=doc, answers=tuple(answers),
+                                    plugin=self.plugin)
 
     def add_event(self, cls: type[Event]) -> None:
         """Register an event type under its wire name ``cls.TYPE``, with the upcasters it

@@ -154,9 +154,16 @@ class _CorePlugin:
         registry.add_zone(COLLECTION, "public")
         registry.add_zone(SECRET, "seat")
         registry.add_step(MOVE, legal=legal_moves, explain=_explain_move,  # type: ignore[arg-type]
-                          ordered=True)
-        registry.add_step(GAME_OVER_STEP, run=_game_over)
-        registry.add_step(START_COINS_STEP, run=_start_coins)
+                          ordered=True, answers=(Move,),
+                          doc="The rearmost traveller moves forward to a free space, never "
+                              "past the next inn; the seat that ``tokaido_decider`` names "
+                              "moves a traveller without a seat (the 2-player neutral).")
+        registry.add_step(GAME_OVER_STEP, run=_game_over,
+                          doc="Every traveller has reached the final inn: the journey ends "
+                              "(``core.game_over``) and the end-of-game scoring steps follow.")
+        registry.add_step(START_COINS_STEP, run=_start_coins,
+                          doc="The starting coins given in the setup (``Setup.coins``) replace "
+                              "the travellers' printed ones.")
         registry.add_action(Move, resolve_move)
 
 
