@@ -14,11 +14,6 @@ from tokaido_rules.registry import StepType
 SHIPPED = ("base", "crossroads", "new-encounters", "initiation", "return-journey",
            "gastronomy", "preparations", "rare-and-precious", "good-luck", "bga")
 
-UNDOCUMENTED = frozenset({"crossroads"})
-"""Plugins whose step kinds are not documented yet. TEMPORARY: Crossroads' are being
-written; remove it from here when they are."""
-
-
 @pytest.fixture(scope="module")
 def steps() -> dict[str, StepType]:
     return Ruleset.build(SHIPPED).registry.steps
@@ -29,8 +24,7 @@ def test_every_step_kind_says_what_it_is(steps: dict[str, StepType]) -> None:
     assert len(steps) > 40
     for kind, step in steps.items():
         assert step.plugin == kind.split(".")[0], kind
-        if step.plugin not in UNDOCUMENTED:
-            assert step.doc.strip(), f"step {kind} has no doc"
+        assert step.doc.strip(), f"step {kind} has no doc"
 
 
 def test_every_decision_names_its_answers(steps: dict[str, StepType]) -> None:
@@ -39,7 +33,7 @@ def test_every_decision_names_its_answers(steps: dict[str, StepType]) -> None:
     for kind, step in steps.items():
         if not step.is_decision:
             assert step.answers == (), kind
-        elif step.plugin not in UNDOCUMENTED:
+        else:
             assert step.answers, f"decision {kind} names no answering action"
         for action in step.answers:
             assert action in registry.resolvers, f"{kind}: {action} is not registered"

@@ -58,6 +58,65 @@ CALLIGRAPHY_ORDER = 300
 INN_POWERS = {c.DAIGORO: "crossroads.daigoro", c.JIROCHO: "crossroads.jirocho"}
 
 
+RUN_STEPS = {
+    "crossroads.choose_option": (
+        r.run_choose_option,
+        "At a road stop, offers the base action or the Crossroads action of the space "
+        "(the crossroads.option decision), if either can be taken."),
+    "crossroads.cherry_tree": (r.run_cherry_tree, "Take a cherry tree: 2 points, 1 coin."),
+    "crossroads.bath_house": (r.run_bath_house, "Pay 1 coin for a bath house (4 points)."),
+    "crossroads.gaming_room": (
+        r.run_gaming_room, "Stake 2 coins and roll the Fortune die; win the stake times the "
+                           "face."),
+    "crossroads.amulet": (r.run_amulet, "The amulet option: the amulet choice follows."),
+    "crossroads.legendary": (
+        r.run_legendary, "The legendary-object option: the purchase decision follows."),
+    "crossroads.calligraphy": (
+        r.run_calligraphy, "The calligraphy option: the purchase decision follows."),
+    "crossroads.gotozaemon": (r.run_gotozaemon, "Gotozaemon gains 1 coin at a panorama stop."),
+    "crossroads.daigoro": (
+        r.run_daigoro, "Daigoro draws a souvenir at an intermediate inn, before the meal."),
+    "crossroads.vitality_check": (
+        r.run_vitality_check,
+        "After a road stop of a traveller holding an amulet: if it now leads and may use an "
+        "amulet, the crossroads.vitality decision follows (whichever amulet it holds)."),
+    "crossroads.end_calligraphy": (
+        r.run_end_calligraphy, "End of game: every calligraphy card scores."),
+}
+"""The steps Crossroads runs by itself: kind -> (function, what it does)."""
+
+DECISIONS = {
+    "crossroads.option": (
+        r.legal_option, TakeOption, True,
+        "The traveller chooses the base or the Crossroads action of its stop (with Health "
+        "both, in the order chosen). A lone open option is taken by the engine unless the "
+        "traveller may use an amulet now."),
+    "crossroads.second_option": (
+        r.legal_second_option, TakeOption, False,
+        "Kita, Miyataka or a Health user may take the other option of the stop, or not."),
+    "crossroads.take_amulet": (
+        r.legal_take_amulet, TakeAmulet, False,
+        "Choose an amulet from the face-down pile for 1 coin (only the chooser sees the "
+        "pile and the choice)."),
+    "crossroads.buy_legendary": (
+        r.legal_buy_legendary, BuyLegendary, False,
+        "Buy one affordable legendary object (or none, with optional purchases)."),
+    "crossroads.take_calligraphy": (
+        r.legal_take_calligraphy, TakeCalligraphy, False,
+        "Buy one calligraphy card for 1 coin (or none, with optional purchases)."),
+    "crossroads.jirocho": (
+        r.legal_gamble, Gamble, True,
+        "Jirocho at an intermediate inn stakes 1 coin on the Fortune die, or not; without "
+        "a coin the engine answers no."),
+    "crossroads.vitality": (
+        r.legal_vitality, UseVitality, False,
+        "A traveller that took the lead holding an amulet it may use is asked whether to "
+        "move again with Vitality; only a Vitality holder may say yes."),
+}
+"""Crossroads decisions: kind -> (legal actions, answering action type, automatic, doc).
+``automatic``: a lone possible answer is taken by the engine (it is public)."""
+
+
 class CrossroadsPlugin:
     """Crossroads: six travellers, five piles of cards, the Fortune die, and a second
     option at every road stop."""
@@ -81,33 +140,12 @@ class CrossroadsPlugin:
         registry.add_data(ACQUIRED + ".", "seat")
         registry.add_data(DEVOTION_ACTIVE + ".", "public")
         registry.add_event(DieRolled)
-        for kind, run in {
-            "crossroads.choose_option": r.run_choose_option,
-            "crossroads.cherry_tree": r.run_cherry_tree,
-            "crossroads.bath_house": r.run_bath_house,
-            "crossroads.gaming_room": r.run_gaming_room,
-            "crossroads.amulet": r.run_amulet,
-            "crossroads.legendary": r.run_legendary,
-            "crossroads.calligraphy": r.run_calligraphy,
-            "crossroads.gotozaemon": r.run_gotozaemon,
-            "crossroads.daigoro": r.run_daigoro,
-            "crossroads.vitality_check": r.run_vitality_check,
-            "crossroads.end_calligraphy": r.run_end_calligraphy,
-        }.items():
-            registry.add_step(kind, run=run)
-        for kind, legal in {
-            "crossroads.second_option": r.legal_second_option,
-            "crossroads.take_amulet": r.legal_take_amulet,
-            "crossroads.buy_legendary": r.legal_buy_legendary,
-            "crossroads.take_calligraphy": r.legal_take_calligraphy,
-            "crossroads.vitality": r.legal_vitality,
-        }.items():
-            registry.add_step(kind, legal=legal, ordered=True)  # each is made in order
-        # a lone possible answer is taken by the engine (both facts are public)
-        registry.add_step("crossroads.option", legal=r.legal_option, ordered=True,
-                          automatic=True)
-        registry.add_step("crossroads.jirocho", legal=r.legal_gamble, ordered=True,
-                          automatic=True)
+        for kind, (run, doc) in RUN_STEPS.items():
+            registry.add_step(kind, run=run, doc=doc)
+        for kind, (legal, answer, automatic, doc) in DECISIONS.items():
+            # each legal function makes its actions in canonical order
+            registry.add_step(kind, legal=legal, ordered=True, automatic=automatic,
+                              answers=(answer,), doc=doc)
         registry.add_action(TakeOption, r.resolve_take_option)
         registry.add_action(TakeAmulet, r.resolve_take_amulet)
         registry.add_action(BuyLegendary, r.resolve_buy_legendary)
