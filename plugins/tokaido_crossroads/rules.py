@@ -197,9 +197,12 @@ def legal_take_amulet(state: GameState, step: Step) -> list[Action]:
 
 
 def resolve_take_amulet(ctx: Context, step: Step, action: TakeAmulet) -> None:
-    if action.amulet is not None:
-        ctx.pay_for_cards(action.piece, 1, (action.amulet,))
-        gain_amulet(ctx, action.piece, action.amulet)
+    """Buy the amulet; a temple action, so Hirotada's automatic bank coin follows. Buying
+    nothing (optional purchases) has no effect at all, that coin included (ruling)."""
+    if action.amulet is None:
+        return
+    ctx.pay_for_cards(action.piece, 1, (action.amulet,))
+    gain_amulet(ctx, action.piece, action.amulet)
     after_temple_action(ctx, action.piece)
 
 

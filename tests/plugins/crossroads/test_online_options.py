@@ -1204,6 +1204,19 @@ def test_hirotada_bank_coin_with_the_amulet_option(plugins: tuple[str, ...],
     assert kind(game) == "core.move" and moving_piece(game) == 2
 
 
+def test_hirotada_buying_no_amulet_gets_no_automatic_coin() -> None:
+    """RULES.md 8 (ruling of this project): with optional purchases, buying no amulet
+    ends the amulet action with no effect at all, so "auto" adds no bank coin after it."""
+    game = start(["hirotada", "kinko", "mitsukuni"], plugins=("base", "crossroads", "bga"),
+                 queue=(1, 2, 0), coins={0: 3})
+    before = game = move(game, 2)
+    game = act(game, TakeOption, option="crossroads.amulet")
+    game = act(game, TakeAmulet, amulet=None)
+    assert delta(before, game) == {"coins": 0, "donation": 0, "points": 0}
+    assert game.state.secret(0) == ()
+    assert kind(game) == "core.move" and moving_piece(game) == 2
+
+
 @pytest.mark.parametrize(("options", "bank"), [
     ({"base.hirotada_bank_coin": "choice"}, 1),
     ({"base.hirotada_bank_coin": "auto"}, 2),
