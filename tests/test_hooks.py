@@ -9,7 +9,7 @@ import pytest
 from attrs import frozen
 
 from scenario import act, coins, move, points, start
-from tokaido_base import BuyMeal
+from tokaido_base import BuyMeal, BuySouvenirs
 from tokaido_rules import (
     Action,
     Context,
@@ -23,6 +23,8 @@ from tokaido_rules import (
     Space,
     Staged,
     Step,
+    Move,
+    decisions,
     hookimpl,
     new_game,
 )
@@ -315,3 +317,33 @@ def test_every_hook_has_a_test() -> None:
     missing = [h for h in hooks if f"def {h}(" not in text]
     assert not missing, f"hooks without a test: {missing}"
 
+
+
+class Cautious:
+    """tokaido_ask_decision: every decision is asked, even one with a single answer."""
+
+    tokaido_plugin = PluginInfo("cautious", "1", requires=("base",))
+
+    @hookimpl
+    def tokaido_ask_decision(self, state: GameState, step: Step) -> bool | None:
+        return True
+
+
+def test_ask_decision_hook() -> None:
+    """A decision with one possible answer (a village where 1 coin buys nothing) is taken
+    by the engine and recorded after core.automatic; a plugin may have it asked instead."""
+    setup = Setup(travellers=("kinko", "umegae", "satsuki"), queue=(0, 1, 2), coins={2: 1},
+                  stacks={"base.souvenirs": ("haori", "geta", "sumie")})
+    alone = new_game(3, plugins=["base"], setup=setup)
+    alone = alone.apply(Move(2, 2, 1, 0))
+    assert alone.current_step is not None and alone.current_step.kind == "core.move"
+    types = [e.TYPE for e in alone.events]
+    assert types[types.index("core.automatic") + 1] == "base.buy_souvenirs"
+    assert list(decisions(alone.events)) == [Move(2, 2, 1, 0)]
+    asked = new_game(3, plugins=["base", Cautious()], setup=setup).apply(Move(2, 2, 1, 0))
+    step = asked.current_step
+    assert step is not None and step.kind == "base.buy_souvenirs"
+    assert asked.legal_actions() == (BuySouvenirs(2, 2, (), None),)
+    after = asked.apply(BuySouvenirs(2, 2, (), None)).state
+    assert after.pieces == alone.state.pieces
+    assert "core.automatic" not in [e.TYPE for e in asked.events]

@@ -137,6 +137,9 @@ def tokaido_ask_decision(state: GameState, step: Step) -> bool | None:
     answer, which the engine would otherwise take on its own (a step registered with
     ``automatic``).
 
+    Called only then: when the engine is about to take such a decision's single answer.
+    Any plugin returning True keeps the decision open.
+
     A plugin whose :func:`tokaido_extra_actions` depend on something only the decider
     knows (a card held secretly) returns True wherever such actions could be offered, so
     that whether the decision is asked never tells the table that the card is held.
