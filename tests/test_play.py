@@ -8,7 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from tokaido_rules import Action, Game, Setup, View, load_log, new_game, secret_zone, verify_log
+from tokaido_rules import (
+    Action,
+    Game,
+    Setup,
+    View,
+    decisions,
+    load_log,
+    new_game,
+    secret_zone,
+    verify_log,
+)
 from tokaido_rules.bots import BOTS
 from tokaido_rules.cli import describe_action, main
 from tokaido_rules.play import HELP, draw_road, run
@@ -40,7 +50,8 @@ def play(game: Game, lines: Iterable[str], human: int = 0,
 
 
 def human_decisions(game: Game, human: int) -> int:
-    return sum(1 for e in game.events if isinstance(e, Action) and e.seat == human)
+    """The decisions the human made (not those the engine took alone)."""
+    return sum(1 for e in decisions(game.events) if e.seat == human)
 
 
 # --- a whole game --------------------------------------------------------------------

@@ -155,7 +155,9 @@ def test_next_inns_hand_is_hidden_from_those_still_at_the_previous_inn() -> None
     """A seat still waiting at an inn does not see the hand drawn at the next inn."""
     game = start(["hirotada", "zenemon", "umegae"], coins={0: 0, 1: 0, 2: 0})
     for _ in range(3):
-        game = move(game, 14)  # all three at inn 14 (nothing affordable: no decisions)
+        game = move(game, 14)  # all three at inn 14, with no coin: "no meal" while hidden
+        if game.current_step is not None and game.current_step.kind == "base.meal":
+            game = game.apply(game.legal_actions()[0])
     mover = game.current_player
     assert mover is not None
     game = move(game, 27)  # the first to leave goes straight to inn 27 and draws
