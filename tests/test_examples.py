@@ -15,7 +15,7 @@ EXAMPLES = ROOT / "examples"
 
 EXPECTED: dict[str, tuple[str, ...]] = {
     "play_game.py": ("4 players, plugins base, crossroads, seed 2024", "Traveller",
-                     "Total", "Rank", "Winner: seat 2"),
+                     "Total", "Rank", "Winner: seat 0"),
     "replay_and_verify.py": ("Loaded game equals the live one: True",
                              "150 events and 40 decisions agree with the current rules",
                              "Seat 1's view at seq 150", "seed in header: False",
