@@ -28,9 +28,10 @@ from .events import (
     Move,
     QueueSet,
     Scored,
+    field_names,
     fold,
 )
-from .frozen import FrozenMap
+from .frozen import FrozenMap, freeze_value
 from .model import GameState, Piece, Staged, Step, collection_zone
 from .registry import Registry, StepType
 from .ruleset import Hooks, Rules, Ruleset, Setup
@@ -112,10 +113,10 @@ class Context:
         scripted = self.scripted(kind)
         if scripted is None:
             return self.permute(items)
-        order = tuple(scripted)
+        order = tuple(scripted) if isinstance(scripted, tuple | list) else (scripted,)
         if sorted(map(str, order)) != sorted(map(str, items)):
             raise SetupError(f"scripted {kind!r} outcome {list(order)} is not an order of "
-                             f"{list(items)}")
+                             f"{list(items)} (the cards to order at seq {self.state.seq + 1})")
         return order
 
     def random_pick(self, kind: str, items: Sequence[T]) -> T:
@@ -124,7 +125,8 @@ class Context:
         if scripted is None:
             return items[self.random_below(len(items))]
         if scripted not in items:
-            raise SetupError(f"scripted {kind!r} outcome {scripted!r} is not one of {list(items)}")
+            raise SetupError(f"scripted {kind!r} outcome {scripted!r} is not one of "
+                             f"{list(items)} (at seq {self.state.seq + 1})")
         return scripted  # type: ignore[no-any-return]
 
     # --- common changes -------------------------------------------------------------
@@ -137,7 +139,9 @@ class Context:
             self.emit(Scored(piece, category, points))
 
     def emit_data(self, key: str, value: Any) -> None:
-        self.emit(DataSet(key, value))
+        """Set a plugin value; it is frozen first (:func:`~tokaido_rules.frozen.freeze_value`),
+        so nobody holding the state can change it."""
+        self.emit(DataSet(key, freeze_value(value)))
 
     def count(self, piece: int, name: str, delta: int) -> None:
         if delta:
@@ -150,12 +154,14 @@ class Context:
             self.emit(CardsMoved(src, dst, cards, from_top, bottom, chance))
 
     def return_to_bottom(self, src: str, deck: str, cards: Iterable[str]) -> None:
-        """Put cards under ``deck`` in random order (chance kind ``"order.<deck>"``)."""
+        """Put cards under ``deck`` in random order (chance kind ``"order.<deck>"``, used
+        for two cards or more; a scripted order that is not an order of these cards is a
+        :class:`SetupError` naming them and the seq)."""
         cards = tuple(cards)
         if not cards:
             return
         kind = f"order.{deck}"
-        if len(cards) == 1:
+        if len(cards) == 1:  # one card has no order: it uses up no scripted outcome
             self.emit(CardsMoved(src, deck, cards))
         else:
             self.emit(CardsMoved(src, deck, self.random_order(kind, cards), chance=kind))
@@ -425,6 +431,31 @@ def _start_coins(ctx: Context, step: Step) -> None:
         ctx.coins(seat, coins - ctx.state.pieces[seat].coins)
 
 
+def _malformed(state: GameState, action: object, legal: tuple[Action, ...]) -> str | None:
+    """Why ``action`` is malformed: not an action, a seat or traveller that is not in the
+    game, or a field holding another type than every legal action of its type has there
+    (a string or a float for an integer, an integer for a boolean). ``None`` if its shape
+    is sound; equal but inexact values (``2.0``) are left to matching."""
+    if not isinstance(action, Action):
+        return f"{action!r} is not an action"
+    same = [a for a in legal if type(a) is type(action)]
+    for name in field_names(type(action)):
+        value = getattr(action, name)
+        if name in ("seat", "piece"):
+            kinds = {int}
+        else:
+            kinds = {type(getattr(a, name)) for a in same}
+        if (kinds == {int} or kinds == {bool}) and type(value) not in kinds:
+            return (f"{action.TYPE} field {name!r} must be {kinds.pop().__name__}, not "
+                    f"{type(value).__name__} ({value!r})")
+    seat, piece = action.seat, getattr(action, "piece", 0)
+    if not 0 <= seat < state.rules.players:
+        return f"there is no seat {seat} in this game"
+    if type(piece) is int and not 0 <= piece < len(state.pieces):
+        return f"there is no traveller {piece} in this game"
+    return None
+
+
 # --- results -----------------------------------------------------------------------------
 
 
@@ -539,8 +570,7 @@ class Game:
             if candidate is action:
                 break
         else:
-            if action not in legal:
-                raise IllegalActionError(self._why_illegal(step, action))
+            action = self._matching(legal, step, action)
         ctx = Context(self.state)
         ctx.emit(action)
         working = list(ctx.state.agenda)
@@ -548,6 +578,21 @@ class Game:
         working[:0] = ctx._new
         next_step, next_legal = _run(ctx, working)
         return Game(ctx.state, tuple(ctx.events), self, next_legal, next_step)
+
+    def _matching(self, legal: tuple[Action, ...], step: Step, action: object) -> Action:
+        """The legal action equal to ``action``, which is what is recorded: a client's
+        object that merely compares equal (``2.0`` for ``2``, ``True`` for ``1``) never
+        enters the state. Otherwise :class:`IllegalActionError`, saying why."""
+        reason = _malformed(self.state, action, legal)
+        if reason is None:
+            for candidate in legal:
+                if candidate == action:
+                    return candidate
+            try:
+                reason = self._why_illegal(step, action)
+            except Exception:  # a malformed action the explanation code did not foresee
+                reason = f"{action!r} is not one of the {len(legal)} legal actions"
+        raise IllegalActionError(reason)
 
     def _why_illegal(self, step: Step, action: object) -> str:
         if not isinstance(action, Action):

@@ -74,5 +74,40 @@ EMPTY: FrozenMap[Any, Any] = FrozenMap()
 
 
 def freeze(items: Mapping[Any, Any] | Iterable[tuple[Any, Any]] = ()) -> FrozenMap[Any, Any]:
-    """Convert a mapping to a :class:`FrozenMap` (the attrs converter of state fields)."""
-    return items if isinstance(items, FrozenMap) else FrozenMap(items)
+    """Convert a mapping to a :class:`FrozenMap` (the attrs converter of state fields);
+    the values of a mapping that was not frozen yet are frozen too (:func:`freeze_value`)."""
+    if isinstance(items, FrozenMap):
+        return items
+    pairs = items.items() if isinstance(items, Mapping) else items
+    return FrozenMap({k: freeze_value(v) for k, v in pairs})
+
+
+_PLAIN = (str, int, bool, type(None))
+
+
+def freeze_value(value: Any) -> Any:
+    r"""A value fit for the state: immutable all the way down, and what a log can hold.
+
+    Lists and tuples become tuples, mappings with string keys :class:`FrozenMap`\ s, sets
+    frozensets (of frozen values); strings, integers, booleans and ``None`` stay. Anything
+    else (a float, an arbitrary object) raises :class:`TypeError`: it would not survive
+    the log's JSON, or could be changed behind the state's back.
+    """
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is tuple or kind is list:
+        frozen = tuple(freeze_value(v) for v in value)
+        return value if kind is tuple and all(
+            a is b for a, b in zip(frozen, value, strict=True)) else frozen
+    if isinstance(value, Mapping):
+        if not all(type(k) is str for k in value):
+            raise TypeError(f"a mapping in the state needs string keys, got {value!r}")
+        if isinstance(value, FrozenMap) and all(
+                freeze_value(v) is v for v in value.values()):
+            return value
+        return FrozenMap({k: freeze_value(v) for k, v in value.items()})
+    if kind is set or kind is frozenset:
+        return frozenset(freeze_value(v) for v in value)
+    raise TypeError(f"{kind.__name__} value {value!r} cannot enter the state (use int, str, "
+                    "bool, None, tuples and mappings of them)")
