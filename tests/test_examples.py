@@ -105,3 +105,16 @@ def test_the_instruction_count_prints_one_figure(bots: list[str], players: str) 
     assert head == "base, 2 players"
     assert float(tail.split()[0]) > 1  # millions of instructions per game
     assert tail.endswith(f"instructions per game ({players}, mean of 1)")
+
+
+def test_the_side_by_side_benchmark_runs_without_the_peer() -> None:
+    """``benchmarks/peer.py --smoke`` (what CI runs: the peer is not a dependency) plays
+    a few games of our side through both paths and says the peer was skipped."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "peer.py"), "--smoke"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "peer: skipped (give --peer PATH" in out
+    assert "ours, engine" in out and "ours, a view per decision" in out
+    assert "summary (min / median over rounds):" in out

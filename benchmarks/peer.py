@@ -1,0 +1,204 @@
+"""tokaido-rules side by side with the fastest other Python Tokaido engine.
+
+Run: ``python benchmarks/peer.py --peer PATH [--games N] [--rounds R] [--seed S]``,
+where PATH is a checkout of ``liamdj/tokaido-bot`` (its ``tokaido_game.py`` plays
+complete 4-player base games headless; it opens ``tokaido4p.txt`` from its working
+directory, so the benchmark runs it from PATH). The peer is not a dependency and none of
+its code is part of this project: it is imported from PATH at run time. Without
+``--peer`` (or with ``--smoke``) only our side runs, briefly, and the peer is reported as
+skipped.
+
+Each round plays the same ``N`` seeds on each engine, one engine after the other
+(A B A B ...: peer, ours through the engine, ours through a view per decision), so that
+the machine's load falls on all of them alike. A game: 4 distinct travellers drawn from
+the seed among the nine both engines share (Satsuki left out: the peer's games with her
+never end), then uniformly random legal actions until the end:
+
+- peer: ``available_actions()`` / ``take_action()`` (its own global ``random`` seeded
+  from the game seed, since it draws its cards from it);
+- ours, engine path: ``new_game`` with a prebuilt ruleset, ``legal_actions``, ``apply``
+  (validation on, as always);
+- ours, bot path: the same through a :class:`~tokaido_rules.View` per decision, as
+  ``tokaido simulate --bots random`` plays (a random bot chooses from the view).
+
+Printed per round: games per second (CPU time of this process), microseconds per
+decision and the ratio to the peer; then the minimum and median of each over the
+rounds. Timing is never asserted anywhere: this machine's speed wanders.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from tokaido_rules import Ruleset, new_game
+from tokaido_rules.bots import RandomBot
+from tokaido_rules.chance import random_below
+from tokaido_rules.simulate import tune_jit
+
+SHARED = {  # the peer's traveller names -> ours (Satsuki left out)
+    "Chuubei": "chuubei", "Hiroshige": "hiroshige", "Hirotoda": "hirotada",
+    "Kinko": "kinko", "Mitsukuni": "mitsukuni", "Sasayakko": "sasayakko",
+    "Umegae": "umegae", "Yoshiyasu": "yoshiyasu", "Zen_emon": "zenemon",
+}
+PLAYERS = 4
+
+Runner = Callable[[int], int]
+"""Plays the game of one seed to the end; returns its number of decisions."""
+
+
+def travellers(seed: int) -> list[str]:
+    """The peer's names of the 4 travellers of a seed (ours through :data:`SHARED`)."""
+    return random.Random(seed).sample(sorted(SHARED), PLAYERS)
+
+
+def ours_engine(ruleset: Ruleset) -> Runner:
+    def play(seed: int) -> int:
+        names = tuple(SHARED[t] for t in travellers(seed))
+        game = new_game(PLAYERS, seed=seed, plugins=ruleset, travellers=names)
+        decisions = 0
+        while not game.is_over:
+            actions = game.legal_actions()
+            game = game.apply(actions[random_below(seed, decisions, 3, len(actions))])
+            decisions += 1
+        return decisions
+    return play
+
+
+def ours_views(ruleset: Ruleset) -> Runner:
+    def play(seed: int) -> int:
+        names = tuple(SHARED[t] for t in travellers(seed))
+        game = new_game(PLAYERS, seed=seed, plugins=ruleset, travellers=names)
+        bot = RandomBot(seed)
+        decisions = 0
+        while not game.is_over:
+            seat = game.current_player
+            assert seat is not None
+            game = game.apply(bot.choose(game.view(seat)))
+            decisions += 1
+        return decisions
+    return play
+
+
+@contextmanager
+def in_directory(path: Path) -> Any:
+    before = Path.cwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
+def load_peer(path: Path) -> Runner:
+    """The peer's driver: uniformly random legal actions through its own API."""
+    if not (path / "tokaido_game.py").is_file():
+        raise SystemExit(f"error: no tokaido_game.py in {path} (a checkout of "
+                         "liamdj/tokaido-bot is expected)")
+    sys.path.insert(0, str(path))
+    with in_directory(path):
+        import tokaido_game as peer  # type: ignore[import-not-found]  # from PATH
+
+        peer.TokaidoGame(list(SHARED)[:PLAYERS])  # reads its board file once, here
+    game_class: Any = peer.TokaidoGame
+
+    def play(seed: int) -> int:
+        random.seed(seed)  # the peer draws its cards from the global generator
+        choose = random.Random(seed ^ 0x5EED).choice
+        game = game_class(travellers(seed))
+        decisions = 0
+        while not game.is_over():
+            game.take_action(choose(game.available_actions()))
+            decisions += 1
+        return decisions
+    return play
+
+
+def timed(run: Runner, seeds: range) -> tuple[float, int]:
+    """CPU seconds and decisions of playing every seed once."""
+    start = time.process_time()
+    decisions = sum(run(seed) for seed in seeds)
+    return time.process_time() - start, decisions
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--peer", type=Path, help="a checkout of liamdj/tokaido-bot")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--warmup", type=int, default=None,
+                        help="untimed games per engine first (default: 3000 on PyPy, 50)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="a few games of our side only (what CI runs)")
+    args = parser.parse_args(argv)
+    pypy = platform.python_implementation() == "PyPy"
+    if pypy:
+        tune_jit()
+    games, rounds = (5, 1) if args.smoke else (args.games, args.rounds)
+    warmup = args.warmup if args.warmup is not None else (3000 if pypy else 50)
+    if args.smoke:
+        warmup = 0
+    print(f"{platform.python_implementation()} {platform.python_version()}, "
+          f"{PLAYERS}-player base games, uniformly random legal actions, Satsuki left out, "
+          f"{games} games x {rounds} rounds, interleaved")
+    ruleset = Ruleset.build(["base"])
+    runners: dict[str, Runner] = {}
+    if args.peer is not None and not args.smoke:
+        runners["peer"] = load_peer(args.peer.resolve())
+    else:
+        print("peer: skipped (give --peer PATH, a checkout of liamdj/tokaido-bot)")
+    runners["ours, engine"] = ours_engine(ruleset)
+    runners["ours, a view per decision"] = ours_views(ruleset)
+    peer_dir = args.peer.resolve() if "peer" in runners and args.peer else None
+    for name, run in runners.items():
+        with in_directory(peer_dir) if name == "peer" and peer_dir else _nothing():
+            for seed in range(10**6, 10**6 + warmup):
+                run(seed)
+    rates: dict[str, list[float]] = {name: [] for name in runners}
+    micros: dict[str, list[float]] = {name: [] for name in runners}
+    ratios: dict[str, list[float]] = {name: [] for name in runners}
+    for r in range(rounds):
+        seeds = range(args.seed + r * games, args.seed + (r + 1) * games)
+        print(f"round {r + 1}:")
+        peer_rate = None
+        for name, run in runners.items():
+            with in_directory(peer_dir) if name == "peer" and peer_dir else _nothing():
+                seconds, decisions = timed(run, seeds)
+            rate = games / seconds
+            rates[name].append(rate)
+            micros[name].append(seconds / decisions * 1e6)
+            if name == "peer":
+                peer_rate = rate
+            ratio = rate / peer_rate if peer_rate else float("nan")
+            ratios[name].append(ratio)
+            print(f"  {name:<28} {rate:>8,.0f} games/s {micros[name][-1]:>7.1f} us/decision"
+                  f"  {decisions / games:>5.1f} decisions/game"
+                  + (f"  ratio {ratio:.2f}" if peer_rate and name != "peer" else ""))
+    print("summary (min / median over rounds):")
+    for name in runners:
+        line = (f"  {name:<28} {min(rates[name]):>8,.0f} / {statistics.median(rates[name]):>6,.0f}"
+                f" games/s  {statistics.median(micros[name]):>6.1f} us/decision")
+        if "peer" in runners and name != "peer":
+            line += (f"  ratio {min(ratios[name]):.2f} / "
+                     f"{statistics.median(ratios[name]):.2f}")
+        print(line)
+    return 0
+
+
+@contextmanager
+def _nothing() -> Any:
+    yield
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
