@@ -84,8 +84,8 @@ class DeckSpec:
     shuffled: bool
 
 
-BACKS_CACHE = 4096
-"""How many zone contents :meth:`Registry.card_backs` remembers."""
+_NO_BACKS: FrozenMap[str, int] = FrozenMap()
+"""The card backs of an empty zone."""
 
 
 class Registry:
@@ -112,25 +112,14 @@ class Registry:
         return self._homes().get(card, "")
 
     def card_backs(self, cards: tuple[str, ...]) -> FrozenMap[str, int]:
-        """How many of ``cards`` come from each deck (what their backs show).
+        """How many of ``cards`` come from each deck (what their backs show), the decks
+        in sorted order: nothing in the answer depends on the order of the cards.
 
-        Views ask this for every zone at every decision, and most zones have not changed
-        since the last one: answers are remembered (up to :data:`BACKS_CACHE` of them).
+        Counted afresh at every call, from tables fixed by the registered content: a
+        registry is reachable from every view, so it remembers nothing of any game (a
+        cache keyed by zones' cards would hold the order of the hidden decks).
         """
-        cache: dict[tuple[str, ...], FrozenMap[str, int]] = self.__dict__.setdefault(
-            "_backs_cache", {})
-        backs = cache.get(cards)
-        if backs is None:
-            homes = self._homes()
-            counts: dict[str, int] = {}
-            for card in cards:
-                home = homes.get(card, "")
-                counts[home] = counts.get(home, 0) + 1
-            backs = FrozenMap(counts)
-            if len(cache) >= BACKS_CACHE:
-                cache.clear()
-            cache[cards] = backs
-        return backs
+        return self.zone_backs({"": cards})[""]
 
     def deck_census(self) -> tuple[tuple[str, str, int], ...]:
         """Every card found in the decks, once, sorted: ``(card, home deck, copies in
@@ -148,14 +137,55 @@ class Registry:
         return census
 
     def zone_backs(self, zones: Mapping[str, tuple[str, ...]]) -> dict[str, FrozenMap[str, int]]:
-        """:meth:`card_backs` of every zone, in one pass (a view needs them all)."""
-        cache: dict[tuple[str, ...], FrozenMap[str, int]] = self.__dict__.get(
-            "_backs_cache") or {}
-        backs = {}
+        """:meth:`card_backs` of every zone, in one pass (a view needs them, at every
+        decision). A zone whose cards all share one back, as nearly every zone's do, costs
+        one set check: its answer is made in advance (:meth:`_backs_tables`)."""
+        same_back, home_of = self._backs_tables()
+        backs: dict[str, FrozenMap[str, int]] = {}
         for name, cards in zones.items():
-            found = cache.get(cards)
-            backs[name] = found if found is not None else self.card_backs(cards)
+            if not cards:
+                backs[name] = _NO_BACKS
+                continue
+            found = same_back.get(cards[0])
+            if found is not None:
+                members, made = found
+                n = len(cards)
+                if n < len(made) and members.issuperset(cards):
+                    backs[name] = made[n]
+                    continue
+            counts: dict[str, int] = {}
+            for card in cards:
+                home = home_of(card, "")
+                counts[home] = counts.get(home, 0) + 1
+            backs[name] = FrozenMap(sorted(counts.items()))
         return backs
+
+    def _backs_tables(self) -> tuple[
+            dict[str, tuple[frozenset[str], tuple[FrozenMap[str, int], ...]]],
+            Callable[[str, str], str]]:
+        """What :meth:`zone_backs` reads, made once the plugins have registered (when
+        first asked) from the registered cards and decks alone, so it holds no game fact:
+        for each registered card, the cards with the same home deck and the answers for
+        a zone of 0, 1, ... such cards (up to as many as all decks hold; for the home
+        ``""``, as many as there are such cards); and the home of a card."""
+        tables: tuple[dict[str, tuple[frozenset[str], tuple[FrozenMap[str, int], ...]]],
+                      Callable[[str, str], str]] | None = self.__dict__.get("_backs_made")
+        if tables is None:
+            homes = dict.fromkeys(self.cards, "")
+            homes.update(self._homes())
+            cards_of: dict[str, set[str]] = {}
+            for card, home in homes.items():
+                cards_of.setdefault(home, set()).add(card)
+            most = {home: 0 if home else len(cards) for home, cards in cards_of.items()}
+            for spec in self.decks.values():
+                for card in spec.cards:
+                    most[homes[card]] += 1
+            by_home = {home: (frozenset(cards_of[home]),
+                              (_NO_BACKS, *(FrozenMap({home: n}) for n in range(1, top + 1))))
+                       for home, top in most.items()}
+            tables = ({card: by_home[home] for card, home in homes.items()}, homes.get)
+            self.__dict__["_backs_made"] = tables
+        return tables
 
     def _homes(self) -> dict[str, str]:
         """Card -> home deck, built once the plugins have registered (when first asked)."""

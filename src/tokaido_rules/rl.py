@@ -17,7 +17,8 @@ Gymnasium wrapper, for any player count and any ruleset (extra ``tokaido-rules[r
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import secrets
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -137,6 +138,14 @@ class ObservationEncoder:
         return np.concatenate(parts)
 
 
+def _seed_source(generator: np.random.Generator | None) -> Callable[[], int]:
+    """Where seeds come from: 64-bit draws from ``generator``, reproducible, or without
+    one 64 bits from :mod:`secrets` each, seeds nobody can guess."""
+    if generator is None:
+        return lambda: secrets.randbits(64)
+    return lambda: int(generator.integers(0, 2**64, dtype=np.uint64))
+
+
 def _reward(game: Game, seat: int, scheme: str) -> float:
     scores = game.scores()
     if scheme == "win":
@@ -202,8 +211,9 @@ class TokaidoAEC(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game (``seed``: the game's seed; the same seed, the same game)."""
-        game_seed = seed if seed is not None else int(np.random.default_rng().integers(2**31))
+        """Start a new game (``seed``: the game's seed; the same seed, the same game;
+        without one, 64 bits from :mod:`secrets`, a seed nobody can guess)."""
+        game_seed = seed if seed is not None else secrets.randbits(64)
         self.game = new_game(self.table.players, seed=game_seed, plugins=self.table.ruleset)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -298,12 +308,17 @@ class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
-        """Start a new game and play the bots until the agent's first decision."""
+        """Start a new game and play the bots until the agent's first decision.
+
+        The game's seed and the bots' are drawn from the environment's generator once it
+        has one (seeded by ``seed``, now or before: the same seed, the same episodes),
+        else 64 bits each from :mod:`secrets`. The bots' seeds are drawn, not derived
+        from the game's, so a bot's seed does not give the game's away."""
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(0, 2**31))
-        self.game = new_game(self.table.players, seed=game_seed, plugins=self.table.ruleset)
+        draw = _seed_source(self._np_random)
+        self.game = new_game(self.table.players, seed=draw(), plugins=self.table.ruleset)
         others = [s for s in range(self.table.players) if s != self.seat]
-        self.bots = {s: BOTS[self.opponents[i % len(self.opponents)]](game_seed + s)
+        self.bots = {s: BOTS[self.opponents[i % len(self.opponents)]](draw())
                      for i, s in enumerate(others)}
         self._advance()
         return self.table.observe(self.game, self.seat), {}

@@ -1,13 +1,20 @@
 """Per-seat views: what one seat may see of a game (RULES.md 7), and its copy of the log.
 
 Public: positions, coins, collections, donations, scores, face-up cards, every zone's
-size. Hidden from a seat: the order of every deck and the seed, other seats' secret
-cards and private draws, anything a plugin did not declare visible (fail closed).
+size and card backs. Hidden from a seat: the order of every deck and the seed, other
+seats' secret cards and private draws, anything a plugin did not declare visible (fail
+closed).
+
+A :class:`View` holds only what its seat may see: nothing reachable from it (its
+attributes, theirs, the ruleset's registry and hooks) holds a game state, a game, its
+seed or a hidden card, so a view can be handed as it is to a bot, or to whatever turns
+it into a client's message.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from attrs import field, frozen
@@ -16,7 +23,7 @@ from .errors import TokaidoError
 from .events import Action, Event, fold
 from .frozen import FrozenMap
 from .model import GameState, Piece, Step
-from .visibility import visible_data, visible_zones
+from .visibility import split_zones, visible_data
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -32,7 +39,8 @@ class View:
     """What ``seat`` may see at one point of a game.
 
     ``zones`` holds the cards of every zone the seat may see; ``zone_sizes`` the number
-    of cards of every zone; ``legal_actions`` is filled only when the seat decides.
+    of cards of every zone; ``hidden_backs`` the card backs of every other zone;
+    ``legal_actions`` is filled only when the seat decides.
     """
 
     seat: int
@@ -43,8 +51,9 @@ class View:
     pieces: tuple[Piece, ...]
     zones: FrozenMap[str, tuple[str, ...]]
     zone_sizes: FrozenMap[str, int]
-    zone_backs: FrozenMap[str, FrozenMap[str, int]]
-    """Per zone, how many of its cards come from each deck: card backs are public."""
+    hidden_backs: FrozenMap[str, FrozenMap[str, int]]
+    """Per zone the seat may not see, how many of its cards come from each deck (card
+    backs are public); :attr:`zone_backs` has every zone's."""
     data: FrozenMap[str, Any]
     agenda: tuple[Step, ...]
     current_player: int | None
@@ -52,6 +61,17 @@ class View:
     legal_actions: tuple[Action, ...]
     ruleset: Ruleset = field(eq=False, repr=False)
     """The rules the table plays (plugins and options are public)."""
+
+    @cached_property
+    def zone_backs(self) -> FrozenMap[str, FrozenMap[str, int]]:
+        """Per zone, how many of its cards come from each deck: card backs are public.
+
+        Those of the zones the seat sees are counted from their cards when first asked
+        (a view is made at every decision, and few readers need them)."""
+        hidden = self.hidden_backs
+        seen = self.ruleset.registry.zone_backs(self.zones)
+        return FrozenMap({name: hidden[name] if name in hidden else seen[name]
+                          for name in self.zone_sizes})
 
     def collection(self, piece: int) -> tuple[str, ...]:
         from .model import collection_zone
@@ -69,6 +89,7 @@ def make_view(game: Game, seat: int) -> View:
     state = game.state
     seat = check_seat(state, seat)
     zones = state.zones
+    shown, hidden = split_zones(state, seat)
     return View(
         seat=seat,
         players=state.players,
@@ -76,9 +97,9 @@ def make_view(game: Game, seat: int) -> View:
         turn=state.turn,
         over=state.over,
         pieces=state.pieces,
-        zones=FrozenMap(visible_zones(state, seat)),
+        zones=FrozenMap(shown),
         zone_sizes=FrozenMap({name: len(cards) for name, cards in zones.items()}),
-        zone_backs=FrozenMap(state.rules.registry.zone_backs(zones)),
+        hidden_backs=FrozenMap(state.rules.registry.zone_backs(hidden)),
         data=FrozenMap(visible_data(state, seat)),
         agenda=state.agenda,
         current_player=game.current_player,
@@ -118,11 +139,9 @@ def determinize(view: View, seed: int) -> Game:
     for pool in pools.values():
         draw = shuffle(pool, stream, draw)
     zones = dict(view.zones)
-    for name in sorted(view.zone_sizes):
-        if name in zones:
-            continue
+    for name in sorted(view.hidden_backs):
         dealt: list[str] = []
-        for home, count in sorted(view.zone_backs[name].items()):
+        for home, count in sorted(view.hidden_backs[name].items()):
             pool = pools.get(home, [])
             dealt.extend(pool[:count])
             del pool[:count]

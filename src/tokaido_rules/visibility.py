@@ -63,6 +63,25 @@ def visible_zones(state: GameState, seat: int) -> dict[str, tuple[str, ...]]:
     return _visible(state, seat, state.zones, _ZONES)
 
 
+def split_zones(state: GameState, seat: int) -> tuple[dict[str, tuple[str, ...]],
+                                                    dict[str, tuple[str, ...]]]:
+    """The zones ``seat`` may see and those it may not, each with its cards, in one pass
+    (a view shows the first and only the card backs of the second)."""
+    registry = state.rules.registry
+    rules = _rules(registry, _ZONES)
+    shown: dict[str, tuple[str, ...]] = {}
+    hidden: dict[str, tuple[str, ...]] = {}
+    for name, cards in state.zones.items():
+        resolved = rules.get(name)
+        if resolved is None:
+            resolved = _resolved(registry, _ZONES, name)
+        if resolved is True or (resolved is not False and _check(resolved, state, seat, name)):
+            shown[name] = cards
+        else:
+            hidden[name] = cards
+    return shown, hidden
+
+
 def data_visible(state: GameState, seat: int, key: str) -> bool:
     """Whether ``seat`` may see a game data value (undeclared keys are hidden)."""
     return _check(_resolved(state.rules.registry, _DATA, key), state, seat, key)
