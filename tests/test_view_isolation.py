@@ -33,9 +33,9 @@ from tokaido_rules import (
     new_game,
 )
 from tokaido_rules.bots import BOTS, MASK
-from tokaido_rules.chance import event_stream, random_below
+from tokaido_rules.chance import bot_seed, event_stream, new_seed, random_below
 from tokaido_rules.engine import Context
-from tokaido_rules.play import bot_seed, new_seed, run
+from tokaido_rules.play import run
 from tokaido_rules.ruleset import Rules
 from tokaido_rules.visibility import data_visible, zone_visible
 

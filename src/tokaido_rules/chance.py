@@ -14,6 +14,8 @@ big-integer route is the faster one. Tests check that both give the same numbers
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -25,6 +27,24 @@ _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
 """The finaliser's multipliers, written out as literals in the big-integer functions:
 a constant is cheaper than a global on CPython."""
+
+
+def new_seed() -> int:
+    """A game seed nobody can guess: 64 bits from :mod:`secrets`.
+
+    The seed determines every shuffle and draw of a game (the generator is counter
+    based), so whoever finds it knows every deck: a 32-bit seed was found from one
+    seat's view in minutes. Log headers take any seed from 0 to 2**64 - 1."""
+    return secrets.randbits(64)
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of the bot at ``seat`` in a game of seed ``seed``, derived one way
+    (BLAKE2b): what a bot's choices show of its own seed tells nothing of the game's,
+    whose seed would tell every deck."""
+    digest = hashlib.blake2b(f"{seed}:{seat}".encode(), digest_size=8,
+                             person=b"tokaido-play-bot").digest()
+    return int.from_bytes(digest, "big")
 
 
 def random_below(seed: int, seq: int, draw: int, n: int) -> int:

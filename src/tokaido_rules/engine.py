@@ -441,10 +441,7 @@ def _malformed(state: GameState, action: object, legal: tuple[Action, ...]) -> s
     same = [a for a in legal if type(a) is type(action)]
     for name in field_names(type(action)):
         value = getattr(action, name)
-        if name in ("seat", "piece"):
-            kinds = {int}
-        else:
-            kinds = {type(getattr(a, name)) for a in same}
+        kinds = {int} if name in ("seat", "piece") else {type(getattr(a, name)) for a in same}
         if (kinds == {int} or kinds == {bool}) and type(value) not in kinds:
             return (f"{action.TYPE} field {name!r} must be {kinds.pop().__name__}, not "
                     f"{type(value).__name__} ({value!r})")

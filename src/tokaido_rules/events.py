@@ -456,7 +456,7 @@ CORE_EVENTS: tuple[type[Event], ...] = (
 )
 
 __all__ = [
-    "CORE_EVENTS", "Action", "AgendaSet", "Automatic", "CardsMoved", "CoinsChanged", "CounterChanged",
-    "DataSet", "DeckSet", "Event", "FrozenMap", "GameOver", "Move", "QueueSet", "Scored",
+    "CORE_EVENTS", "Action", "AgendaSet", "Automatic", "CardsMoved", "CoinsChanged",
+    "CounterChanged", "DataSet", "DeckSet", "Event", "FrozenMap", "GameOver", "Move", "QueueSet", "Scored",
     "TravellerSet", "decisions", "fold",
 ]

@@ -9,36 +9,16 @@ a number chooses; ``save FILE`` writes the game's log (resume it with ``--resume
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from .bots import BOTS, Bot, next_action
+from .chance import bot_seed
 from .engine import Game
 from .events import Action, Event
 from .log import dump_log
 from .model import GameState, collection_zone, secret_zone
 from .views import View, redact
-
-
-def new_seed() -> int:
-    """A game seed nobody can guess: 64 bits from :mod:`secrets`.
-
-    The seed determines every shuffle and draw of a game (the generator is counter
-    based), so whoever finds it knows every deck: a 32-bit seed was found from one
-    seat's view in minutes. Log headers take any seed from 0 to 2**64 - 1."""
-    return secrets.randbits(64)
-
-
-def bot_seed(seed: int, seat: int) -> int:
-    """The seed of the bot at ``seat``, derived from ``seed`` one way (BLAKE2b), so that
-    what a bot's choices show of its own seed tells nothing of ``seed``, which is the
-    game's seed when :func:`run` is given the game's."""
-    digest = hashlib.blake2b(f"{seed}:{seat}".encode(), digest_size=8,
-                             person=b"tokaido-play-bot").digest()
-    return int.from_bytes(digest, "big")
-
 
 HELP = ("Type the number of an action. Other commands: 'save FILE' writes the log, "
         "'board' shows the road, 'quit' stops.")

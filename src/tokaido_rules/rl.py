@@ -17,7 +17,6 @@ Gymnasium wrapper, for any player count and any ruleset (extra ``tokaido-rules[r
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -27,6 +26,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .bots import BOTS, Bot, next_action
+from .chance import new_seed
 from .engine import Game, make_rules, new_game
 from .errors import IllegalActionError, TokaidoError
 from .events import Action
@@ -142,7 +142,7 @@ def _seed_source(generator: np.random.Generator | None) -> Callable[[], int]:
     """Where seeds come from: 64-bit draws from ``generator``, reproducible, or without
     one 64 bits from :mod:`secrets` each, seeds nobody can guess."""
     if generator is None:
-        return lambda: secrets.randbits(64)
+        return new_seed
     return lambda: int(generator.integers(0, 2**64, dtype=np.uint64))
 
 
@@ -213,7 +213,7 @@ class TokaidoAEC(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game (``seed``: the game's seed; the same seed, the same game;
         without one, 64 bits from :mod:`secrets`, a seed nobody can guess)."""
-        game_seed = seed if seed is not None else secrets.randbits(64)
+        game_seed = seed if seed is not None else new_seed()
         self.game = new_game(self.table.players, seed=game_seed, plugins=self.table.ruleset)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)

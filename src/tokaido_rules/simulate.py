@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 from attrs import field, frozen
 
 from .bots import BOTS, Bot, next_action
-from .chance import random_below
+from .chance import bot_seed, random_below
 from .engine import Game, new_game
 from .errors import SetupError
 from .events import Action
@@ -98,7 +98,7 @@ def play_game(spec: GameSpec, index: int = 0) -> GameResult:
     """Play one game to the end with the spec's bots (each seeded from the game seed)."""
     ruleset = _ruleset(spec.plugins, spec.options)
     game = new_game(spec.players, seed=spec.seed, plugins=ruleset)
-    bots = [BOTS[name](random_below(spec.seed, seat, 1, 2**63))
+    bots = [BOTS[name](bot_seed(spec.seed, seat))  # one way: a bot cannot find the game's
             for seat, name in enumerate(spec.bots)]
     decisions = 0
     while not game.is_over:
