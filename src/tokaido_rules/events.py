@@ -457,6 +457,6 @@ CORE_EVENTS: tuple[type[Event], ...] = (
 
 __all__ = [
     "CORE_EVENTS", "Action", "AgendaSet", "Automatic", "CardsMoved", "CoinsChanged",
-    "CounterChanged", "DataSet", "DeckSet", "Event", "FrozenMap", "GameOver", "Move", "QueueSet", "Scored",
-    "TravellerSet", "decisions", "fold",
+    "CounterChanged", "DataSet", "DeckSet", "Event", "FrozenMap", "GameOver", "Move",
+    "QueueSet", "Scored", "TravellerSet", "decisions", "fold",
 ]
