@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tokaido_rules import cli, dump_log, new_game
 from tokaido_rules.cli import main
 
 
@@ -146,10 +147,52 @@ def test_replay_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert f"DISAGREES at seq {index - 1}" in capsys.readouterr().out
 
 
+def test_replay_verify_an_unfinished_game(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A log that ends before the game does fails --verify as incomplete (status 1),
+    unless --allow-unfinished; that flag goes with --verify only."""
+    game = new_game(3, seed=2)
+    for _ in range(12):
+        game = game.apply(game.legal_actions()[0])
+    log = tmp_path / "g.jsonl"
+    log.write_text(dump_log(game), encoding="utf-8")
+    assert main(["replay", str(log), "--verify"]) == 1
+    out = capsys.readouterr().out
+    assert f"DISAGREES at seq {len(game.events)}: incomplete: the game is not over" in out
+    assert main(["replay", str(log), "--verify", "--allow-unfinished"]) == 0
+    assert "verify: OK" in capsys.readouterr().out
+    assert main(["replay", str(log), "--allow-unfinished"]) == 2
+    assert "goes with --verify" in capsys.readouterr().err
+
+
+def test_a_crash_is_one_error_line_and_status_2(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Status 1 means only "did not verify": even an unexpected failure is one
+    'error:' line and status 2, never a traceback."""
+    log = tmp_path / "g.jsonl"
+    log.write_text(dump_log(new_game(2, seed=1)), encoding="utf-8")
+
+    def crash(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("deep inside\nover two lines")
+
+    monkeypatch.setattr(cli, "verify_log", crash)
+    monkeypatch.setattr(cli, "load_log", crash)
+    for argv in (["replay", str(log)], ["replay", str(log), "--verify"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err == ("error: unexpected RuntimeError: deep inside over two lines (this is "
+                       "a bug; please report it)\n")
+
+
 @pytest.mark.parametrize(
     ("content", "argv_extra", "message"),
     [
         (None, [], "cannot read"),
+        (None, ["--verify"], "cannot read"),
+        (b"\xff\xfe{}\n", [], "line 1: not UTF-8 text"),
+        ('{"format":"tokaido-log"}\n', ["--verify"], "missing key"),
+        ("[" * 100_000 + "\n", ["--verify"], "nested too deeply"),
         ("not json\n", [], "line 1"),
         ('{"format":"tokaido-log"}\n', [], "missing key"),
         ("ok", ["--to", "99999"], "--to must be"),
@@ -157,12 +200,14 @@ def test_replay_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     ],
 )
 def test_replay_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                          content: str | None, argv_extra: list[str], message: str) -> None:
+                          content: str | bytes | None, argv_extra: list[str], message: str) -> None:
     """A bad file or argument gives one 'error: ...' line and status 2."""
     path = tmp_path / "g.jsonl"
     if content == "ok":
         main(["simulate", "--players", "2", "--seed", "1", "--log", str(path)])
         capsys.readouterr()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
     elif content is not None:
         path.write_text(content)
     assert main(["replay", str(path), *argv_extra]) == 2

@@ -5,12 +5,22 @@ from __future__ import annotations
 import contextlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tokaido_rules import Game, Ruleset, StaleActionError, new_game
+from tokaido_rules import (
+    Event,
+    Game,
+    GameState,
+    Ruleset,
+    StaleActionError,
+    UnknownSeatError,
+    new_game,
+)
+from tokaido_rules import log as log_module
 from tokaido_rules.bots import RandomBot, next_action
 from tokaido_rules.errors import (
     LogError,
@@ -21,7 +31,9 @@ from tokaido_rules.errors import (
     LogVersionError,
 )
 from tokaido_rules.events import CardsMoved, CoinsChanged
-from tokaido_rules.log import MAX_LINE, dump_log, load_log, verify_log
+from tokaido_rules.log import MAX_LINE, LogFeed, dump_log, load_log, verify_log
+from tokaido_rules.ruleset import load_plugin, plugin_info
+from tokaido_rules.views import redact
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -74,18 +86,24 @@ def test_same_seed_same_actions_byte_identical() -> None:
 
 
 def test_header_and_event_lines(log_text: str) -> None:
-    """Line 1 is the header; every further line is one event with a gap-free seq."""
+    """Line 1 is the header; every further line is one event with a gap-free seq; the
+    log of a finished game ends with a trailer that counts the events."""
     lines = lines_of(log_text)
     head = json.loads(lines[0])
     assert head["format"] == "tokaido-log"
-    assert head["format_version"] == 1
-    assert head["plugins"] == [{"id": "base", "version": "1.0.0"}]
+    assert head["format_version"] == 2
+    assert head["plugins"] == [{"id": "base", "version": plugin_info(load_plugin("base")).version}]
     assert head["players"] == 3 and head["seed"] == 5
     assert head["options"]["base.meal_hand"] == "players_plus_one"
     for seq, line in enumerate(lines[1:]):
         event = json.loads(line)
         assert list(event) == ["seq", "type", "v", "data"]
         assert event["seq"] == seq
+    events = len(lines) - 2
+    assert json.loads(lines[-1]) == {"seq": events, "type": "core.log_end", "v": 1,
+                                     "data": {"events": events}}
+    assert len(load_log(log_text).events) == events
+    assert '"core.log_end"' not in dump_log(played(decisions=10))
 
 
 def test_old_event_version_fixture_loads() -> None:
@@ -98,6 +116,13 @@ def test_old_event_version_fixture_loads() -> None:
     assert moved and all(e.count == len(e.cards) for e in moved)
     assert verify_log(text).ok
     assert '"type":"core.cards_moved","v":2' in dump_log(game)
+
+
+def before_trailer(text: str, line: str) -> str:
+    """The log with ``line`` added after its last event (lines after the trailer are
+    refused as such)."""
+    lines = lines_of(text)
+    return join([*lines[:-1], line, lines[-1]])
 
 
 def corrupt_line(text: str, index: int, change: dict[str, object]) -> str:
@@ -134,14 +159,39 @@ def line_of(text: str, predicate: str) -> int:
         (lambda t: corrupt_data(t, line_of(t, '"core.coins"'), {"surprise": 3}),
          LogFormatError, "surprise"),
         (lambda t: t[: len(t) // 2], LogFormatError, "not valid JSON"),
-        (lambda t: join([*lines_of(t), '{"seq": 1,']), LogFormatError,
+        (lambda t: before_trailer(t, '{"seq": 1,'), LogFormatError,
          r"line \d+: not valid JSON \(it ends at column 11, unfinished\)"),
-        (lambda t: join([*lines_of(t), '{"seq"; 1}']), LogFormatError,
+        (lambda t: before_trailer(t, '{"seq"; 1}'), LogFormatError,
          r"not valid JSON at column 7 \(found ';'\)"),
-        (lambda t: join([*lines_of(t), "\ud97a{}"]), LogFormatError,
+        (lambda t: before_trailer(t, "\ud97a{}"), LogFormatError,
          r"not valid JSON at column 1 \(found '\\ud97a'\)"),
-        (lambda t: join([*lines_of(t), "x" * (MAX_LINE + 1)]), LogFormatError, "longer than"),
-        (lambda t: join([*lines_of(t), "[1, 2]"]), LogFormatError, "JSON object"),
+        (lambda t: before_trailer(t, "x" * (MAX_LINE + 1)), LogFormatError, "longer than"),
+        (lambda t: before_trailer(t, "[1, 2]"), LogFormatError, "JSON object"),
+        (lambda t: before_trailer(t, "[" * 100_000), LogFormatError, "nested too deeply"),
+        (lambda t: join([*lines_of(t), "{}"]), LogFormatError, "nothing may follow the trailer"),
+        (lambda t: corrupt_data(t, -1, {"events": 3}), LogFormatError, "trailer counts 3"),
+        (lambda t: corrupt_line(t, -1, {"seq": 3}), LogSequenceError, "expected seq"),
+        (lambda t: corrupt_line(t, -1, {"v": 2}), LogFormatError, "a trailer is"),
+        (lambda t: join(lines_of(t)[:-1]), LogStateError, "no trailer: it is cut short"),
+        (lambda t: corrupt_line(t, 0, {"format_version": 1}), LogFormatError,
+         "unknown event type 'core.log_end'"),
+        (lambda t: corrupt_line(t, 0, {"format_version": 0}), LogFormatError,
+         "unknown log format version"),
+        (lambda t: corrupt_line(t, 0, {"plugins": [{"id": "base", "version": "1.\u00b2"}]}),
+         LogFormatError, "not a PEP 440 version"),
+        (lambda t: corrupt_line(t, 0, {"plugins": [{"id": "base", "version": "\u0661.0"}]}),
+         LogFormatError, "not a PEP 440 version"),
+        (lambda t: corrupt_line(t, 0, {"plugins": [{"id": "base", "version": "9" * 5000}]}),
+         LogFormatError, "not a PEP 440 version"),
+        (lambda t: corrupt_line(t, 0, {"setup": {"travellers": None, "queue": None,
+                                                 "coins": {"\u0661": 3}}}),
+         LogFormatError, "not a seat number"),
+        (lambda t: corrupt_line(t, 0, {"setup": {"travellers": None, "queue": None,
+                                                 "coins": {}, "chance": {"queue": [
+                                                     json.loads("[" * 40 + "]" * 40)]}}}),
+         LogFormatError, "nested deeper than 32"),
+        (lambda t: before_trailer(t, '{"seq": 1' + "0" * 5000 + "}"), LogFormatError,
+         "not valid JSON"),
         (lambda t: corrupt_line(t, 0, {"format_version": 99}), LogVersionError, "newer"),
         (lambda t: corrupt_line(t, 0, {"format": "chess"}), LogFormatError, "not a tokaido-log"),
         (lambda t: corrupt_line(t, 0, {"plugins": [{"id": "base", "version": "9.0.0"}]}),
@@ -288,3 +338,71 @@ def test_coins_event_is_public_in_copies() -> None:
     coins = [json.loads(line) for line in copy[1:] if '"core.coins"' in line]
     assert coins and all("withheld" not in c for c in coins)
     assert len(coins) == sum(1 for e in game.events if isinstance(e, CoinsChanged))
+
+
+def test_verify_refuses_an_unfinished_game_unless_asked() -> None:
+    """A log that ends before the game does is incomplete, unless unfinished games are
+    accepted: then it verifies as far as it goes."""
+    text = dump_log(played(decisions=20))
+    result = verify_log(text)
+    assert not result.ok and result.message.startswith("incomplete: the game is not over")
+    assert result.seq == len(lines_of(text)) - 1
+    assert verify_log(text, allow_unfinished=True).ok
+
+
+def test_feed_lines_add_up_to_each_copy() -> None:
+    """LogFeed hands out each line once: joined, its lines are dump_log's, for every
+    seat's copy and for the full log, at every point of the game and at its end."""
+    game = new_game(4, seed=12)
+    viewers: list[int | None] = [0, 1, 2, 3, None]
+    feeds = [LogFeed(game, viewer) for viewer in viewers]
+    sent: list[list[str]] = [feed.new_lines(game) for feed in feeds]
+    bot = RandomBot(3)
+    while not game.is_over:
+        game = game.apply(next_action(bot, game))
+        for feed, lines in zip(feeds, sent, strict=True):
+            lines += feed.new_lines(game)
+        if game.state.seq % 7 == 0 or game.is_over:
+            for viewer, lines in zip(viewers, sent, strict=True):
+                assert "".join(lines) == dump_log(game, viewer)
+    assert all(feed.ended and feed.seq == len(game.events) for feed in feeds)
+    assert all(feed.new_lines(game) == [] for feed in feeds)
+    assert sent[-1][-1].startswith(f'{{"seq":{len(game.events)},"type":"core.log_end"')
+
+
+def test_feed_redacts_each_event_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat's feed costs in proportion to the new events: each event is redacted once
+    over the whole game (re-redacting the whole log after each decision cost 1.5 s of a
+    5-player game)."""
+    calls = []
+    real = redact
+
+    def counting(event: Event, state: GameState, seat: int) -> Any:
+        calls.append(seat)
+        return real(event, state, seat)
+
+    monkeypatch.setattr(log_module, "redact", counting)
+    game = new_game(5, seed=1)
+    feeds = [LogFeed(game, seat) for seat in range(5)]
+    bot = RandomBot(1)
+    while not game.is_over:
+        game = game.apply(next_action(bot, game))
+        for feed in feeds:
+            feed.new_lines(game)
+    assert len(calls) == 5 * len(game.events)
+
+
+def test_feed_follows_one_line_of_play() -> None:
+    """A feed refuses a game that is not a continuation of the one it followed, and a
+    seat that is not in the game."""
+    game = played(decisions=5)
+    feed = LogFeed(game, 0)
+    feed.new_lines(game)
+    other = game.apply(game.legal_actions()[-1])
+    feed.new_lines(game.apply(game.legal_actions()[0]))
+    with pytest.raises(ValueError, match="not a continuation"):
+        feed.new_lines(other)
+    with pytest.raises(ValueError, match="not the game the feed follows"):
+        feed.new_lines(played(decisions=5, seed=6))
+    with pytest.raises(UnknownSeatError):
+        LogFeed(game, 3)

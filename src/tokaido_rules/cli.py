@@ -1,6 +1,8 @@
 """The ``tokaido`` command line.
 
-Bad input prints one line ``error: ...`` on stderr and exits with status 2.
+Bad input prints one line ``error: ...`` on stderr and exits with status 2; so does any
+failure, even an unexpected one (status 1 means only that ``replay --verify`` found a
+log that does not verify).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 import attrs
@@ -101,7 +104,11 @@ def _build_parser() -> _Parser:
     rep.add_argument("--to", type=int, metavar="SEQ", help="stop after event SEQ")
     rep.add_argument("--view", type=int, metavar="SEAT", help="show what SEAT sees")
     rep.add_argument("--verify", action="store_true",
-                     help="re-run the current rules on the log; exit 1 at a disagreement")
+                     help="play the log again under the current rules, chance drawn again "
+                          "from the seed; exit 1 at the first difference or if the game "
+                          "is not over")
+    rep.add_argument("--allow-unfinished", action="store_true",
+                     help="with --verify: accept a log of a game that is not over")
     rep.add_argument("--format", choices=("text", "json"), default="text")
     return parser
 
@@ -530,24 +537,38 @@ def render_view(view: View, state: GameState) -> str:
     return "\n".join(out)
 
 
-def _replay(args: argparse.Namespace) -> int:
+def _read_log(path: str) -> Game:
+    """Load the log at ``path``, read line by line (``cannot read`` if it cannot be)."""
     try:
-        with open(args.file, encoding="utf-8") as f:
-            text = f.read()
+        return load_log(Path(path))
     except OSError as exc:
-        raise _UsageError(f"cannot read {args.file}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise _UsageError(f"{args.file} is not UTF-8 text") from None
-    game = load_log(text)
+        raise _UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """Status 0 if the log verifies, 1 if not (the first differing seq is printed)."""
+    try:
+        result = verify_log(Path(args.file), allow_unfinished=args.allow_unfinished)
+    except OSError as exc:
+        raise _UsageError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    if args.format == "json":
+        print(json.dumps({"ok": result.ok, "seq": result.seq, "message": result.message,
+                          "decisions": result.decisions}, indent=2))
+    else:
+        where = "the header" if result.seq is None else f"seq {result.seq}"
+        status = "OK" if result.ok else f"DISAGREES at {where}"
+        print(f"verify: {status}: {result.message}")
+    return 0 if result.ok else 1
+
+
+def _replay(args: argparse.Namespace) -> int:
     if args.verify:
-        result = verify_log(text)
-        if args.format == "json":
-            print(json.dumps({"ok": result.ok, "seq": result.seq, "message": result.message,
-                              "decisions": result.decisions}, indent=2))
-        else:
-            status = "OK" if result.ok else f"DISAGREES at seq {result.seq}"
-            print(f"verify: {status}: {result.message}")
-        return 0 if result.ok else 1
+        if args.to is not None or args.view is not None:
+            raise _UsageError("--verify checks the whole log; it takes no --to or --view")
+        return _verify(args)
+    if args.allow_unfinished:
+        raise _UsageError("--allow-unfinished goes with --verify")
+    game = _read_log(args.file)
     upto = args.to
     if upto is not None and not 0 <= upto < len(game.events):
         raise _UsageError(f"--to must be from 0 to {len(game.events) - 1}")
@@ -575,11 +596,7 @@ def _play(args: argparse.Namespace) -> int:
     if not bots or any(b not in BOTS for b in bots):
         raise _UsageError(f"--bots takes names among {', '.join(BOTS)}, got {args.bots!r}")
     if args.resume:
-        try:
-            with open(args.resume, encoding="utf-8") as f:
-                game = load_log(f.read())
-        except OSError as exc:
-            raise _UsageError(f"cannot read {args.resume}: {exc.strerror}") from None
+        game = _read_log(args.resume)
     else:
         plugins = [p.strip() for p in args.plugins.split(",") if p.strip()]
         seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
@@ -656,8 +673,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args)
         raise _UsageError(f"unknown command {args.command!r}")
     except (_UsageError, TokaidoError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise
+    except Exception as exc:  # a crash is one line and status 2, never a traceback or 1
+        print(f"error: unexpected {type(exc).__name__}: {_one_line(exc)} (this is a bug; "
+              "please report it)", file=sys.stderr)
+        return 2
+
+
+def _one_line(exc: BaseException) -> str:
+    """An error's message on one line, whatever it holds."""
+    try:
+        text = str(exc)
+    except Exception:  # e.g. a message that cannot be formatted
+        text = ""
+    return " ".join(text.splitlines()) or type(exc).__name__
 
 
 def _entry() -> NoReturn:

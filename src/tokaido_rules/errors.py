@@ -38,6 +38,25 @@ class PluginDefinitionError(RulesetError):
     """A plugin registered malformed content (a duplicate or unprefixed name, ...)."""
 
 
+class PluginError(TokaidoError):
+    """A plugin's hook raised an exception or returned a value of the wrong type.
+
+    ``plugin`` is the id of the plugin at fault (``None`` when it cannot be told apart
+    from the others implementing the hook), ``hook`` the hook's name. The game the hook
+    ran for is unchanged: a failed :meth:`~tokaido_rules.Game.apply` returns nothing.
+    A :class:`TokaidoError` a hook raises on purpose passes through as it is.
+    """
+
+    def __init__(self, message: str, plugin: str | None, hook: str) -> None:
+        self.plugin = plugin
+        self.hook = hook
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[type[PluginError], tuple[str, str | None, str]]:
+        """Rebuilt whole when it crosses a process boundary (a worker of a batch)."""
+        return (type(self), (str(self), self.plugin, self.hook))
+
+
 class OptionError(TokaidoError, ValueError):
     """An unknown rule option, or a value the option does not accept."""
 

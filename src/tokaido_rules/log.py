@@ -5,23 +5,34 @@ versions and options, players, seed, crafted setup); every further line is one e
 
     {"seq": 17, "type": "core.coins", "v": 1, "data": {"piece": 2, "delta": 3}}
 
+and the log of a finished game ends with a trailer that counts the events (format
+version 2), so that a log cut short is never mistaken for a finished game.
+
 Events are (de)serialized with a cattrs converter built per ruleset from the event types
 its plugins registered: no class paths in files, no executable serialization, no importing names
 read from a file. Loading folds the events (it re-runs no rules and rolls no dice) and
 raises a :class:`~tokaido_rules.errors.LogError` subclass naming the line and the problem
-for anything that does not fit; nothing is ever half-loaded. See ``docs/log-format.md``.
+for anything that does not fit; nothing is ever half-loaded. Logs are read line by line
+from text, a path or a text stream, so memory follows the game, not the file.
+:func:`verify_log` re-plays the decisions under the current rules, every chance outcome
+drawn again from the seed. See ``docs/reference/log-format.md``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+import json.scanner
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any, get_args, get_origin
+from typing import Any, BinaryIO, Protocol, get_args, get_origin
 
 import cattrs
 from attrs import frozen
 from cattrs.gen import make_dict_structure_fn
+from cattrs.v import format_exception
+from packaging.version import Version
 
 from .engine import Game, initial_state, make_rules, new_game
 from .errors import (
@@ -37,32 +48,67 @@ from .events import Action, Event, fold
 from .frozen import FrozenMap
 from .model import GameState, Piece, Step
 from .registry import Registry
-from .ruleset import Rules, Ruleset, Setup, installed_plugins, load_plugin, plugin_info
+from .ruleset import (
+    Rules,
+    Ruleset,
+    Setup,
+    check_version,
+    installed_plugins,
+    load_plugin,
+    plugin_info,
+)
+from .views import check_seat, redact
 
 FORMAT = "tokaido-log"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""The layout written. Version 2 added the trailer; version 1 logs (no trailer) load."""
 MAX_LINE = 1_000_000
 """The longest line accepted, in characters (a real event is a few hundred)."""
+MAX_DEPTH = 32
+"""The deepest nesting of arrays and objects accepted in a value of free form (a plugin's
+data); real values nest three or four deep."""
+TRAILER = "core.log_end"
+"""The ``type`` of the trailer line that ends the log of a finished game."""
 
 HEADER_KEYS = ("format", "format_version", "engine", "plugins", "options", "players",
                "seed", "setup")
 EVENT_KEYS = ("seq", "type", "v", "data")
 
 
+class TextStream(Protocol):
+    """What :func:`load_log` and :func:`verify_log` read from besides text and paths: any
+    object with ``readline(size)`` returning text (an open text file, ``io.StringIO``)."""
+
+    def readline(self, size: int = -1, /) -> str: ...
+
+
+LogSource = str | os.PathLike[str] | TextStream
+"""A log to read: its text (a ``str`` is always the text itself, never a file name), a
+path (``pathlib.Path``), or a text stream."""
+
+
 # --- the converter --------------------------------------------------------------------
 
 
-def freeze_json(value: Any) -> Any:
-    """JSON data as state values: lists become tuples, objects become FrozenMaps."""
+def freeze_json(value: Any, depth: int = 0) -> Any:
+    """JSON data as state values: lists become tuples, objects become FrozenMaps.
+
+    Nesting deeper than :data:`MAX_DEPTH` is refused: a file must not be able to make
+    comparing or printing its values exhaust the interpreter's stack.
+    """
     if isinstance(value, list):
-        return tuple(freeze_json(v) for v in value)
+        if depth >= MAX_DEPTH:
+            raise TypeError(f"values nested deeper than {MAX_DEPTH} levels")
+        return tuple([freeze_json(v, depth + 1) for v in value])
     if isinstance(value, dict):
+        if depth >= MAX_DEPTH:
+            raise TypeError(f"values nested deeper than {MAX_DEPTH} levels")
         if not all(isinstance(k, str) for k in value):
             raise TypeError("object keys must be strings")
-        return FrozenMap({k: freeze_json(v) for k, v in value.items()})
+        return FrozenMap({k: freeze_json(v, depth + 1) for k, v in value.items()})
     if value is None or isinstance(value, bool | int | str):
         return value
-    raise TypeError(f"unexpected value {value!r}")
+    raise TypeError(f"unexpected value {_shown(value)}")
 
 
 def _strict(kind: type) -> Callable[[Any, Any], Any]:
@@ -191,6 +237,8 @@ def _setup_data(setup: Setup, *, public_only: bool) -> dict[str, Any]:
 def _thaw(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_thaw(v) for v in value]
+    if isinstance(value, FrozenMap):
+        return {k: _thaw(v) for k, v in value.items()}
     return value
 
 
@@ -215,8 +263,12 @@ def header(game: Game, viewer: int | None = None) -> dict[str, Any]:
     return doc
 
 
-def _version_key(version: str) -> tuple[tuple[int, str], ...]:
-    return tuple((int(p), "") if p.isdigit() else (-1, p) for p in version.split("."))
+def trailer_line(events: int) -> str:
+    """The last line of a finished game's log: shaped like an event line (so that a
+    reader going line by line needs no special case), it is not an event. ``events`` is
+    the number of event lines before it, which is also its ``seq``."""
+    return json.dumps({"seq": events, "type": TRAILER, "v": 1, "data": {"events": events}},
+                      separators=(",", ":"))
 
 
 # --- dumping -----------------------------------------------------------------------------
@@ -226,17 +278,168 @@ def dump_log(game: Game, viewer: int | None = None) -> str:
     """The game's log as JSON Lines text; with ``viewer``, that seat's copy.
 
     In a seat's copy every event keeps its sequence number and type; fields the seat may
-    not see are left out of ``data`` and named in ``withheld``.
+    not see are left out of ``data`` and named in ``withheld``. The log of a finished
+    game ends with its trailer. To send or store a log as the game goes on, use
+    :class:`LogFeed`, which writes each line once.
     """
-    lines = [json.dumps(header(game, viewer), separators=(",", ":"), ensure_ascii=False)]
-    if viewer is None:
-        lines.extend(event_line(seq, e) for seq, e in enumerate(game.events))
-    else:
-        from .views import redacted_events
+    return "".join(LogFeed(game, viewer).new_lines(game))
 
-        for seq, (event, data, withheld) in enumerate(redacted_events(game, viewer)):
-            lines.append(event_line(seq, event, data, withheld))
-    return "\n".join(lines) + "\n"
+
+class LogFeed:
+    """One copy of a game's log (``viewer``: a seat's copy; ``None``: the full log),
+    handed out a few lines at a time as the game goes on.
+
+    :meth:`new_lines` returns the lines not handed out yet: the header first, then the
+    lines of the events since the last call, and the trailer once the game is over. It
+    costs in proportion to the new events (each is redacted once, against the state right
+    after it), where ``dump_log(game, viewer)`` redacts the whole game again; the lines
+    of every call, joined, are ``dump_log(game, viewer)``. A seat's lines are made with
+    the same redaction as its copy of the log (:func:`~tokaido_rules.views.redact`), so
+    they hold nothing the seat may not see.
+
+    A feed follows one line of play: give it the game it was made for, or any game that
+    game led to through :meth:`~tokaido_rules.Game.apply`. Make a new feed for a branch.
+    """
+
+    def __init__(self, game: Game, viewer: int | None = None) -> None:
+        if viewer is not None:
+            viewer = check_seat(game.state, viewer)
+        self.viewer = viewer
+        self._rules = game.state.rules
+        self._seed = game.seed
+        self._state = initial_state(self._rules, self._seed)
+        self._sent = 0
+        self._last: Event | None = None
+        self._started = False
+        self._ended = False
+
+    @property
+    def seq(self) -> int:
+        """How many events have been handed out: the ``seq`` of the next one."""
+        return self._sent
+
+    @property
+    def ended(self) -> bool:
+        """Whether the trailer has been handed out (the game is over)."""
+        return self._ended
+
+    def new_lines(self, game: Game) -> list[str]:
+        """The lines (each ending with ``"\n"``) of the events of ``game`` not handed out
+        yet, after the header on the first call and followed by the trailer when the
+        game is over."""
+        if game.state.rules is not self._rules or game.seed != self._seed:
+            raise ValueError("this is not the game the feed follows (make one feed per game)")
+        lines: list[str] = []
+        if not self._started:
+            lines.append(json.dumps(header(game, self.viewer), separators=(",", ":"),
+                                    ensure_ascii=False) + "\n")
+            self._started = True
+        events = game.events  # shared: a game's events are one tuple, made once
+        if len(events) < self._sent or (self._sent and events[self._sent - 1] is not self._last):
+            raise ValueError("the game is not a continuation of the one the feed followed "
+                             f"up to seq {self._sent} (make a new feed for a branch or an "
+                             "undo)")
+        if len(events) > self._sent:
+            new = events[self._sent:]
+            seq = self._sent
+            viewer = self.viewer
+            if viewer is None:
+                for event in new:
+                    lines.append(event_line(seq, event) + "\n")
+                    seq += 1
+            else:
+                state = self._state
+                for event in new:
+                    state = fold(state, event)
+                    data, withheld = redact(event, state, viewer)
+                    lines.append(event_line(seq, event, data, withheld) + "\n")
+                    seq += 1
+                self._state = state
+            self._sent = seq
+            self._last = events[-1]
+        if game.is_over and not self._ended:
+            lines.append(trailer_line(self._sent) + "\n")
+            self._ended = True
+        return lines
+
+
+# --- reading lines -------------------------------------------------------------------------
+
+
+def _text_lines(text: str) -> Iterator[str]:
+    """The lines of a log given as text, without copying the text."""
+    pos, size, number = 0, len(text), 0
+    while pos < size:
+        number += 1
+        end = text.find("\n", pos)
+        if end < 0:
+            end = size
+        if end - pos > MAX_LINE:
+            raise LogFormatError(f"line longer than {MAX_LINE} characters", number)
+        yield text[pos:end]
+        pos = end + 1
+
+
+def _stream_lines(stream: TextStream) -> Iterator[str]:
+    """The lines of a text stream, each read on its own: a line longer than
+    :data:`MAX_LINE` is refused after reading that much of it, never read whole."""
+    number = 0
+    while True:
+        try:
+            line = stream.readline(MAX_LINE + 1)
+        except UnicodeDecodeError:  # the stream decodes ahead: the line is approximate
+            raise LogFormatError("not UTF-8 text (here or in the lines just after)",
+                                 number + 1) from None
+        if not isinstance(line, str):
+            raise LogFormatError("a log is text: open the file in text mode, "
+                                 "encoding='utf-8' (or pass its path)")
+        if not line:
+            return
+        number += 1
+        if line.endswith("\n"):
+            line = line[:-1]
+        elif len(line) > MAX_LINE:
+            raise LogFormatError(f"line longer than {MAX_LINE} characters", number)
+        yield line
+
+
+def _file_lines(stream: BinaryIO) -> Iterator[str]:
+    """The lines of a file, each read and decoded on its own, so that a line that is
+    not UTF-8 is named, and a line too long is refused after reading that much of it."""
+    number = 0
+    limit = 4 * MAX_LINE  # a character takes at most 4 bytes in UTF-8
+    while True:
+        raw = stream.readline(limit + 1)
+        if not raw:
+            return
+        number += 1
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        elif len(raw) > limit:
+            raise LogFormatError(f"line longer than {MAX_LINE} characters", number)
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise LogFormatError("not UTF-8 text", number) from None
+        if len(line) > MAX_LINE:
+            raise LogFormatError(f"line longer than {MAX_LINE} characters", number)
+        yield line
+
+
+@contextmanager
+def _lines(source: LogSource) -> Iterator[Iterator[str]]:
+    """The lines of a log given as text, a path or a text stream (a path is opened
+    here and closed when reading ends)."""
+    if isinstance(source, str):
+        yield _text_lines(source)
+    elif isinstance(source, os.PathLike):
+        with open(source, "rb") as stream:
+            yield _file_lines(stream)
+    elif callable(getattr(source, "readline", None)):
+        yield _stream_lines(source)
+    else:
+        raise LogFormatError("a log is text, a path or a text stream, not "
+                             f"{type(source).__name__}")
 
 
 # --- loading -----------------------------------------------------------------------------
@@ -248,6 +451,7 @@ class _Header:
     players: int
     seed: int
     setup: Setup
+    version: int
 
 
 def _parse_line(text: str, number: int) -> dict[str, Any]:
@@ -257,10 +461,33 @@ def _parse_line(text: str, number: int) -> dict[str, Any]:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise LogFormatError(f"not valid JSON {_where(text, exc.pos)}", number) from None
+    except RecursionError:
+        raise LogFormatError("not valid JSON (nested too deeply)", number) from None
     except ValueError as exc:  # e.g. an integer too long to convert
         raise LogFormatError(f"not valid JSON ({exc})", number) from None
     if not isinstance(obj, dict):
         raise LogFormatError("expected a JSON object", number)
+    return obj
+
+
+_C_SCANNER: Any = getattr(json.scanner, "c_make_scanner", None)
+_SCAN: Callable[[str, int], tuple[Any, int]] | None = (
+    None if _C_SCANNER is None else _C_SCANNER(json.JSONDecoder()))
+"""CPython's JSON scanner, the one behind ``json.loads``, called directly on a line:
+about twice as fast per event line. (PyPy has none; its ``json.loads`` is fast.)"""
+
+
+def _parse_record(text: str, number: int) -> dict[str, Any]:
+    """One event line as a JSON object; anything unusual goes through
+    :func:`_parse_line`, which says what is wrong."""
+    if _SCAN is None:
+        return _parse_line(text, number)
+    try:
+        obj, end = _SCAN(text, 0)
+    except (StopIteration, ValueError, RecursionError):
+        return _parse_line(text, number)
+    if end != len(text) or type(obj) is not dict:
+        return _parse_line(text, number)
     return obj
 
 
@@ -273,6 +500,15 @@ def _where(text: str, pos: int) -> str:
     return f"at column {pos + 1} (found {text[pos]!r})"
 
 
+def _shown(value: object) -> str:
+    """A value read from a file, for a message: its repr, cut short."""
+    try:
+        text = repr(value)
+    except Exception:  # e.g. an integer too long to print
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _check_keys(obj: Mapping[str, Any], keys: tuple[str, ...], number: int,
                 optional: tuple[str, ...] = ()) -> None:
     missing = [k for k in keys if k not in obj]
@@ -280,22 +516,34 @@ def _check_keys(obj: Mapping[str, Any], keys: tuple[str, ...], number: int,
     if missing:
         raise LogFormatError(f"missing key(s) {', '.join(missing)}", number)
     if unknown:
-        raise LogFormatError(f"unknown key(s) {', '.join(unknown)}", number)
+        raise LogFormatError(f"unknown key(s) {', '.join(_shown(k) for k in unknown[:5])}",
+                             number)
+
+
+def _version(text: str, what: str) -> Version:
+    """A plugin version read from the header (PEP 440; ``LogFormatError`` if not)."""
+    try:
+        return Version(text)
+    except ValueError:  # InvalidVersion, or digits beyond what int() converts
+        raise LogFormatError(f"{what} has version {_shown(text)}, which is not a PEP 440 "
+                             "version", 1) from None
 
 
 def _parse_header(obj: dict[str, Any], known: Iterable[object] = ()) -> _Header:
     if obj.get("format") != FORMAT:
-        raise LogFormatError(f"not a {FORMAT} file (format {obj.get('format')!r})", 1)
+        raise LogFormatError(f"not a {FORMAT} file (format {_shown(obj.get('format'))})", 1)
     if "viewer" in obj:
-        raise LogFormatError("this is a seat's copy of a log (hidden facts withheld); only "
-                             "a full log can be loaded as a game", 1)
+        raise LogFormatError("this is a seat's copy of a log (hidden facts withheld, no "
+                             "seed); only a full log can be loaded or verified", 1)
     _check_keys(obj, HEADER_KEYS, 1)
     version = obj["format_version"]
     if type(version) is not int:
         raise LogFormatError("format_version must be an integer", 1)
     if version > FORMAT_VERSION:
-        raise LogVersionError(f"log format version {version} is newer than this engine's "
-                              f"({FORMAT_VERSION}); upgrade tokaido-rules", 1)
+        raise LogVersionError(f"log format version {_shown(version)} is newer than this "
+                              f"engine's ({FORMAT_VERSION}); upgrade tokaido-rules", 1)
+    if version < 1:
+        raise LogFormatError(f"unknown log format version {_shown(version)}", 1)
     try:
         plugins = _CONVERTER.structure(obj["plugins"], tuple[_PluginEntry, ...])
         options = _CONVERTER.structure(obj["options"], dict[str, Any])
@@ -304,10 +552,13 @@ def _parse_header(obj: dict[str, Any], known: Iterable[object] = ()) -> _Header:
         setup = _CONVERTER.structure(obj["setup"], _SetupData)
     except Exception as exc:
         raise LogFormatError(f"bad header: {_describe(exc)}", 1) from None
+    if not 0 <= seed < 2**64:
+        raise LogFormatError("seed out of range", 1)
     installed = installed_plugins()
     given = {plugin_info(p).id: p for p in known}
     objects = []
     for entry in plugins:
+        wanted = _version(entry.version, f"plugin {entry.id!r}")
         if entry.id in given:
             plugin = given[entry.id]
         elif entry.id not in installed:
@@ -318,27 +569,29 @@ def _parse_header(obj: dict[str, Any], known: Iterable[object] = ()) -> _Header:
                 plugin = load_plugin(entry.id)
             except TokaidoError as exc:
                 raise LogPluginError(str(exc), 1) from None
-        have = plugin_info(plugin).version
-        if _version_key(entry.version) > _version_key(have):
+        try:
+            have = check_version(plugin_info(plugin))
+        except TokaidoError as exc:
+            raise LogPluginError(str(exc), 1) from None
+        if wanted > have:
             raise LogVersionError(f"log written with plugin {entry.id!r} {entry.version}, "
-                                  f"newer than the installed {have}", 1)
+                                  f"newer than the installed {plugin_info(plugin).version}", 1)
         objects.append(plugin)
+    coins: dict[int, int] = {}
+    for key, value in setup.coins.items():
+        if not (key.isascii() and key.isdigit() and len(key) <= 2):
+            raise LogFormatError(f"bad setup: coins: {_shown(key)} is not a seat number", 1)
+        coins[int(key)] = value
     try:
         ruleset = _ruleset(tuple(objects), tuple(sorted(options.items())))
-        full_setup = Setup(
-            travellers=setup.travellers,
-            queue=setup.queue,
-            stacks=setup.stacks or {},
-            coins={int(k): v for k, v in setup.coins.items()},
-            chance={k: tuple(freeze_json(o) for o in v) for k, v in (setup.chance or {}).items()},
-        )
     except TokaidoError as exc:
         raise LogPluginError(f"bad ruleset: {exc}", 1) from None
-    except ValueError as exc:
-        raise LogFormatError(f"bad setup: {exc}", 1) from None
-    if type(seed) is not int or not 0 <= seed < 2**64:
-        raise LogFormatError("seed out of range", 1)
-    return _Header(ruleset, players, seed, full_setup)
+    try:
+        full_setup = Setup(travellers=setup.travellers, queue=setup.queue,
+                           stacks=setup.stacks or {}, coins=coins, chance=setup.chance or {})
+    except Exception as exc:
+        raise LogFormatError(f"bad setup: {_describe(exc)}", 1) from None
+    return _Header(ruleset, players, seed, full_setup, version)
 
 
 @lru_cache(maxsize=32)
@@ -363,9 +616,21 @@ class _SetupData:
 
 
 def _describe(exc: BaseException) -> str:
-    if isinstance(exc, cattrs.BaseValidationError):
-        return "; ".join(cattrs.transform_error(exc))
-    return str(exc) or type(exc).__name__
+    try:
+        if isinstance(exc, cattrs.BaseValidationError):
+            return "; ".join(cattrs.transform_error(exc, format_exception=_format))
+        return str(exc) or type(exc).__name__
+    except Exception:  # describing must never fail in turn
+        return type(exc).__name__
+
+
+def _format(exc: BaseException, kind: type | None) -> str:
+    """One problem found while structuring: its own message when it has one (the strict
+    hooks above say what they expected and found), else cattrs' wording."""
+    if isinstance(exc, TypeError | ValueError) and str(exc):
+        text = str(exc)
+        return text if len(text) <= 200 else text[:197] + "..."
+    return format_exception(exc, kind)
 
 
 _EVENT_KEY_SET = frozenset(EVENT_KEYS)
@@ -378,19 +643,19 @@ def _parse_event(obj: dict[str, Any], number: int, seq: int, registry: Registry,
     if type(obj["seq"]) is not int:
         raise LogFormatError("seq must be an integer", number)
     if obj["seq"] != seq:
-        raise LogSequenceError(f"expected seq {seq}, found {obj['seq']}", number)
+        raise LogSequenceError(f"expected seq {seq}, found {_shown(obj['seq'])}", number)
     kind = obj["type"]
     cls = registry.events.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise LogFormatError(f"unknown event type {kind!r}", number)
+        raise LogFormatError(f"unknown event type {_shown(kind)}", number)
     version, data = obj["v"], obj["data"]
     if type(version) is not int or version < 1:
         raise LogFormatError("v must be a positive integer", number)
     if not isinstance(data, dict):
         raise LogFormatError("data must be an object", number)
     if version > cls.VERSION:
-        raise LogVersionError(f"event {kind} version {version} is newer than the installed "
-                              f"version {cls.VERSION}", number)
+        raise LogVersionError(f"event {kind} version {_shown(version)} is newer than the "
+                              f"installed version {cls.VERSION}", number)
     while version < cls.VERSION:
         upcast = registry.upcasters.get((kind, version))
         if upcast is None:
@@ -408,71 +673,122 @@ def _parse_event(obj: dict[str, Any], number: int, seq: int, registry: Registry,
         raise LogFormatError(f"bad {kind} data: {_describe(exc)}", number) from None
 
 
-def _lines(text: str) -> list[str]:
-    if not isinstance(text, str):
-        raise LogFormatError("a log is text")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    if not lines:
-        raise LogFormatError("empty log")
-    return lines
+def _check_trailer(obj: dict[str, Any], number: int, events: int) -> None:
+    """The trailer must count exactly the event lines before it."""
+    _check_keys(obj, EVENT_KEYS, number)
+    if obj["v"] != 1 or not isinstance(obj["data"], dict) or list(obj["data"]) != ["events"]:
+        raise LogFormatError("a trailer is {\"seq\": N, \"type\": \"core.log_end\", \"v\": 1, "
+                             "\"data\": {\"events\": N}}", number)
+    if type(obj["seq"]) is not int:
+        raise LogFormatError("seq must be an integer", number)
+    if obj["seq"] != events:
+        raise LogSequenceError(f"expected seq {events}, found {_shown(obj['seq'])} (trailer)",
+                               number)
+    count = obj["data"]["events"]
+    if type(count) is not int or count != events:
+        raise LogFormatError(f"the trailer counts {_shown(count)} events; the log has "
+                             f"{events}", number)
 
 
-def _event_objects(lines: list[str]) -> list[dict[str, Any]]:
-    """The JSON objects of the event lines: parsed in one call when all is well (much
-    faster), else line by line to name the first bad line."""
-    for number, line in enumerate(lines[1:], start=2):
-        if len(line) > MAX_LINE:
-            raise LogFormatError(f"line longer than {MAX_LINE} characters", number)
-    try:
-        objs = json.loads("[" + ",".join(lines[1:]) + "]")
-    except ValueError:
-        objs = None
-    if objs is None or len(objs) != len(lines) - 1 or not all(
-            isinstance(o, dict) for o in objs):
-        return [_parse_line(line, number) for number, line in enumerate(lines[1:], start=2)]
-    return objs  # type: ignore[no-any-return]
+class _Reader:
+    """The header and the events of a log, parsed one line at a time.
+
+    Iterating yields ``(line number, event)``; :attr:`complete` says whether the
+    trailer was read. Anything that does not fit raises a :class:`LogError` naming the
+    line: a malformed line, a line after the trailer, a trailer that miscounts.
+    """
+
+    def __init__(self, lines: Iterator[str], plugins: Iterable[object]) -> None:
+        self._lines = lines
+        first = next(lines, None)
+        if first is None:
+            raise LogFormatError("empty log")
+        self.head = _parse_header(_parse_line(first, 1), plugins)
+        self.complete = False
+        self.count = 0
+        self.number = 1
+
+    def __iter__(self) -> Iterator[tuple[int, Event]]:
+        registry = self.head.ruleset.registry
+        structurers = _converter_and_structurers(self.head.ruleset)[1]
+        trailers = self.head.version >= 2
+        for number, text in enumerate(self._lines, start=2):
+            self.number = number
+            if self.complete:
+                raise LogFormatError(f"nothing may follow the trailer (line {number - 1}), "
+                                     "which ends the log", number)
+            obj = _parse_record(text, number)
+            if trailers and obj.get("type") == TRAILER:
+                _check_trailer(obj, number, self.count)
+                self.complete = True
+                continue
+            event = _parse_event(obj, number, self.count, registry, structurers)
+            self.count += 1
+            yield number, event
+
+    def check_end(self, over: bool) -> None:
+        """At the end of the file: a trailer ends a finished game, and only one.
+
+        A format 1 log has no trailer; a format 2 log of a game in progress has none.
+        """
+        if self.complete and not over:
+            raise LogStateError("the trailer says the log is complete, but the game is "
+                                "not over", self.number)
+        if over and not self.complete and self.head.version >= 2:
+            raise LogStateError("the game is over but the log has no trailer: it is cut "
+                                "short", self.number)
 
 
-def read_log(text: str, plugins: Iterable[object] = ()) -> tuple[_Header, list[Event], Game]:
+def _read(source: LogSource, plugins: Iterable[object]) -> tuple[_Header, list[Event], Game]:
     """Parse and fold a full log strictly; return its header, events and the game."""
-    lines = _lines(text)
-    head = _parse_header(_parse_line(lines[0], 1), plugins)
-    try:
-        rules = make_rules(head.ruleset, head.players, head.setup)
-    except TokaidoError as exc:
-        raise LogFormatError(f"bad game parameters: {exc}", 1) from None
-    state = initial_state(rules, head.seed)
-    registry = head.ruleset.registry
-    structurers = _converter_and_structurers(head.ruleset)[1]
-    events: list[Event] = []
-    for number, obj in enumerate(_event_objects(lines), start=2):
-        event = _parse_event(obj, number, len(events), registry, structurers)
+    with _lines(source) as lines:
+        reader = _Reader(lines, plugins)
+        head = reader.head
         try:
-            state = fold(state, event)
-        except Exception as exc:  # any failure of a fold means the event does not fit
-            raise LogStateError(f"{event.TYPE} does not fit the game: {_describe(exc)}",
-                                number) from None
-        events.append(event)
+            rules = make_rules(head.ruleset, head.players, head.setup)
+        except TokaidoError as exc:
+            raise LogFormatError(f"bad game parameters: {exc}", 1) from None
+        state = initial_state(rules, head.seed)
+        events: list[Event] = []
+        for number, event in reader:
+            if state.over and isinstance(event, Action):
+                raise LogStateError(f"{event.TYPE} is a decision after the end of the game",
+                                    number)
+            try:
+                state = fold(state, event)
+            except Exception as exc:  # any failure of a fold means the event does not fit
+                raise LogStateError(f"{event.TYPE} does not fit the game: {_describe(exc)}",
+                                    number) from None
+            events.append(event)
+        reader.check_end(state.over)
     game = Game(state, tuple(events))
     try:
         game.legal_actions()
     except Exception as exc:
         raise LogStateError(f"the log ends in a state the rules cannot continue: "
-                            f"{_describe(exc)}", len(lines)) from None
+                            f"{_describe(exc)}", reader.number) from None
     return head, events, game
 
 
-def load_log(text: str, *, plugins: Iterable[object] = ()) -> Game:
+def read_log(source: LogSource,
+             plugins: Iterable[object] = ()) -> tuple[_Header, list[Event], Game]:
+    """Parse and fold a full log strictly; return its header, events and the game."""
+    return _read(source, plugins)
+
+
+def load_log(source: LogSource, *, plugins: Iterable[object] = ()) -> Game:
     """Load a full log into a game equal to the live one, ready to be continued.
 
-    Loading folds the events; it re-runs no rules and rolls no dice. Plugins are found
-    by id among ``plugins`` (objects, e.g. one under development), then among the
-    installed ones. Raises a :class:`~tokaido_rules.errors.LogError` subclass for anything
-    that does not fit.
+    ``source`` is the log's text (a ``str`` is always the text itself), a path
+    (``pathlib.Path``) or a text stream; it is read one line at a time. Loading folds
+    the events; it re-runs no rules and rolls no dice, so it proves nothing about how
+    the game was played (:func:`verify_log` does). A log without a trailer loads as a
+    game in progress. Plugins are found by id among ``plugins`` (objects, e.g. one
+    under development), then among the installed ones. Raises a
+    :class:`~tokaido_rules.errors.LogError` subclass naming the line for anything that
+    does not fit.
     """
-    return read_log(text, plugins)[2]
+    return _read(source, plugins)[2]
 
 
 # --- verification ----------------------------------------------------------------------------
@@ -480,8 +796,9 @@ def load_log(text: str, *, plugins: Iterable[object] = ()) -> Game:
 
 @frozen
 class Verification:
-    """The result of :func:`verify_log`: ``ok``, or the first ``seq`` where the current
-    rules disagree with the log, and why."""
+    """The result of :func:`verify_log`: ``ok``, or the first ``seq`` where the log and
+    a replay under the current rules part ways (``None`` when the fault is in the
+    header), and why; ``decisions`` counts the decisions replayed."""
 
     ok: bool
     seq: int | None
@@ -489,57 +806,105 @@ class Verification:
     decisions: int
 
 
-def verify_log(text: str, *, plugins: Iterable[object] = ()) -> Verification:
-    """Re-run the current rules on the log's decisions, serving its recorded chance
-    outcomes (no re-seeding), and report the first event where they disagree.
+def verify_log(source: LogSource, *, plugins: Iterable[object] = (),
+               allow_unfinished: bool = False) -> Verification:
+    """Play the log's game again under the current rules and report the first event
+    where the log differs.
 
-    This is how a rules change is checked against old games. The log must load.
+    The game is set up again from the header (seed, ruleset, crafted setup); each
+    decision the log records is applied, and every event the rules produce, chance
+    outcomes included, is compared with the log's. Outcomes the header's setup does not
+    script are drawn from the seed again, so a forged die roll or shuffle, a changed seed
+    or a rules change fails at its first effect. A header script that the events do not
+    use up fails too (it would decide the game's future chance). A log that ends before
+    the game does fails as incomplete unless ``allow_unfinished``.
+
+    ``source`` is read as by :func:`load_log`, one line at a time, and reading stops at
+    the first difference. Raises a :class:`~tokaido_rules.errors.LogError` for a log
+    that is malformed up to that point, and for a seat's copy, which has no seed.
+    Verification proves that the log is a game the rules allow from its header; it does
+    not prove who wrote the file (logs are not signed).
     """
-    head, events, _ = read_log(text, plugins)
-    script: dict[str, list[Any]] = {}
-    for event in events:
-        kind = event.chance_kind()
-        if kind is not None:
-            script.setdefault(kind, []).append(event.chance_outcome())
-    setup = Setup(head.setup.travellers, head.setup.queue, head.setup.stacks,
-                  head.setup.coins, script)
-    decisions = 0
-    try:
-        game = new_game(head.players, head.seed, head.ruleset, setup=setup)
-    except Exception as exc:
-        return Verification(False, 0, f"setup fails under the current rules: {exc}", 0)
-    for seq, event in enumerate(events):
-        produced = game.events
-        if seq < len(produced):
-            if produced[seq] != event:
-                return Verification(False, seq, _mismatch(produced[seq], event), decisions)
-            continue
-        if seq > len(produced):  # unreachable: produced grows one decision at a time
-            break
-        if not isinstance(event, Action):
-            return Verification(False, seq, f"the log has {event.TYPE} where the current "
-                                "rules wait for a decision", decisions)
+    with _lines(source) as lines:
+        reader = _Reader(lines, plugins)
+        head = reader.head
         try:
-            game = game.apply(event)
-        except IllegalActionError as exc:
-            return Verification(False, seq, f"decision {event} is not legal under the "
-                                f"current rules: {exc}", decisions)
-        except Exception as exc:  # e.g. a recorded chance outcome that cannot happen now
-            return Verification(False, seq, f"the current rules cannot play decision "
-                                f"{event} with the recorded outcomes: {_describe(exc)}",
-                                decisions)
-        decisions += 1
-    if len(game.events) > len(events):
-        extra = game.events[len(events)]
-        return Verification(False, len(events), f"the current rules add {extra.TYPE} "
-                            "after the log's last event", decisions)
-    return Verification(True, None, f"{len(events)} events and {decisions} decisions agree "
-                        "with the current rules", decisions)
+            game = new_game(head.players, head.seed, head.ruleset, setup=head.setup)
+        except Exception as exc:
+            return Verification(False, 0, f"setup fails under the current rules: "
+                                f"{_describe(exc)}", 0)
+        produced = game.events
+        decisions = 0
+        for _, event in reader:
+            seq = reader.count - 1
+            if seq < len(produced):
+                if not _same(produced[seq], event):
+                    return Verification(False, seq, _mismatch(produced[seq], event),
+                                        decisions)
+                continue
+            if game.is_over:
+                return Verification(False, seq, f"the log has {event.TYPE} after the end of "
+                                    "the game", decisions)
+            if not isinstance(event, Action):
+                return Verification(False, seq, f"the log has {event.TYPE} {_data(event)} "
+                                    "where the current rules wait for a decision", decisions)
+            try:
+                game = game.apply(event)
+            except IllegalActionError as exc:
+                return Verification(False, seq, f"decision {_shown_event(event)} is not legal "
+                                    f"under the current rules: {_describe(exc)}", decisions)
+            except Exception as exc:
+                return Verification(False, seq, f"the current rules cannot play decision "
+                                    f"{_shown_event(event)}: {_describe(exc)}", decisions)
+            decisions += 1
+            produced = game.events
+            if not _same(produced[seq], event):  # the rules recorded it otherwise
+                return Verification(False, seq, _mismatch(produced[seq], event), decisions)
+        count = reader.count
+        if len(produced) > count:
+            return Verification(False, count, f"the log stops at seq {count}, where the "
+                                f"current rules go on with {produced[count].TYPE}", decisions)
+        reader.check_end(game.is_over)
+    if not game.is_over and not allow_unfinished:
+        return Verification(False, count, f"incomplete: the game is not over (the log "
+                            f"ends at seq {count}, before decision {decisions + 1})", decisions)
+    left = {kind: len(outcomes) for kind, outcomes in game.state.script.items() if outcomes}
+    if left:
+        kinds = ", ".join(f"{kind} ({n})" for kind, n in sorted(left.items()))
+        return Verification(False, None, "the header's setup scripts chance outcomes that "
+                            f"the game has not used: {kinds}", decisions)
+    state = "" if game.is_over else " so far (the game is not over)"
+    return Verification(True, None, f"{count} events and {decisions} decisions agree with the "
+                        f"current rules{state}", decisions)
+
+
+def _same(produced: Event, recorded: Event) -> bool:
+    """Whether two events are equal; values too deep to compare are not."""
+    try:
+        return produced == recorded
+    except RecursionError:
+        return False
+
+
+def _data(event: Event) -> str:
+    try:
+        text = str(event_data(event))
+    except Exception:
+        return "(data not shown)"
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _shown_event(event: Event) -> str:
+    try:
+        text = str(event)
+    except Exception:
+        text = event.TYPE
+    return text if len(text) <= 300 else text[:297] + "..."
 
 
 def _mismatch(produced: Event, recorded: Event) -> str:
-    return (f"the log has {recorded.TYPE} {event_data(recorded)}, the current rules give "
-            f"{produced.TYPE} {event_data(produced)}")
+    return (f"the log has {recorded.TYPE} {_data(recorded)}, the current rules give "
+            f"{produced.TYPE} {_data(produced)}")
 
 
 # --- state snapshots -----------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 from attrs import field, frozen
+from packaging.version import Version
 
 from . import hookspecs
 from .errors import (
@@ -23,6 +24,8 @@ from .errors import (
     OptionError,
     PluginConflictError,
     PluginDefinitionError,
+    PluginError,
+    TokaidoError,
     UnknownPluginError,
 )
 from .events import CORE_EVENTS, Action, Move
@@ -61,6 +64,16 @@ def plugin_info(plugin: object) -> PluginInfo:
     if not isinstance(info, PluginInfo):
         raise PluginDefinitionError(f"{plugin!r} has no 'tokaido_plugin' PluginInfo")
     return info
+
+
+def check_version(info: PluginInfo) -> Version:
+    """A plugin's version, which must follow PEP 440 (as in ``1.2.0``): logs record it,
+    and loading a log compares it with the installed one."""
+    try:
+        return Version(info.version)
+    except (TypeError, ValueError):  # InvalidVersion, digits beyond int(), not a str
+        raise PluginDefinitionError(f"plugin {info.id!r} has version {_short(info.version)}, "
+                                    "which is not a PEP 440 version (such as 1.2.0)") from None
 
 
 _INSTALLED: dict[tuple[str, ...], dict[str, EntryPoint]] = {}
@@ -304,10 +317,19 @@ class _Hooks:
 
 
 class Hooks:
-    """A typed facade over the ruleset's hook calls, so mypy checks every call site."""
+    """A typed facade over the ruleset's hook calls, so mypy checks every call site.
+
+    A hook implementation that raises (anything but a
+    :class:`~tokaido_rules.errors.TokaidoError`, which passes through) surfaces as a
+    :class:`~tokaido_rules.errors.PluginError` naming the plugin and the hook. Hooks that
+    run once per ruleset or game have their results checked too; those that run at every
+    decision are not (a check there would cost every game its speed: the conformance kit
+    checks them). The ``try`` blocks cost nothing until something is raised.
+    """
 
     def __init__(self, pm: pluggy.PluginManager) -> None:
         hook = _Hooks(pm)
+        self._pm = pm
         self._hook = hook
         self._forbidden = hook.tokaido_forbidden_stops
         self._extra = hook.tokaido_extra_actions
@@ -316,54 +338,281 @@ class Hooks:
         self._pay = hook.tokaido_pay
 
     def neutral_travellers(self, players: int) -> int:
-        result = self._hook.tokaido_neutral_travellers(players)
-        return int(result or 0)
+        name = "tokaido_neutral_travellers"
+        try:
+            result = self._hook.tokaido_neutral_travellers(players)
+        except TokaidoError:
+            raise
+        except Exception as exc:
+            raise self._raised(name, exc) from exc
+
+        def check(found: object) -> str | None:
+            if found is None:
+                return None
+            if type(found) is not int:
+                return f"returned {_short(found)}, not an int"
+            if found < 0 or players + found > MAX_PIECES:
+                return (f"returned {found}: {players} players and {found} neutral travellers "
+                        f"are not 0 to {MAX_PIECES} travellers in all")
+            return None
+
+        self._check(name, (players,), check, result, first=True)
+        return result or 0
 
     def space_slots(self, players: int, space: Space) -> int:
-        result = self._hook.tokaido_space_slots(players, space)
-        return int(result or 1)
+        name = "tokaido_space_slots"
+        try:
+            result = self._hook.tokaido_space_slots(players, space)
+        except TokaidoError:
+            raise
+        except Exception as exc:
+            raise self._raised(name, exc) from exc
+        self._check(name, (players, space), _slots_problem, result, first=True)
+        return result or 1
 
     def setup_steps(self, state: GameState) -> list[Staged]:
-        return _flatten(self._hook.tokaido_setup_steps(state))
+        return self._staged("tokaido_setup_steps", state)
 
     def decider(self, state: GameState, piece: int) -> int | None:
-        result = self._hook.tokaido_decider(state, piece)
-        return None if result is None else int(result)
+        name = "tokaido_decider"
+        try:
+            result = self._hook.tokaido_decider(state, piece)
+        except TokaidoError:
+            raise
+        except Exception as exc:
+            raise self._raised(name, exc) from exc
+        if result is None or (type(result) is int and 0 <= result < state.rules.players):
+            return result
+
+        def check(found: object) -> str | None:
+            if found is None or (type(found) is int and 0 <= found < state.rules.players):
+                return None
+            return f"returned {_short(found)}, not a seat of this game"
+
+        raise _blame(self._pm, name, (state, piece), check)
 
     def forbidden_stops(self, state: GameState, piece: int,
                         positions: tuple[int, ...]) -> Mapping[int, str]:
-        found = self._forbidden(state, piece, positions)
-        if len(found) == 1:
-            return found[0]  # type: ignore[no-any-return]
-        forbidden: dict[int, str] = {}
-        for group in found:
-            for position, reason in group.items():
-                forbidden.setdefault(position, reason)
-        return forbidden
+        try:
+            found = self._forbidden(state, piece, positions)
+            if len(found) == 1:
+                return found[0]  # type: ignore[no-any-return]
+            forbidden: dict[int, str] = {}
+            for group in found:
+                for position, reason in group.items():
+                    forbidden.setdefault(position, reason)
+            return forbidden
+        except TokaidoError:
+            raise
+        except Exception as exc:
+            raise self._raised("tokaido_forbidden_stops", exc, (state, piece, positions),
+                               _mapping_problem) from exc
 
     def extra_actions(self, state: GameState, step: Step) -> list[Action]:
-        return [a for group in self._extra(state, step) for a in group]
+        try:
+            return [a for group in self._extra(state, step) for a in group]
+        except TokaidoError:
+            raise
+        except Exception as exc:
+            raise self._raised("tokaido_extra_actions", exc, (state, step),
+                               _sequence_problem(Action)) from exc
+
+    def ask_decision(self, state: GameState, step: Step) -> bool:
+        try:
+            return any(self._hook.tokaido_ask_decision(state, step))
+        except TokaidoError:
+            raise
+        except Exception as exc:
+            raise self._raised("tokaido_ask_decision", exc) from exc
 
     def arrival_steps(self, state: GameState, piece: int) -> list[Staged]:
-        return _flatten(self._arrival(state, piece))
+        try:
+            return _flatten(self._arrival(state, piece))
+        except TokaidoError:
+            raise
+        except Exception as exc:
+            raise self._raised("tokaido_arrival_steps", exc, (state, piece),
+                               _sequence_problem(Staged)) from exc
 
     def card_gained(self, ctx: Context, piece: int, card: str, source: str) -> None:
-        self._gained(ctx, piece, card, source)
+        try:
+            self._gained(ctx, piece, card, source)
+        except TokaidoError:
+            raise
+        except Exception as exc:
+            raise self._raised("tokaido_card_gained", exc) from exc
 
     def pay(self, ctx: Context, piece: int, amount: int, cards: tuple[str, ...]) -> bool:
-        return bool(self._pay(ctx, piece, amount, cards))
+        try:
+            return bool(self._pay(ctx, piece, amount, cards))
+        except TokaidoError:
+            raise
+        except Exception as exc:
+            raise self._raised("tokaido_pay", exc) from exc
 
     def end_steps(self, state: GameState) -> list[Staged]:
-        return _flatten(self._hook.tokaido_end_steps(state))
+        return self._staged("tokaido_end_steps", state)
 
     def tiebreak(self, state: GameState, piece: int) -> int:
-        return sum(int(r) for r in self._hook.tokaido_tiebreak(state, piece) if r)
+        results = self._results("tokaido_tiebreak", (state, piece), _int_problem)
+        return sum(results)
 
     def action_space(self, rules: Rules) -> list[tuple[object, ...]]:
-        return [k for group in self._hook.tokaido_action_space(rules) for k in group]
+        groups = self._results("tokaido_action_space", (rules,), _sequence_problem(tuple))
+        return [k for group in groups for k in group]
 
     def invariants(self, state: GameState) -> list[str]:
-        return [p for group in self._hook.tokaido_invariants(state) for p in group]
+        groups = self._results("tokaido_invariants", (state,), _sequence_problem(str))
+        return [p for group in groups for p in group]
+
+    # --- checking -----------------------------------------------------------------------
+    def _staged(self, name: str, state: GameState) -> list[Staged]:
+        return _flatten(self._results(name, (state,), _sequence_problem(Staged)))
+
+    def _results(self, name: str, args: tuple[Any, ...],
+                 check: Callable[[object], str | None]) -> list[Any]:
+        """Call a hook that runs once per game (or per check) and check every result."""
+        try:
+            results: list[Any] = getattr(self._hook, name)(*args)
+        except TokaidoError:
+            raise
+        except Exception as exc:
+            raise self._raised(name, exc, args, check) from exc
+        self._check(name, args, check, results, first=False)
+        return results
+
+    def _check(self, name: str, args: tuple[Any, ...], check: Callable[[object], str | None],
+               result: Any, *, first: bool) -> None:
+        """Raise a :class:`PluginError` if a result of hook ``name`` fails ``check``."""
+        if first:
+            bad = check(result) is not None
+        else:
+            bad = (not isinstance(result, list | tuple)
+                   or any(check(r) is not None for r in result))
+        if bad:
+            raise _blame(self._pm, name, args, check)
+
+    def _raised(self, name: str, exc: BaseException, args: tuple[Any, ...] | None = None,
+                check: Callable[[object], str | None] | None = None) -> PluginError:
+        return _failure(self._pm, name, exc, args, check)
+
+
+MAX_PIECES = 5
+"""Travellers in one game, seated and neutral: the board's inns hold no more."""
+
+
+def _short(value: object) -> str:
+    """A value for an error message, cut short (a hook may return anything)."""
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _describe_exception(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except Exception:
+        text = ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _slots_problem(found: object) -> str | None:
+    if found is None or (type(found) is int and found >= 1):
+        return None
+    return f"returned {_short(found)}, not a number of slots (an int of at least 1)"
+
+
+def _int_problem(found: object) -> str | None:
+    return None if found is None or type(found) is int else f"returned {_short(found)}, not an int"
+
+
+def _mapping_problem(found: object) -> str | None:
+    if found is None or isinstance(found, Mapping):
+        return None
+    return f"returned {_short(found)}, not a mapping"
+
+
+def _sequence_problem(kind: type) -> Callable[[object], str | None]:
+    """A check that a result is a sequence of ``kind`` (a bare string is not one)."""
+    def check(found: object) -> str | None:
+        if found is None:
+            return None
+        if isinstance(found, Sequence) and not isinstance(found, str | bytes):
+            wrong = next((x for x in found if not isinstance(x, kind)), _NOTHING)
+            if wrong is _NOTHING:
+                return None
+            return (f"returned an item {_short(wrong)} that is not a "
+                    f"{kind.__name__}")
+        return f"returned {_short(found)}, not a sequence of {kind.__name__}"
+    return check
+
+
+_NOTHING = object()
+
+
+def _in_call_order(pm: pluggy.PluginManager, name: str) -> list[Any]:
+    return list(reversed(getattr(pm.hook, name).get_hookimpls()))
+
+
+def _failure(pm: pluggy.PluginManager, name: str, exc: BaseException,
+             args: tuple[Any, ...] | None = None,
+             check: Callable[[object], str | None] | None = None) -> PluginError:
+    """The :class:`PluginError` for an exception raised while hook ``name`` ran: the
+    plugin is the one whose implementation is in the traceback; if none is (the results
+    could not be combined), the one whose result fails ``check``."""
+    impls = _in_call_order(pm, name)
+    codes: dict[Any, str] = {}
+    for impl in impls:
+        function = getattr(impl.function, "__func__", impl.function)
+        code = getattr(function, "__code__", None)
+        if code is not None:
+            codes.setdefault(code, impl.plugin_name)
+    tb = exc.__traceback__
+    while tb is not None:
+        plugin = codes.get(tb.tb_frame.f_code)
+        if plugin is not None:
+            return PluginError(f"plugin {plugin!r}: {name} raised "
+                               f"{_describe_exception(exc)}", plugin, name)
+        tb = tb.tb_next
+    if args is not None and check is not None:
+        return _blame(pm, name, args, check)
+    return _unattributed(impls, name, f"raised {_describe_exception(exc)}")
+
+
+def _blame(pm: pluggy.PluginManager, name: str, args: tuple[Any, ...],
+           check: Callable[[object], str | None]) -> PluginError:
+    """The :class:`PluginError` for a bad result of hook ``name``: each plain
+    implementation is called again on its own (the hooks checked are free of side
+    effects) to find the first whose result fails ``check``; if none does, a wrapper
+    changed the results."""
+    impls = _in_call_order(pm, name)
+    given = dict(zip(getattr(pm.hook, name).spec.argnames, args, strict=True))
+    for impl in impls:
+        if impl.wrapper or impl.hookwrapper:
+            continue
+        try:
+            result = impl.function(*(given[n] for n in impl.argnames))
+        except TokaidoError:
+            continue
+        except Exception as exc:
+            return PluginError(f"plugin {impl.plugin_name!r}: {name} raised "
+                               f"{_describe_exception(exc)}", impl.plugin_name, name)
+        problem = check(result)
+        if problem is not None:
+            return PluginError(f"plugin {impl.plugin_name!r}: {name} {problem}",
+                               impl.plugin_name, name)
+    wrappers = [i for i in impls if i.wrapper or i.hookwrapper]
+    return _unattributed(wrappers or impls, name, "gave results of the wrong type")
+
+
+def _unattributed(impls: list[Any], name: str, problem: str) -> PluginError:
+    ids = sorted({i.plugin_name for i in impls})
+    if len(ids) == 1:
+        return PluginError(f"plugin {ids[0]!r}: {name} {problem}", ids[0], name)
+    who = ", ".join(map(repr, ids)) or "no plugin"
+    return PluginError(f"{name} {problem} (implemented by {who})", None, name)
 
 
 _ORDER = attrgetter("order")
@@ -386,6 +635,8 @@ class Ruleset:
 
     def __init__(self, plugins: Sequence[object], options: Mapping[str, object]) -> None:
         self.plugins: tuple[object, ...] = tuple(canonical_order(plugins))
+        for plugin in self.plugins:
+            check_version(plugin_info(plugin))
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         # pluggy calls the most recently registered plugin first: register in reverse so
@@ -410,7 +661,14 @@ class Ruleset:
         so that registration runs plugin by plugin, in canonical order."""
         for impl in getattr(self.pm.hook, hook).get_hookimpls():
             if impl.plugin is plugin:
-                return impl.function(*(kwargs[name] for name in impl.argnames))
+                try:
+                    return impl.function(*(kwargs[name] for name in impl.argnames))
+                except TokaidoError:
+                    raise
+                except Exception as exc:
+                    pid = plugin_info(plugin).id
+                    raise PluginError(f"plugin {pid!r}: {hook} raised "
+                                      f"{_describe_exception(exc)}", pid, hook) from exc
         return None
 
     @classmethod
@@ -433,6 +691,11 @@ class Ruleset:
         preset_by: dict[str, str] = {}
         for plugin in self.plugins:
             preset = self._call_own("tokaido_preset_options", plugin, registry=self.registry)
+            if preset is not None and not isinstance(preset, Mapping):
+                pid = plugin_info(plugin).id
+                raise PluginError(f"plugin {pid!r}: tokaido_preset_options returned "
+                                  f"{_short(preset)}, not a mapping", pid,
+                                  "tokaido_preset_options")
             for name, value in (preset or {}).items():
                 self._check_option(name, value, f"preset of plugin {plugin_info(plugin).id!r}")
                 if name in preset_by and values[name] != value:
