@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import pytest
 
-from tokaido_rules import Context, GameState, PluginInfo, Registry, Staged, Step, hookimpl
-from tokaido_rules.testing import ConformanceError, ConformanceReport, run_conformance
+from tokaido_rules import (
+    Context,
+    GameState,
+    PluginInfo,
+    Registry,
+    Ruleset,
+    Staged,
+    Step,
+    hookimpl,
+)
+from tokaido_rules.testing import (
+    ConformanceError,
+    ConformanceReport,
+    check_twin,
+    play,
+    run_conformance,
+)
 
 BASE_VARIANTS = ("initiation", "return-journey", "gastronomy", "preparations")
 VARIANT_SETS = [(), *[(v,) for v in BASE_VARIANTS], BASE_VARIANTS]
@@ -26,6 +41,9 @@ CROSSROADS_VARIANTS = [
 ]
 PRESETS = [("base", "bga"), ("base", "crossroads", "bga"),
            ("base", "crossroads", "bga", "gastronomy", "new-encounters")]
+COMBINATIONS = MATRIX + CROSSROADS_VARIANTS + PRESETS
+SWEEP_SEEDS = range(1000, 1005)
+"""The slow sweep's games: every combination, every player count, these seeds."""
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -37,11 +55,45 @@ def test_base_game_conforms(players: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-@pytest.mark.parametrize("plugins", MATRIX + CROSSROADS_VARIANTS + PRESETS, ids="+".join)
+@pytest.mark.parametrize("plugins", COMBINATIONS, ids="+".join)
 def test_every_shipped_combination_conforms(plugins: tuple[str, ...], players: int) -> None:
     """Every combination of expansion, promos, variants and presets conforms."""
     report = run_conformance(plugins, players=players, games=1, seed=7 * players)
     assert report.decisions > 10
+
+
+def twin_games(plugins: tuple[str, ...], players: int, seeds: Iterable[int]) -> int:
+    """Play a game per seed and compare it with its twins, more of them than the kit
+    does by default (an offer twin per seat); return how many twins."""
+    ruleset = Ruleset.build(plugins)
+    compared = 0
+    for seed in seeds:
+        game = play(ruleset, players, seed)
+        compared += check_twin(ruleset, game, seed, swaps=3, picks=2, offers=players)
+    return compared
+
+
+@pytest.mark.parametrize(
+    ("plugins", "players"),
+    [pytest.param(p, 2 + i % 4, id=f"{'+'.join(p)}-{2 + i % 4}p")
+     for i, p in enumerate(COMBINATIONS)],
+)
+def test_no_hidden_fact_shapes_a_seats_game(plugins: tuple[str, ...], players: int) -> None:
+    """Twin games, each differing from the game in one hidden fact (two cards of a deck
+    swapped, another random pick, another traveller offered), look the same to every
+    seat until it may see the difference: views, copies of the log, and which decisions
+    are asked and offered (RULES.md 7). One game per combination, the player count
+    cycling from 2 to 5."""
+    assert twin_games(plugins, players, [players]) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("plugins", COMBINATIONS, ids="+".join)
+def test_no_hidden_fact_shapes_a_seats_game_sweep(plugins: tuple[str, ...],
+                                                   players: int) -> None:
+    """The same at every player count, over several seeds (``pytest -m slow``)."""
+    assert twin_games(plugins, players, SWEEP_SEEDS) >= len(SWEEP_SEEDS)
 
 
 def test_fixture_for_plugin_authors(tokaido_conformance: Callable[..., ConformanceReport]) -> None:
@@ -91,7 +143,7 @@ class NoMoves:
 
 @pytest.mark.parametrize(
     ("plugin", "message"),
-    [(Leaky(), "facts the seat cannot see"), (Hoarder(), "invariant"),
+    [(Leaky(), "facts (the seat|it) cannot see"), (Hoarder(), "invariant"),
      (NoMoves(), "no legal action")],
 )
 def test_kit_catches_broken_plugins(plugin: object, message: str) -> None:

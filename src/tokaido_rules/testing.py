@@ -14,23 +14,25 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
-from attrs import frozen
+from attrs import evolve, field, fields, frozen
 
 from .bots import RandomBot, next_action
 from .chance import random_below
 from .engine import Game, new_game, replay
 from .errors import IllegalActionError, TokaidoError
-from .events import Action, DeckSet, Move, fold
-from .frozen import FrozenMap
+from .events import Action, Automatic, CardsMoved, DeckSet, Event, Move, fold
+from .frozen import FrozenMap, freeze
 from .log import dump_log, dump_state, load_log, load_state
-from .model import GameState
+from .model import GameState, Step
 from .ruleset import Ruleset
+from .views import View
 from .visibility import data_visible, zone_visible
 
 MAX_DECISIONS = 2000
+T = TypeVar("T")
 
 
 class ConformanceError(AssertionError):
@@ -241,61 +243,444 @@ def check_views(game: Game, seed: int) -> None:
                             f"seat {seat}")
 
 
-def check_twin(ruleset: Ruleset, game: Game, seed: int) -> None:
-    """Replay the game's decisions in a twin whose hidden decks are in another order.
+def _decided(events: Sequence[Event]) -> Iterator[tuple[int, Action]]:
+    """The decisions among a game's events, with their index: every action but those the
+    engine took by itself (right after a ``core.automatic`` marker), which a replay of
+    the decisions takes again by itself. :func:`~tokaido_rules.events.decisions`
+    without the index, which the twins need to cut the game into decisions."""
+    previous = ""
+    for index, event in enumerate(events):
+        if isinstance(event, Action) and previous != Automatic.TYPE:
+            yield index, event
+        previous = event.TYPE
 
-    For each seat, until the twin differs in a zone the seat may see (a card revealed),
-    the seat's view and its copy of every event must be identical: nothing hidden may
-    reach it through data, events, legal actions or anything else.
+
+@frozen
+class Twin:
+    """A twin of a game: the same start and decisions, with one hidden chance outcome
+    changed.
+
+    ``chance`` is a :class:`~tokaido_rules.Setup` script: for each varied chance kind,
+    the game's own outcomes up to the changed one, which is last (later outcomes come
+    from the seed, as in the game); ``label`` says what changed; ``changed`` is the
+    index in the game's events of the (first) changed outcome.
     """
+
+    label: str
+    chance: FrozenMap[str, tuple[Any, ...]] = field(converter=freeze)
+    changed: int = 0
+
+
+class _Salt:
+    """Deterministic draws for choosing twins: no global random state."""
+
+    def __init__(self, seed: int, key: int) -> None:
+        self.seed, self.key, self.draws = seed, key, 0
+
+    def below(self, n: int) -> int:
+        self.draws += 1
+        return random_below(self.seed, self.key, self.draws, n)
+
+
+class _Original:
+    """The game the twins are compared with: its state after every event, its
+    decisions, and its views and redacted events, each computed once for all twins."""
+
+    def __init__(self, game: Game) -> None:
+        from .engine import initial_state
+
+        self.game = game
+        self.events = game.events
+        state = initial_state(game.state.rules, game.seed)
+        self.states = [state]
+        """``states[i]``: the state after ``i`` events."""
+        for event in self.events:
+            state = fold(state, event)
+            self.states.append(state)
+        decided = list(_decided(self.events))
+        self.decisions = [action for _, action in decided]
+        self.bounds = [0, *(index for index, _ in decided), len(self.events)]
+        """Segment ``k`` (events ``bounds[k]:bounds[k + 1]``) is the setup for ``k == 0``,
+        else decision ``k - 1`` and what it set off; decision ``k`` is due after it."""
+        self._points: dict[int, Game] = {}
+        self._views: dict[tuple[int, int], View] = {}
+        self._redacted: dict[tuple[int, int], tuple[dict[str, Any], tuple[str, ...]]] = {}
+
+    def point(self, k: int) -> Game:
+        """The game when decision ``k`` is due (``k == len(decisions)``: the end)."""
+        game = self._points.get(k)
+        if game is None:
+            game = self._points[k] = Game(self.states[self.bounds[k + 1]], ())
+        return game
+
+    def view(self, k: int, seat: int) -> View:
+        view = self._views.get((k, seat))
+        if view is None:
+            view = self._views[k, seat] = self.point(k).view(seat)
+        return view
+
+    def redacted(self, index: int, seat: int) -> tuple[dict[str, Any], tuple[str, ...]]:
+        from .views import redact
+
+        shown = self._redacted.get((index, seat))
+        if shown is None:
+            shown = self._redacted[index, seat] = redact(self.events[index],
+                                                         self.states[index + 1], seat)
+        return shown
+
+
+def _swap(cards: Sequence[Any], salt: _Salt, *, top: bool = False) -> tuple[int, int] | None:
+    """Two positions holding different cards, far enough apart not to be revealed by
+    the same draw: random ones, the first being the top card if ``top`` (the next card
+    to be drawn is what a careless rule peeks at), else the farthest pair; ``None`` if
+    all the cards are alike."""
+    n = len(cards)
+    if n < 2 or len(set(cards)) < 2:
+        return None
+    gap = max(1, min(8, n // 3))
+    for _ in range(64):
+        i, j = sorted((0 if top else salt.below(n), salt.below(n)))
+        if j - i >= gap and cards[i] != cards[j]:
+            return i, j
+    return 0, max(k for k in range(n) if cards[k] != cards[0])
+
+
+def _swapped(cards: Sequence[Any], i: int, j: int) -> tuple[Any, ...]:
+    out = list(cards)
+    out[i], out[j] = out[j], out[i]
+    return tuple(out)
+
+
+def _choose(items: Sequence[T], count: int, salt: _Salt) -> list[T]:
+    """``count`` of ``items`` (all if fewer), chosen by ``salt``, in their order."""
+    pool = list(range(len(items)))
+    chosen: list[int] = []
+    while pool and len(chosen) < count:
+        chosen.append(pool.pop(salt.below(len(pool))))
+    return [items[i] for i in sorted(chosen)]
+
+
+def twins(game: Game, seed: int, *, swaps: int = 2, picks: int = 1, offers: int = 1,
+          kinds: Iterable[str] | None = None) -> list[Twin]:
+    """The twins :func:`check_twin` compares ``game`` with, each differing in one hidden
+    chance outcome (see there); ``kinds``: only chance kinds with one of these prefixes."""
+    return _twins(_Original(game), seed, swaps, picks, offers, kinds)
+
+
+def _twins(original: _Original, seed: int, swaps: int, picks: int, offers: int,
+           kinds: Iterable[str] | None) -> list[Twin]:
+    prefixes = None if kinds is None else tuple(kinds)
+    outcomes: dict[str, list[Any]] = {}
+    found: dict[str, list[tuple[int, int]]] = {}  # kind -> (its n-th outcome, event index)
+    for index, event in enumerate(original.events):
+        kind = event.chance_kind()
+        if kind is None:
+            continue
+        done = outcomes.setdefault(kind, [])
+        if prefixes is None or kind.startswith(prefixes):
+            found.setdefault(kind, []).append((len(done), index))
+        done.append(event.chance_outcome())
+
+    def script(kind: str, n: int, outcome: Any) -> dict[str, tuple[Any, ...]]:
+        return {kind: (*outcomes[kind][:n], outcome)}
+
+    out: list[Twin] = []
+    offered: list[int] = []
+    for kind, occurrences in sorted(found.items()):
+        if kind.startswith("travellers."):
+            offered.extend(index for _, index in occurrences)
+            continue
+        salt = _Salt(seed, occurrences[0][1])
+        first = original.events[occurrences[0][1]]
+        if isinstance(first, DeckSet):  # a whole deck order: several swaps of each
+            for n, index in occurrences:
+                cards = original.events[index].chance_outcome()
+                for number in range(swaps):
+                    pair = _swap(cards, salt, top=number == 0)
+                    if pair is not None:
+                        out.append(Twin(f"{kind}: cards {pair[0]} and {pair[1]} swapped",
+                                        script(kind, n, _swapped(cards, *pair)), index))
+        elif isinstance(first, CardsMoved):
+            variable = [(n, index) for n, index in occurrences
+                        if _alternatives(original, index)]
+            for n, index in _choose(variable, picks, salt):
+                event = original.events[index]
+                assert isinstance(event, CardsMoved)
+                if len(event.cards) > 1:  # an order of cards put under a deck
+                    pair = _swap(event.cards, salt)
+                    assert pair is not None
+                    out.append(Twin(f"{kind} (seq {index + 1}): cards {pair[0]} and "
+                                    f"{pair[1]} swapped",
+                                    script(kind, n, _swapped(event.cards, *pair)), index))
+                else:  # a card picked at random from a zone
+                    others = _alternatives(original, index)
+                    other = others[salt.below(len(others))]
+                    out.append(Twin(f"{kind} (seq {index + 1}): {other} instead of "
+                                    f"{event.cards[0]}", script(kind, n, other), index))
+    out.extend(_offer_twins(original, seed, offered, offers))
+    unique: dict[Any, Twin] = {}
+    for twin in out:  # two draws may choose the same change
+        unique.setdefault(twin.chance, twin)
+    return list(unique.values())
+
+
+def _alternatives(original: _Original, index: int) -> list[str]:
+    """What the random move of cards of event ``index`` could have been instead: for an
+    order, its cards (if not all alike); for a pick, the other cards of its zone."""
+    event = original.events[index]
+    if not isinstance(event, CardsMoved):
+        return []
+    if len(event.cards) > 1:
+        return list(event.cards) if len(set(event.cards)) > 1 else []
+    return sorted(set(original.states[index].zone(event.src)) - {event.cards[0]})
+
+
+def _offer_twins(original: _Original, seed: int, offered: list[int],
+                 count: int) -> list[Twin]:
+    """Twins where a seat was offered another traveller tile instead of the one it did
+    not choose: the offer is hidden from the other seats, the choice is not. The tile
+    comes from those nobody was offered, else from another seat's unchosen tile."""
+    offers: dict[str, tuple[str, ...]] = {}
+    where: dict[str, int] = {}
+    for index in offered:
+        kind = original.events[index].chance_kind()
+        assert kind is not None
+        offers[kind] = tuple(original.events[index].chance_outcome())
+        where[kind] = index
+    pieces = original.game.state.pieces
+    unchosen: dict[str, str] = {}
+    for kind, offer in offers.items():
+        seat = int(kind.rpartition(".")[2])
+        left = [t for t in offer if t != pieces[seat].traveller]
+        if len(offer) == 2 and len(left) == 1:
+            unchosen[kind] = left[0]
+    spare = sorted(set(original.game.state.rules.registry.travellers)
+                   - {t for offer in offers.values() for t in offer})
+    salt = _Salt(seed, len(original.events))
+    out = []
+    for kind in _choose(sorted(unchosen), count, salt):
+        script = {k: (offer,) for k, offer in offers.items()}
+        old = unchosen[kind]
+        changed = where[kind]
+        if spare:
+            new = spare[salt.below(len(spare))]
+            what = f"{kind}: {new} instead of {old}"
+        else:
+            others = [k for k in sorted(unchosen) if k != kind]
+            if not others:
+                continue
+            other = others[salt.below(len(others))]
+            new = unchosen[other]
+            changed = min(changed, where[other])
+            script[other] = (tuple(old if t == new else t for t in offers[other]),)
+            what = f"{kind}: {new} instead of {old}, which {other} gets instead"
+        script[kind] = (tuple(new if t == old else t for t in offers[kind]),)
+        out.append(Twin(what, script, changed))
+    return out
+
+
+def check_twin(ruleset: Ruleset, game: Game, seed: int, *, swaps: int = 2, picks: int = 1,
+               offers: int = 1, kinds: Iterable[str] | None = None,
+               variants: Iterable[Twin] | None = None) -> int:
+    """Replay the game's decisions in twins that differ in one hidden fact each; return
+    how many twins were compared.
+
+    The twins (:func:`twins`, or ``variants``): per shuffled deck, ``swaps`` twins with
+    two different cards of it swapped, far apart (the first with the top card); per
+    kind of random pick of a card (a Good Luck amulet, the meal a neutral traveller
+    discards, ...) and of random order of cards put under a deck, ``picks`` twins with
+    another outcome; for ``offers`` seats, a twin offering the seat another tile instead
+    of the one it did not choose. Each scripts its chance through
+    :class:`~tokaido_rules.Setup`, so it is the game itself until the changed outcome;
+    the decisions replayed are the game's own actions, not those the engine took by
+    itself (:func:`_decided`).
+
+    For each seat, until an event reveals a difference to it (other cards in a zone it
+    may see, or data only some seats see: :func:`_revealed`), its copy of every event
+    and its view at every decision must be the same in both games: the agenda, the
+    current step and player, and the deciding seat's legal actions included, since
+    which decisions are asked, lapse or are offered must not depend on what the seat
+    cannot see. Otherwise :class:`ConformanceError` names the seat, the event or step,
+    and the twin.
+
+    When the twin does not offer the action the game took, the deciding seat must see
+    a difference: its own secret cards or its own view of a hand may legitimately give
+    it other choices. Then the games part by a choice the twin cannot copy and the
+    comparison of that twin ends for every seat (what each seat saw until then has
+    been checked). A deciding seat that sees no difference while its choices differ is
+    a leak, reported, never a silent stop.
+    """
+    original = _Original(game)
+    chosen = (list(variants) if variants is not None
+              else _twins(original, seed, swaps, picks, offers, kinds))
+    for twin in chosen:
+        _compare_twin(ruleset, original, twin, seed)
+    return len(chosen)
+
+
+def _twin_fail(check: str, original: _Original, seq: int, seed: int, twin: Twin,
+               detail: str) -> ConformanceError:
+    return ConformanceError(f"{check} (game seed {seed}, {original.game.players} players, "
+                            f"seq {seq}, twin: {twin.label}, {detail})")
+
+
+def _compare_twin(ruleset: Ruleset, original: _Original, twin: Twin, seed: int) -> None:
+    """Play the twin decision by decision beside the game (see :func:`check_twin`)."""
     from .engine import initial_state
     from .ruleset import Setup
+
+    game = original.game
+    setup: Setup = evolve(game.state.rules.setup,
+                          chance={**game.state.rules.setup.chance, **twin.chance})
+    b = new_game(game.players, seed=game.seed, plugins=ruleset, setup=setup)
+    state = initial_state(b.state.rules, b.seed)
+    blind = set(range(game.players))
+    for k in range(len(original.decisions) + 1):
+        new = b.events[state.seq:]
+        states = []
+        for event in new:
+            state = fold(state, event)
+            states.append(state)
+        _compare_events(original, twin, seed, k, new, states, blind)
+        if not blind:
+            return
+        action = original.decisions[k] if k < len(original.decisions) else None
+        _compare_views(original, twin, seed, k, b, blind, action)
+        if action is None:
+            return
+        if action not in b.legal_actions():
+            decider = original.point(k).current_player
+            if decider is None or decider in blind:
+                raise _twin_fail("the twin does not offer the action the game took",
+                                 original, original.bounds[k + 1], seed, twin,
+                                 f"decider {decider} sees no difference, {_action(action)}")
+            return
+        b = b.apply(action)
+
+
+def _revealed(original: _Original, x: GameState, y: GameState, seats: set[int],
+              announced: bool) -> set[int]:
+    """The seats among ``seats`` to which states ``x`` and ``y`` (right after the same
+    event in both games) reveal a difference: other cards in a zone the seat may see, or
+    another value of data only some seats may see (or, ``announced``, any data the seat
+    may see). Only the cards may differ, not how many each zone holds: a difference in
+    the flow of the game (a card taken in one game and not in the other) reveals
+    nothing legitimately, it is the very leak sought."""
+    if not seats:
+        return set()
+    zones = [n for n, cards in x.zones.items() if y.zones.get(n) != cards]
+    zones += [n for n in y.zones if n not in x.zones]
+    keys: list[str] = []
+    if x.data != y.data:
+        players = range(original.game.players)
+        keys = [k for k in x.data.keys() | y.data.keys() if x.data.get(k) != y.data.get(k)
+                and (announced or not all(data_visible(x, t, k) for t in players))]
+    seen = {s for s in seats
+            if any(zone_visible(x, s, n) or zone_visible(y, s, n) for n in zones)
+            or any(data_visible(x, s, k) or data_visible(y, s, k) for k in keys)}
+    if seen and any(len(x.zones.get(n, ())) != len(y.zones.get(n, ())) for n in zones):
+        return set()
+    return seen
+
+
+def _compare_events(original: _Original, twin: Twin, seed: int, k: int,
+                    new: Sequence[Event], states: Sequence[GameState], blind: set[int]) -> None:
+    """Compare segment ``k`` of both games, event by event, for the seats still blind;
+    a seat to which an event reveals a difference (:func:`_revealed`) is no longer
+    compared from there on.
+
+    In the segment that draws the changed outcome, public data that differ announce it
+    (Rare & Precious makes the amulets in play public): it is public chance, like a die.
+    Later, public data cannot legitimately differ while the zones a seat sees do not.
+    """
     from .views import redact
 
-    chance: dict[str, list[Any]] = {}
-    for event in game.events:
-        if isinstance(event, DeckSet) and event.shuffled and len(set(event.cards)) > 1:
-            chance[f"shuffle.{event.zone}"] = [tuple(reversed(event.cards))]
-    if not chance:
-        return
-    a = new_game(game.players, seed=game.seed, plugins=ruleset)
-    b = new_game(game.players, seed=game.seed, plugins=ruleset, setup=Setup(chance=chance))
-    a0 = initial_state(a.state.rules, a.seed)
-    b0 = initial_state(b.state.rules, b.seed)
-    live = set(range(game.players))
-    decisions = iter(e for e in game.events if isinstance(e, Action))
-    while live:
-        for seat in sorted(live):
-            va, vb = a.view(seat), b.view(seat)
-            if va.zones != vb.zones:
-                live.discard(seat)
-                continue
-            if _view_data(va) != _view_data(vb):
-                raise _fail("a view shows facts the seat cannot see (a twin game with "
-                            "other hidden cards differs)", a, seed, f"seat {seat}")
-            for ea, eb, sa, sb in _new_events(a0, a, b0, b):
-                if redact(ea, sa, seat) != redact(eb, sb, seat) or ea.TYPE != eb.TYPE:
-                    raise _fail("a seat's copy of the log shows facts it cannot see",
-                                a, seed, f"seat {seat}, {ea.TYPE}")
-        action = next(decisions, None)
-        if action is None or action not in b.legal_actions() or a.is_over:
+    lo, hi = original.bounds[k], original.bounds[k + 1]
+    announced = lo <= twin.changed < hi
+    count = min(hi - lo, len(new))
+    for i in range(count):
+        if not blind:
             return
-        a0, b0 = a.state, b.state
-        a, b = a.apply(action), b.apply(action)
+        ea, eb = original.events[lo + i], new[i]
+        x, y = original.states[lo + i + 1], states[i]
+        seq = lo + i + 1
+        if ea.TYPE != eb.TYPE:
+            raise _twin_fail(
+                "a seat's copy of the log has other events in a twin it cannot tell apart",
+                original, seq, seed, twin, f"seats {sorted(blind)}, {_after(original, k)}: "
+                f"{_shown(ea, original.redacted(lo + i, min(blind)))} in the game, "
+                f"{_shown(eb, redact(eb, y, min(blind)))} in the twin")
+        blind -= _revealed(original, x, y, blind, announced)
+        for seat in sorted(blind):
+            if ea == eb:
+                same = set(ea.visible_fields(x, seat)) == set(eb.visible_fields(y, seat))
+            else:
+                same = original.redacted(lo + i, seat) == redact(eb, y, seat)
+            if not same:
+                raise _twin_fail(
+                    "a seat's copy of the log shows facts it cannot see", original, seq,
+                    seed, twin, f"seat {seat}, {_after(original, k)}: "
+                    f"{_shown(ea, original.redacted(lo + i, seat))} in the game, "
+                    f"{_shown(eb, redact(eb, y, seat))} in the twin")
+    if blind and hi - lo != len(new):
+        seat = min(blind)
+        if hi - lo > len(new):
+            extra = _shown(original.events[lo + count], original.redacted(lo + count, seat))
+        else:
+            extra = _shown(new[count], redact(new[count], states[count], seat))
+        raise _twin_fail(
+            "a seat's copy of the log has other events in a twin it cannot tell apart",
+            original, lo + count + 1, seed, twin,
+            f"seats {sorted(blind)}, {_after(original, k)}: {hi - lo} events in the game, "
+            f"{len(new)} in the twin, the first extra one: {extra}")
 
 
-def _new_events(a0: GameState, a: Game, b0: GameState,
-                b: Game) -> list[tuple[Any, Any, GameState, GameState]]:
-    """The events of one decision in two games, each with the state right after it."""
-    new_a, new_b = a.events[a0.seq:], b.events[b0.seq:]
-    if len(new_a) != len(new_b):
-        return [(new_a[-1], new_b[-1], a.state, b.state)] if new_a and new_b else []
-    out = []
-    sa, sb = a0, b0
-    for ea, eb in zip(new_a, new_b, strict=True):
-        sa, sb = fold(sa, ea), fold(sb, eb)
-        out.append((ea, eb, sa, sb))
-    return out
+def _action(action: Action | None) -> str:
+    return "no action" if action is None else f"{action.TYPE} ({action})"
+
+
+def _after(original: _Original, k: int) -> str:
+    return "at setup" if k == 0 else f"after {original.decisions[k - 1]}"
+
+
+def _shown(event: Event, shown: tuple[dict[str, Any], tuple[str, ...]]) -> str:
+    text = f"{event.TYPE} {shown[0]}"
+    return text if len(text) <= 240 else text[:237] + "..."
+
+
+_VIEW_FIELDS = tuple(f.name for f in fields(View) if f.name != "ruleset")
+
+
+def _compare_views(original: _Original, twin: Twin, seed: int, k: int, b: Game,
+                   blind: set[int], action: Action | None) -> None:
+    for seat in sorted(blind):
+        va, vb = original.view(k, seat), b.view(seat)
+        if va == vb:
+            continue
+        differ = [name for name in _VIEW_FIELDS if getattr(va, name) != getattr(vb, name)]
+        seq = original.bounds[k + 1]
+        where = f"seat {seat}, {_after(original, k)}"
+        if {"agenda", "current_step", "current_player"} & set(differ):
+            raise _twin_fail(
+                "the decisions asked depend on facts a seat cannot see", original, seq,
+                seed, twin, f"{where}: next {_steps(va.agenda, va.current_step)} in the "
+                f"game, {_steps(vb.agenda, vb.current_step)} in the twin")
+        if differ == ["legal_actions"]:
+            check = ("the twin does not offer the action the game took"
+                     if action not in vb.legal_actions
+                     else "the legal actions depend on facts the deciding seat cannot see")
+            raise _twin_fail(check, original, seq, seed, twin,
+                             f"{where}, step {_steps((), va.current_step)}: {_action(action)}")
+        raise _twin_fail(
+            "a view shows facts the seat cannot see (a twin game with other hidden cards "
+            "differs)", original, seq, seed, twin, f"{where}: {', '.join(differ)}")
+
+
+def _steps(agenda: Sequence[Step], current: Step | None) -> str:
+    steps = list(agenda) or ([current] if current is not None else [])
+    if not steps:
+        return "nothing (the game is over)"
+    return ", ".join(f"{s.kind} (traveller {s.piece}, seat {s.seat})" for s in steps[:4])
 
 
 def _view_data(view: Any) -> Any:
@@ -325,7 +710,7 @@ def run_conformance(
     decisions = events = tried = 0
     for n in range(games):
         game, t = check_game(ruleset, players, seed + n, apply_all=apply_all)
-        decisions += sum(1 for e in game.events if isinstance(e, Action))
+        decisions += sum(1 for _ in _decided(game.events))
         events += len(game.events)
         tried += t
     return ConformanceReport(ruleset.ids, players, games, decisions, events, tried)
