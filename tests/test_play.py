@@ -268,3 +268,21 @@ def test_play_bad_arguments(argv: list[str], message: str, monkeypatch: pytest.M
     err = captured.err.splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and message in err[0]
     assert captured.out == ""
+
+
+def test_play_without_a_seed_draws_64_bits_from_secrets(monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    """`tokaido play` with no --seed draws the game's seed from `secrets` (64 bits): a
+    32-bit seed was recovered from one seat's view in minutes."""
+    import secrets
+
+    monkeypatch.setattr(secrets, "randbits", lambda k: 2**64 - 1 if k == 64 else 0)
+    seen: list[int] = []
+
+    def fake_run(game: Game, *args: object, **kwargs: object) -> Game:
+        seen.append(game.seed)
+        return game
+
+    monkeypatch.setattr("tokaido_rules.play.run", fake_run)
+    assert main(["play", "--players", "2"]) == 0
+    assert seen == [2**64 - 1]

@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 import attrs
 
 from .bots import BOTS
+from .chance import new_seed
 from .engine import Game, initial_state, new_game, replay
 from .errors import TokaidoError
 from .events import Action, CardsMoved, CoinsChanged, Event, GameOver, Move, Scored, fold
@@ -599,7 +600,7 @@ def _play(args: argparse.Namespace) -> int:
         game = _read_log(args.resume)
     else:
         plugins = [p.strip() for p in args.plugins.split(",") if p.strip()]
-        seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+        seed = args.seed if args.seed is not None else new_seed()
         ruleset = Ruleset.build(plugins, _parse_options(args.option))
         game = new_game(args.players, seed=seed, plugins=ruleset)
     if not 0 <= args.human < game.players:
