@@ -5,12 +5,16 @@ Run: ``python examples/server_loop.py``. Three "clients" (bots here) each receiv
 their seat's view and answer with an action and the sequence number of the view they
 chose from. The server applies it with ``expected_seq``, so a message sent for an
 earlier point of the game is refused. Each client is sent the new lines of its own copy
-of the log; the server stores the full log.
+of the log, from a ``LogFeed`` that redacts each event once (re-writing every copy after
+every decision would cost in proportion to the whole game); the server stores the full
+log, the same way, line by line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
+from tempfile import TemporaryDirectory
 
 from tokaido_rules import (
     Action,
@@ -24,17 +28,20 @@ from tokaido_rules import (
     verify_log,
 )
 from tokaido_rules.bots import Bot, GreedyBot, RandomBot
+from tokaido_rules.log import LogFeed
 
 PLAYERS = 3
 SEED = 11
 
 
 class Table:
-    """One table: its game, and how many lines of its log each seat has received."""
+    """One table: its game, each seat's copy of its log as sent so far, and the full log
+    as stored so far."""
 
     def __init__(self, players: int, seed: int, plugins: Iterable[str] = ("base",)) -> None:
         self.game = new_game(players, seed=seed, plugins=plugins)
-        self.sent = [0] * players
+        self.feeds = [LogFeed(self.game, viewer=seat) for seat in range(players)]
+        self.store = LogFeed(self.game)
 
     def view(self, seat: int) -> View:
         """Everything ``seat`` may see now, with its legal actions if it decides."""
@@ -51,13 +58,13 @@ class Table:
     def updates(self, seat: int) -> list[str]:
         """The lines of the seat's copy of the log it has not received yet (a line never
         changes once written, so sending only new ones is enough)."""
-        lines = dump_log(self.game, viewer=seat).splitlines(keepends=True)
-        new, self.sent[seat] = lines[self.sent[seat]:], len(lines)
-        return new
+        return self.feeds[seat].new_lines(self.game)
 
-    def save(self) -> str:
-        """The full log, for the server's storage only (it holds the seed)."""
-        return dump_log(self.game)
+    def save(self, path: Path) -> None:
+        """Append the full log's new lines to the server's own file (it holds the seed);
+        the finished game's log ends with its trailer."""
+        with path.open("a", encoding="utf-8") as out:
+            out.writelines(self.store.new_lines(self.game))
 
 
 def main() -> None:
@@ -87,7 +94,10 @@ def main() -> None:
         print("rejected:", exc)
 
     # The server loop: ask the client of the deciding seat, apply, send every seat its
-    # new log lines. A real server would send each client its fresh view as well.
+    # new log lines and append the full log's to the server's file. A real server would
+    # send each client its fresh view as well.
+    folder = TemporaryDirectory()
+    stored = Path(folder.name) / "table.jsonl"
     errors = 0
     while not table.game.is_over:
         decider = table.game.current_player
@@ -99,6 +109,7 @@ def main() -> None:
             errors += 1
         for other in range(PLAYERS):
             received[other] += table.updates(other)
+        table.save(stored)
 
     print(f"game over at seq {table.game.state.seq}, {errors} rejected actions in the loop")
     for score in table.game.scores():
@@ -109,10 +120,12 @@ def main() -> None:
         print(f"seat {seat} received {len(received[seat])} lines ({withheld} with fields "
               f"withheld); complete copy: {copy == dump_log(table.game, viewer=seat)}")
 
-    stored = table.save()
+    text = stored.read_text(encoding="utf-8")
     resumed = load_log(stored)  # after a restart, the table continues from its log
-    print(f"stored log: {len(stored.splitlines())} lines; reloads: "
-          f"{resumed.state == table.game.state}; verifies: {verify_log(stored).ok}")
+    print(f"stored log: {len(text.splitlines())} lines, the full log: "
+          f"{text == dump_log(table.game)}; reloads: {resumed.state == table.game.state}; "
+          f"verifies: {verify_log(stored).ok}")
+    folder.cleanup()
 
 
 if __name__ == "__main__":

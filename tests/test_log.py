@@ -406,3 +406,18 @@ def test_feed_follows_one_line_of_play() -> None:
         feed.new_lines(played(decisions=5, seed=6))
     with pytest.raises(UnknownSeatError):
         LogFeed(game, 3)
+
+
+def test_feed_since_a_seq_resumes_where_the_receiver_is() -> None:
+    """LogFeed(game, seat, since=N) hands out only the lines from seq N on: what a client
+    that already has the rest receives after a reconnection or a server restart."""
+    game = played(4, 9, decisions=15)
+    loaded = load_log(dump_log(game))
+    copy = dump_log(game, viewer=2).splitlines(keepends=True)
+    for since in (0, 40, len(game.events)):
+        feed = LogFeed(loaded, 2, since=since)
+        later = loaded.apply(loaded.legal_actions()[0])
+        lines = copy[:since + 1] + feed.new_lines(loaded) + feed.new_lines(later)
+        assert "".join(lines) == dump_log(later, viewer=2)
+    with pytest.raises(ValueError, match="since must be a seq"):
+        LogFeed(game, 0, since=len(game.events) + 1)

@@ -12,7 +12,7 @@ Events are (de)serialized with a cattrs converter built per ruleset from the eve
 its plugins registered: no class paths in files, no executable serialization, no importing names
 read from a file. Loading folds the events (it re-runs no rules and rolls no dice) and
 raises a :class:`~tokaido_rules.errors.LogError` subclass naming the line and the problem
-for anything that does not fit; nothing is ever half-loaded. Logs are read line by line
+for anything that does not fit; nothing is ever half-loaded. Logs are parsed line by line
 from text, a path or a text stream, so memory follows the game, not the file.
 :func:`verify_log` re-plays the decisions under the current rules, every chance outcome
 drawn again from the seed. See ``docs/reference/log-format.md``.
@@ -20,6 +20,7 @@ drawn again from the seed. See ``docs/reference/log-format.md``.
 
 from __future__ import annotations
 
+import itertools
 import json
 import json.scanner
 import os
@@ -297,11 +298,16 @@ class LogFeed:
     the same redaction as its copy of the log (:func:`~tokaido_rules.views.redact`), so
     they hold nothing the seat may not see.
 
+    ``since``: the receiver already has the header and the events before seq ``since``
+    of ``game`` (a client reconnecting, a server restarted from a stored log); the feed
+    starts after them (folding them once).
+
     A feed follows one line of play: give it the game it was made for, or any game that
     game led to through :meth:`~tokaido_rules.Game.apply`. Make a new feed for a branch.
     """
 
-    def __init__(self, game: Game, viewer: int | None = None) -> None:
+    def __init__(self, game: Game, viewer: int | None = None, *,
+                 since: int | None = None) -> None:
         if viewer is not None:
             viewer = check_seat(game.state, viewer)
         self.viewer = viewer
@@ -312,6 +318,16 @@ class LogFeed:
         self._last: Event | None = None
         self._started = False
         self._ended = False
+        if since is not None:
+            events = game.events
+            if type(since) is not int or not 0 <= since <= len(events):
+                raise ValueError(f"since must be a seq from 0 to {len(events)}, got {since!r}")
+            if viewer is not None:
+                for event in events[:since]:
+                    self._state = fold(self._state, event)
+            self._sent = since
+            self._last = events[since - 1] if since else None
+            self._started = True
 
     @property
     def seq(self) -> int:
@@ -324,9 +340,9 @@ class LogFeed:
         return self._ended
 
     def new_lines(self, game: Game) -> list[str]:
-        """The lines (each ending with ``"\n"``) of the events of ``game`` not handed out
-        yet, after the header on the first call and followed by the trailer when the
-        game is over."""
+        """The lines of the events of ``game`` not handed out yet, each ending with a
+        newline: after the header on the first call, and followed by the trailer when
+        the game is over."""
         if game.state.rules is not self._rules or game.seed != self._seed:
             raise ValueError("this is not the game the feed follows (make one feed per game)")
         lines: list[str] = []
@@ -366,24 +382,88 @@ class LogFeed:
 # --- reading lines -------------------------------------------------------------------------
 
 
-def _text_lines(text: str) -> Iterator[str]:
-    """The lines of a log given as text, without copying the text."""
+BLOCK = 1 << 20
+"""How much of a log is read at a time (characters of text, bytes of a file): the lines
+of a block are split and checked at C speed, and memory stays within a few blocks."""
+
+
+def _check_lengths(lines: list[str], number: int) -> None:
+    """Refuse a line longer than :data:`MAX_LINE` (``number``: lines before ``lines``)."""
+    if lines and max(map(len, lines)) > MAX_LINE:
+        at = next(i for i, line in enumerate(lines) if len(line) > MAX_LINE)
+        raise LogFormatError(f"line longer than {MAX_LINE} characters", number + at + 1)
+
+
+def _text_blocks(text: str) -> Iterator[list[str]]:
+    """The lines of a log given as text, a block at a time (a line longer than
+    :data:`MAX_LINE` is refused before it is copied)."""
     pos, size, number = 0, len(text), 0
     while pos < size:
-        number += 1
-        end = text.find("\n", pos)
-        if end < 0:
-            end = size
-        if end - pos > MAX_LINE:
-            raise LogFormatError(f"line longer than {MAX_LINE} characters", number)
-        yield text[pos:end]
-        pos = end + 1
+        stop = pos + BLOCK
+        if stop >= size:
+            lines = text[pos:].split("\n")
+            if text.endswith("\n"):
+                lines.pop()
+            pos = size
+        else:
+            begins = text.rfind("\n", pos, stop) + 1 or pos  # the line that crosses stop
+            end = text.find("\n", stop)
+            if (size if end < 0 else end) - begins > MAX_LINE:
+                raise LogFormatError(f"line longer than {MAX_LINE} characters",
+                                     number + text.count("\n", pos, begins) + 1)
+            if end < 0:
+                end = size
+            lines = text[pos:end].split("\n")
+            pos = end + 1
+        _check_lengths(lines, number)
+        number += len(lines)
+        yield lines
 
 
-def _stream_lines(stream: TextStream) -> Iterator[str]:
-    """The lines of a text stream, each read on its own: a line longer than
-    :data:`MAX_LINE` is refused after reading that much of it, never read whole."""
+def _decoded(data: bytes, number: int) -> list[str]:
+    """The lines of whole lines of a file, checked (``number``: lines before them)."""
+    try:
+        lines = data.decode("utf-8").split("\n")
+    except UnicodeDecodeError as exc:
+        raise LogFormatError("not UTF-8 text",
+                             number + data.count(b"\n", 0, exc.start) + 1) from None
+    _check_lengths(lines, number)
+    return lines
+
+
+def _file_blocks(stream: BinaryIO) -> Iterator[list[str]]:
+    """The lines of a file, a block at a time: a line that is not UTF-8 is named, and
+    a line too long is refused after reading that much of it, never read whole."""
     number = 0
+    limit = 4 * MAX_LINE  # a character takes at most 4 bytes in UTF-8
+    rest = b""
+    while True:
+        chunk = stream.read(BLOCK)
+        if not chunk:
+            if rest:  # the last line, without its newline
+                yield _decoded(rest, number)
+            return
+        data = rest + chunk if rest else chunk
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            if len(data) > limit:
+                raise LogFormatError(f"line longer than {MAX_LINE} characters", number + 1)
+            rest = data
+            continue
+        rest = data[cut + 1:]
+        lines = _decoded(data[:cut], number)
+        number += len(lines)
+        if len(rest) > limit:
+            raise LogFormatError(f"line longer than {MAX_LINE} characters", number + 1)
+        yield lines
+
+
+def _stream_blocks(stream: TextStream) -> Iterator[list[str]]:
+    """The lines of a text stream, each read on its own (a line longer than
+    :data:`MAX_LINE` is refused after reading that much of it), a block at a time."""
+    number = 0
+    block: list[str] = []
+    size = 0
     while True:
         try:
             line = stream.readline(MAX_LINE + 1)
@@ -394,49 +474,32 @@ def _stream_lines(stream: TextStream) -> Iterator[str]:
             raise LogFormatError("a log is text: open the file in text mode, "
                                  "encoding='utf-8' (or pass its path)")
         if not line:
-            return
+            break
         number += 1
         if line.endswith("\n"):
             line = line[:-1]
         elif len(line) > MAX_LINE:
             raise LogFormatError(f"line longer than {MAX_LINE} characters", number)
-        yield line
-
-
-def _file_lines(stream: BinaryIO) -> Iterator[str]:
-    """The lines of a file, each read and decoded on its own, so that a line that is
-    not UTF-8 is named, and a line too long is refused after reading that much of it."""
-    number = 0
-    limit = 4 * MAX_LINE  # a character takes at most 4 bytes in UTF-8
-    while True:
-        raw = stream.readline(limit + 1)
-        if not raw:
-            return
-        number += 1
-        if raw.endswith(b"\n"):
-            raw = raw[:-1]
-        elif len(raw) > limit:
-            raise LogFormatError(f"line longer than {MAX_LINE} characters", number)
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise LogFormatError("not UTF-8 text", number) from None
-        if len(line) > MAX_LINE:
-            raise LogFormatError(f"line longer than {MAX_LINE} characters", number)
-        yield line
+        block.append(line)
+        size += len(line)
+        if size >= BLOCK:
+            yield block
+            block, size = [], 0
+    if block:
+        yield block
 
 
 @contextmanager
-def _lines(source: LogSource) -> Iterator[Iterator[str]]:
-    """The lines of a log given as text, a path or a text stream (a path is opened
-    here and closed when reading ends)."""
+def _blocks(source: LogSource) -> Iterator[Iterator[list[str]]]:
+    """The lines of a log given as text, a path or a text stream, a block at a time (a
+    path is opened here and closed when reading ends)."""
     if isinstance(source, str):
-        yield _text_lines(source)
+        yield _text_blocks(source)
     elif isinstance(source, os.PathLike):
         with open(source, "rb") as stream:
-            yield _file_lines(stream)
+            yield _file_blocks(stream)
     elif callable(getattr(source, "readline", None)):
-        yield _stream_lines(source)
+        yield _stream_blocks(source)
     else:
         raise LogFormatError("a log is text, a path or a text stream, not "
                              f"{type(source).__name__}")
@@ -476,19 +539,6 @@ _SCAN: Callable[[str, int], tuple[Any, int]] | None = (
 """CPython's JSON scanner, the one behind ``json.loads``, called directly on a line:
 about twice as fast per event line. (PyPy has none; its ``json.loads`` is fast.)"""
 
-
-def _parse_record(text: str, number: int) -> dict[str, Any]:
-    """One event line as a JSON object; anything unusual goes through
-    :func:`_parse_line`, which says what is wrong."""
-    if _SCAN is None:
-        return _parse_line(text, number)
-    try:
-        obj, end = _SCAN(text, 0)
-    except (StopIteration, ValueError, RecursionError):
-        return _parse_line(text, number)
-    if end != len(text) or type(obj) is not dict:
-        return _parse_line(text, number)
-    return obj
 
 
 def _where(text: str, pos: int) -> str:
@@ -637,15 +687,20 @@ _EVENT_KEY_SET = frozenset(EVENT_KEYS)
 
 
 def _parse_event(obj: dict[str, Any], number: int, seq: int, registry: Registry,
-                 structurers: dict[type[Event], Structurer]) -> Event:
+                 structurers: dict[type[Event], Structurer],
+                 trailers: bool = False) -> Event | None:
+    """The event of one line (``None`` for the trailer, where ``trailers`` are allowed:
+    the caller checks it)."""
+    kind: Any = obj.get("type")
+    cls = registry.events.get(kind) if isinstance(kind, str) else None
+    if cls is None and trailers and kind == TRAILER:
+        return None
     if obj.keys() != _EVENT_KEY_SET:
         _check_keys(obj, EVENT_KEYS, number)
     if type(obj["seq"]) is not int:
         raise LogFormatError("seq must be an integer", number)
     if obj["seq"] != seq:
         raise LogSequenceError(f"expected seq {seq}, found {_shown(obj['seq'])}", number)
-    kind = obj["type"]
-    cls = registry.events.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise LogFormatError(f"unknown event type {_shown(kind)}", number)
     version, data = obj["v"], obj["data"]
@@ -693,17 +748,19 @@ def _check_trailer(obj: dict[str, Any], number: int, events: int) -> None:
 class _Reader:
     """The header and the events of a log, parsed one line at a time.
 
-    Iterating yields ``(line number, event)``; :attr:`complete` says whether the
-    trailer was read. Anything that does not fit raises a :class:`LogError` naming the
-    line: a malformed line, a line after the trailer, a trailer that miscounts.
+    Iterating yields ``(line number, event)``; afterwards :attr:`complete` says whether
+    the trailer was read, :attr:`count` how many events there were. Anything that does
+    not fit raises a :class:`LogError` naming the line: a malformed line, a line after
+    the trailer, a trailer that miscounts.
     """
 
-    def __init__(self, lines: Iterator[str], plugins: Iterable[object]) -> None:
-        self._lines = lines
-        first = next(lines, None)
-        if first is None:
+    def __init__(self, blocks: Iterator[list[str]], plugins: Iterable[object]) -> None:
+        self._blocks = blocks
+        first = next(blocks, None)
+        if not first:
             raise LogFormatError("empty log")
-        self.head = _parse_header(_parse_line(first, 1), plugins)
+        self._first = first
+        self.head = _parse_header(_parse_line(first[0], 1), plugins)
         self.complete = False
         self.count = 0
         self.number = 1
@@ -712,19 +769,34 @@ class _Reader:
         registry = self.head.ruleset.registry
         structurers = _converter_and_structurers(self.head.ruleset)[1]
         trailers = self.head.version >= 2
-        for number, text in enumerate(self._lines, start=2):
-            self.number = number
-            if self.complete:
-                raise LogFormatError(f"nothing may follow the trailer (line {number - 1}), "
-                                     "which ends the log", number)
-            obj = _parse_record(text, number)
-            if trailers and obj.get("type") == TRAILER:
-                _check_trailer(obj, number, self.count)
-                self.complete = True
-                continue
-            event = _parse_event(obj, number, self.count, registry, structurers)
-            self.count += 1
-            yield number, event
+        scan = _SCAN
+        count = 0
+        number = 1
+        for block in itertools.chain((self._first[1:],), self._blocks):
+            for index, text in enumerate(block):
+                number += 1
+                obj: Any = None
+                if scan is not None:  # the fast path; anything unusual is described below
+                    try:
+                        obj, end = scan(text, 0)
+                    except (StopIteration, ValueError, RecursionError):
+                        obj = None
+                    else:
+                        if end != len(text) or type(obj) is not dict:
+                            obj = None
+                if obj is None:
+                    obj = _parse_line(text, number)
+                event = _parse_event(obj, number, count, registry, structurers, trailers)
+                if event is None:  # the trailer: check it, and that nothing follows it
+                    _check_trailer(obj, number, count)
+                    self.count, self.number, self.complete = count, number, True
+                    if index + 1 < len(block) or any(self._blocks):
+                        raise LogFormatError(f"nothing may follow the trailer (line "
+                                             f"{number}), which ends the log", number + 1)
+                    return
+                count += 1
+                yield number, event
+        self.count, self.number = count, number
 
     def check_end(self, over: bool) -> None:
         """At the end of the file: a trailer ends a finished game, and only one.
@@ -741,8 +813,8 @@ class _Reader:
 
 def _read(source: LogSource, plugins: Iterable[object]) -> tuple[_Header, list[Event], Game]:
     """Parse and fold a full log strictly; return its header, events and the game."""
-    with _lines(source) as lines:
-        reader = _Reader(lines, plugins)
+    with _blocks(source) as blocks:
+        reader = _Reader(blocks, plugins)
         head = reader.head
         try:
             rules = make_rules(head.ruleset, head.players, head.setup)
@@ -780,7 +852,8 @@ def load_log(source: LogSource, *, plugins: Iterable[object] = ()) -> Game:
     """Load a full log into a game equal to the live one, ready to be continued.
 
     ``source`` is the log's text (a ``str`` is always the text itself), a path
-    (``pathlib.Path``) or a text stream; it is read one line at a time. Loading folds
+    (``pathlib.Path``) or a text stream; it is read a block of lines at a time, so
+    memory follows the game, not the file. Loading folds
     the events; it re-runs no rules and rolls no dice, so it proves nothing about how
     the game was played (:func:`verify_log` does). A log without a trailer loads as a
     game in progress. Plugins are found by id among ``plugins`` (objects, e.g. one
@@ -819,14 +892,14 @@ def verify_log(source: LogSource, *, plugins: Iterable[object] = (),
     use up fails too (it would decide the game's future chance). A log that ends before
     the game does fails as incomplete unless ``allow_unfinished``.
 
-    ``source`` is read as by :func:`load_log`, one line at a time, and reading stops at
-    the first difference. Raises a :class:`~tokaido_rules.errors.LogError` for a log
+    ``source`` is read as by :func:`load_log`, and reading stops at the first
+    difference. Raises a :class:`~tokaido_rules.errors.LogError` for a log
     that is malformed up to that point, and for a seat's copy, which has no seed.
     Verification proves that the log is a game the rules allow from its header; it does
     not prove who wrote the file (logs are not signed).
     """
-    with _lines(source) as lines:
-        reader = _Reader(lines, plugins)
+    with _blocks(source) as blocks:
+        reader = _Reader(blocks, plugins)
         head = reader.head
         try:
             game = new_game(head.players, head.seed, head.ruleset, setup=head.setup)
@@ -835,8 +908,9 @@ def verify_log(source: LogSource, *, plugins: Iterable[object] = (),
                                 f"{_describe(exc)}", 0)
         produced = game.events
         decisions = 0
+        seq = -1
         for _, event in reader:
-            seq = reader.count - 1
+            seq += 1
             if seq < len(produced):
                 if not _same(produced[seq], event):
                     return Verification(False, seq, _mismatch(produced[seq], event),

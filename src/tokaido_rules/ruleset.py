@@ -346,6 +346,9 @@ class Hooks:
         except Exception as exc:
             raise self._raised(name, exc) from exc
 
+        if result is None or (type(result) is int and 0 <= result <= MAX_PIECES - players):
+            return result or 0
+
         def check(found: object) -> str | None:
             if found is None:
                 return None
@@ -356,8 +359,7 @@ class Hooks:
                         f"are not 0 to {MAX_PIECES} travellers in all")
             return None
 
-        self._check(name, (players,), check, result, first=True)
-        return result or 0
+        raise _blame(self._pm, name, (players,), check)
 
     def space_slots(self, players: int, space: Space) -> int:
         name = "tokaido_space_slots"
@@ -367,7 +369,8 @@ class Hooks:
             raise
         except Exception as exc:
             raise self._raised(name, exc) from exc
-        self._check(name, (players, space), _slots_problem, result, first=True)
+        if _slots_problem(result) is not None:
+            raise _blame(self._pm, name, (players, space), _slots_problem)
         return result or 1
 
     def setup_steps(self, state: GameState) -> list[Staged]:
@@ -415,7 +418,7 @@ class Hooks:
             raise
         except Exception as exc:
             raise self._raised("tokaido_extra_actions", exc, (state, step),
-                               _sequence_problem(Action)) from exc
+                               _ACTIONS_PROBLEM) from exc
 
     def ask_decision(self, state: GameState, step: Step) -> bool:
         try:
@@ -432,7 +435,7 @@ class Hooks:
             raise
         except Exception as exc:
             raise self._raised("tokaido_arrival_steps", exc, (state, piece),
-                               _sequence_problem(Staged)) from exc
+                               _STAGED_PROBLEM) from exc
 
     def card_gained(self, ctx: Context, piece: int, card: str, source: str) -> None:
         try:
@@ -458,16 +461,16 @@ class Hooks:
         return sum(results)
 
     def action_space(self, rules: Rules) -> list[tuple[object, ...]]:
-        groups = self._results("tokaido_action_space", (rules,), _sequence_problem(tuple))
+        groups = self._results("tokaido_action_space", (rules,), _TUPLES_PROBLEM)
         return [k for group in groups for k in group]
 
     def invariants(self, state: GameState) -> list[str]:
-        groups = self._results("tokaido_invariants", (state,), _sequence_problem(str))
+        groups = self._results("tokaido_invariants", (state,), _STRINGS_PROBLEM)
         return [p for group in groups for p in group]
 
     # --- checking -----------------------------------------------------------------------
     def _staged(self, name: str, state: GameState) -> list[Staged]:
-        return _flatten(self._results(name, (state,), _sequence_problem(Staged)))
+        return _flatten(self._results(name, (state,), _STAGED_PROBLEM))
 
     def _results(self, name: str, args: tuple[Any, ...],
                  check: Callable[[object], str | None]) -> list[Any]:
@@ -478,19 +481,9 @@ class Hooks:
             raise
         except Exception as exc:
             raise self._raised(name, exc, args, check) from exc
-        self._check(name, args, check, results, first=False)
-        return results
-
-    def _check(self, name: str, args: tuple[Any, ...], check: Callable[[object], str | None],
-               result: Any, *, first: bool) -> None:
-        """Raise a :class:`PluginError` if a result of hook ``name`` fails ``check``."""
-        if first:
-            bad = check(result) is not None
-        else:
-            bad = (not isinstance(result, list | tuple)
-                   or any(check(r) is not None for r in result))
-        if bad:
+        if not isinstance(results, list | tuple) or any(check(r) is not None for r in results):
             raise _blame(self._pm, name, args, check)
+        return results
 
     def _raised(self, name: str, exc: BaseException, args: tuple[Any, ...] | None = None,
                 check: Callable[[object], str | None] | None = None) -> PluginError:
@@ -539,17 +532,21 @@ def _sequence_problem(kind: type) -> Callable[[object], str | None]:
     def check(found: object) -> str | None:
         if found is None:
             return None
-        if isinstance(found, Sequence) and not isinstance(found, str | bytes):
-            wrong = next((x for x in found if not isinstance(x, kind)), _NOTHING)
-            if wrong is _NOTHING:
-                return None
-            return (f"returned an item {_short(wrong)} that is not a "
-                    f"{kind.__name__}")
+        if type(found) in (list, tuple) or (isinstance(found, Sequence)
+                                            and not isinstance(found, str | bytes)):
+            for item in found:  # type: ignore[attr-defined]
+                if not isinstance(item, kind):
+                    return (f"returned an item {_short(item)} that is not a "
+                            f"{kind.__name__}")
+            return None
         return f"returned {_short(found)}, not a sequence of {kind.__name__}"
     return check
 
 
-_NOTHING = object()
+_STAGED_PROBLEM = _sequence_problem(Staged)
+_TUPLES_PROBLEM = _sequence_problem(tuple)
+_STRINGS_PROBLEM = _sequence_problem(str)
+_ACTIONS_PROBLEM = _sequence_problem(Action)
 
 
 def _in_call_order(pm: pluggy.PluginManager, name: str) -> list[Any]:
