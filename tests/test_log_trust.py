@@ -423,6 +423,7 @@ def test_a_100_mb_file_is_refused_in_bounded_memory(tmp_path: Path, base_log: st
             finally:
                 tracemalloc.stop()
             assert peak < 50_000_000
+        path.unlink()  # pytest keeps the last runs' temporary files: not these
 
 
 def test_logs_are_read_from_text_paths_and_streams(tmp_path: Path, base_log: str) -> None:
