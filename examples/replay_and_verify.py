@@ -2,7 +2,9 @@
 
 Run: ``python examples/replay_and_verify.py``. A 3-player game is played halfway, saved
 to a temporary file and loaded again: the loaded game equals the live one and can be
-continued. ``verify_log`` re-runs the current rules on the recorded decisions. Then we
+continued. ``verify_log`` plays the game again under the current rules from the
+header's seed (chance drawn again, every event compared); a game saved halfway is
+verified as far as it goes (``allow_unfinished=True``). Then we
 look at the game as seat 1 may see it, in its view and in its copy of the log.
 """
 
@@ -55,7 +57,7 @@ def main() -> None:
 
     loaded = load_log(text)  # folds the events: no rules re-run, no dice rolled
     print("Loaded game equals the live one:", loaded.state == game.state)
-    print("Verification:", verify_log(text).message)
+    print("Verification:", verify_log(text, allow_unfinished=True).message)
 
     show_view(loaded.view(VIEWER))
     copy = [json.loads(line) for line in dump_log(loaded, viewer=VIEWER).splitlines()]

@@ -13,17 +13,24 @@ from tokaido_rules import cli, dump_log, new_game
 from tokaido_rules.cli import main
 
 
-def test_simulate_prints_journey_and_score_table(capsys: pytest.CaptureFixture[str]) -> None:
-    """A simulated game prints one numbered line per decision and a score table."""
-    assert main(["simulate", "--players", "3", "--seed", "4"]) == 0
+@pytest.mark.parametrize("width", [80, 120])
+def test_simulate_prints_journey_and_score_table(width: int,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A simulated game prints one numbered line per decision, in display names, and a
+    score table (seats as columns, as the categories would not fit as columns), no line
+    wider than --width."""
+    assert main(["simulate", "--players", "3", "--seed", "4", "--width", str(width)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Tokaido: 3 players, seed 4, plugins base")
-    assert "   1. seat " in out
-    assert "end of the journey" in out
-    header = next(line for line in out.splitlines() if line.lstrip().startswith("seat  traveller"))
-    for column in ("Panoramas", "Souvenirs", "Meals", "Temple ranking", "total", "rank"):
-        assert column in header
+    assert "   1. seat 0: choose Zen-emon: +6 coins" in out
+    assert "end of the journey" in out and "gets Gourmet achievement" in out
+    assert "zenemon" not in out and "achievement.gourmet" not in out
+    lines = out.splitlines()
+    for row in ("seat", "traveller", "Panoramas", "Souvenirs", "Meals", "Temple ranking",
+                "total", "rank"):
+        assert any(line.startswith(row + "  ") for line in lines), row
     assert "Winner" in out
+    assert max(len(line) for line in lines) <= width
 
 
 def test_simulate_json_document(capsys: pytest.CaptureFixture[str]) -> None:
@@ -126,7 +133,7 @@ def test_replay_to_and_view(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert main(["replay", str(log), "--to", "40", "--view", "2"]) == 0
     view = capsys.readouterr().out
     assert view.startswith("View of seat 2 at seq 41")
-    assert "base.souvenirs: " in view and "hidden card(s)" in view
+    assert ", you " in view and "Decks: Souvenirs " in view
     assert main(["replay", str(log), "--view", "2", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["view"]["seat"] == 2
 
@@ -234,7 +241,7 @@ def test_plugins_lists_every_installed_plugin(capsys: pytest.CaptureFixture[str]
     assert all(rows[p]["description"] for p in shipped)
     assert main(["plugins"]) == 0
     text = capsys.readouterr().out
-    assert "crossroads 1.0.0 (tokaido-rules" in text and "requires: base" in text
+    assert "crossroads 1.1.0 (tokaido-rules" in text and "requires: base" in text
 
 
 def test_a_broken_plugin_is_reported_and_does_not_break_others(
@@ -249,7 +256,7 @@ def test_a_broken_plugin_is_reported_and_does_not_break_others(
     assert main(["plugins"]) == 0
     out = capsys.readouterr().out
     assert "broken (broken-plugin 0.3): FAILED TO LOAD" in out
-    assert "crossroads 1.0.0" in out
+    assert "crossroads 1.1.0" in out
     assert main(["simulate", "--plugins", "base,crossroads", "--format", "json"]) == 0
     capsys.readouterr()
     assert main(["simulate", "--plugins", "base,broken"]) == 2

@@ -114,8 +114,33 @@ def test_old_event_version_fixture_loads() -> None:
     assert game.is_over
     moved = [e for e in game.events if isinstance(e, CardsMoved)]
     assert moved and all(e.count == len(e.cards) for e in moved)
-    assert verify_log(text).ok
     assert '"type":"core.cards_moved","v":2' in dump_log(game)
+    # Recorded by base 1.0.0: a traveller who could afford no meal while another had not
+    # seen the hand was not asked. base 1.1.0 asks (the shape of play is public), so the
+    # old game loads but no longer verifies, at that decision.
+    verification = verify_log(text)
+    assert not verification.ok and verification.seq == 176
+    assert "base.meal" in verification.message
+
+
+def test_old_bga_log_keeps_the_printed_value_of_options_it_does_not_name() -> None:
+    """A bga game recorded before the four newer online options existed (plugins 1.0.0)
+    loads with their printed defaults although bga is enabled, so it resumes as played;
+    Hirotada using Health at a temple now gets two automatic bank coins, so the game no
+    longer verifies, at the first effect of the change (his per-stop step is gone)."""
+    text = (FIXTURES / "bga-1.0-hirotada-health.jsonl").read_text()
+    assert '"version":"1.0.0"' in text and '"crossroads.devotion"' not in text
+    game = load_log(text)
+    options = game.ruleset.options
+    assert options["base.hirotada_bank_coin"] == "auto"  # named in the header
+    assert options["crossroads.devotion"] == "stop"  # not named: printed, not bga's
+    assert options["crossroads.optional_purchase"] is False
+    assert options["crossroads.health_where_both"] is False
+    assert options["base.panorama_choice_optional"] is False
+    assert game.state.pieces[0].counter("base.donation") == 3  # as played: one coin a stop
+    verification = verify_log(text, allow_unfinished=True)
+    assert not verification.ok and verification.seq == 22
+    assert "base.hirotada" in verification.message
 
 
 def before_trailer(text: str, line: str) -> str:

@@ -646,8 +646,18 @@ def _parse_header(obj: dict[str, Any], known: Iterable[object] = ()) -> _Header:
 
 @lru_cache(maxsize=32)
 def _ruleset(plugins: tuple[object, ...], options: tuple[tuple[str, Any], ...]) -> Ruleset:
-    """Logs of the same ruleset share one (rulesets are never changed once built)."""
-    return Ruleset(plugins, dict(options))
+    """Logs of the same ruleset share one (rulesets are never changed once built).
+
+    The header names every option the game was played with; an option it does not name
+    did not exist when the game was recorded, so it takes its printed default, not a
+    preset's value: an old game resumes and verifies as it was played."""
+    given = dict(options)
+    ruleset = Ruleset(plugins, given)
+    missing = {name: spec.default for name, spec in ruleset.registry.options.items()
+               if name not in given}
+    if missing and any(ruleset.options[name] != value for name, value in missing.items()):
+        ruleset = Ruleset(plugins, {**given, **missing})
+    return ruleset
 
 
 @frozen
