@@ -69,3 +69,28 @@ def test_a_wrong_script_is_a_setup_error() -> None:
                 chance={"discard.base.inn_hand": ["fugu"]})
     with pytest.raises(SetupError, match="fugu"):
         reproduce(2, RECORD, setup=bad)
+
+
+def test_a_scripted_order_that_does_not_fit_fails_where_it_is_used() -> None:
+    """A scripted ``order.<deck>`` outcome is checked when it is used: one that is not an
+    order of the cards going under the deck there is a ``SetupError`` naming the chance
+    kind, the cards expected and the seq, not an error at some later decision."""
+    setup = Setup(travellers=RECORD_SETUP.travellers, queue=RECORD_SETUP.queue,
+                  stacks=RECORD_SETUP.stacks,
+                  chance={"order.base.souvenirs": [("ukiyoe", "sake")]})  # sake is bought
+    with pytest.raises(SetupError) as caught:
+        reproduce(2, RECORD[:2], setup=setup)
+    message = str(caught.value)
+    assert "'order.base.souvenirs'" in message
+    assert "['ukiyoe', 'sake'] is not an order of ['koma', 'ukiyoe']" in message
+    assert "at seq" in message
+
+
+def test_a_scripted_pick_that_does_not_fit_names_the_seq() -> None:
+    """A scripted pick (the neutral's discard) that is not one of the cards at hand fails
+    where it is used, naming the seq."""
+    setup = Setup(travellers=RECORD_SETUP.travellers, queue=RECORD_SETUP.queue,
+                  stacks=RECORD_SETUP.stacks,
+                  chance={"discard.base.inn_hand": ["fugu"]})
+    with pytest.raises(SetupError, match=r"'fugu' is not one of .* \(at seq \d+\)"):
+        reproduce(2, RECORD, setup=setup)
