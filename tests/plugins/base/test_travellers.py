@@ -1115,3 +1115,26 @@ def test_traveller_options_reject_unknown_values(option: str, value: str) -> Non
     """An unknown option value is an error (section 8)."""
     with pytest.raises(TokaidoError):
         start(["kinko", "hirotada", "zenemon"], options={option: value})
+
+
+@pytest.mark.parametrize("optional", [False, True])
+def test_hiroshige_with_one_open_panorama(optional: bool) -> None:
+    """With only one panorama still open, Hiroshige's choice is forced: the engine takes
+    it on the record (core.automatic, then the action: every seat sees what he took).
+    With base.panorama_choice_optional he may refuse it, so he is asked (8)."""
+    game = start(["kinko", "zenemon", "hiroshige"],
+                 options={"base.panorama_choice_optional": optional})
+    done = ("paddy.1", "paddy.2", "paddy.3", "mountain.1", "mountain.2", "mountain.3",
+            "mountain.4")
+    state = game.state.move_cards("base.panoramas", "core.collection.2", done,
+                                  from_top=False, bottom=True)
+    game = move(Game(state, ()), 14)
+    if optional:
+        assert game.legal_actions() == (ChoosePanorama(2, 2, None), ChoosePanorama(2, 2, "sea"))
+        game = act(game, ChoosePanorama, panorama=None)
+        assert "sea.1" not in collection(game, 2)
+        return
+    assert "sea.1" in collection(game, 2)
+    types = [e.TYPE for e in game.events]
+    assert types[types.index("core.automatic") + 1] == "base.choose_panorama"
+    assert ChoosePanorama(2, 2, "sea") in game.events

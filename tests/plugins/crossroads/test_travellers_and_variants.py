@@ -249,6 +249,10 @@ def test_jirocho_with_no_coins_cannot_roll() -> None:
     assert not legal(game, Gamble)
     assert not any(isinstance(e, DieRolled) for e in game.events)
     assert coins(game, 2) == 0
+    # The engine answers "no roll" on its own, on the record (7: the choice is public).
+    types = [e.TYPE for e in game.events]
+    assert types[types.index("core.automatic") + 1] == "crossroads.gamble"
+    assert Gamble(2, 2, False) in game.events
 
 
 def test_jirocho_rolls_at_each_intermediate_inn_but_not_at_edo() -> None:
