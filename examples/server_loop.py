@@ -2,9 +2,11 @@
 actions rejected, and a copy of the log for every seat.
 
 Run: ``python examples/server_loop.py``. Three "clients" (bots here) each receive only
-their seat's view and answer with an action and the sequence number of the view they
-chose from. The server applies it with ``expected_seq``, so a message sent for an
-earlier point of the game is refused. Each client is sent the new lines of its own copy
+their seat's view, as JSON in the wire format, and answer with a JSON message: an action
+and the sequence number of the view they chose from. The server decodes the action
+(``decode_action``: a malformed one is an ``IllegalActionError`` naming the field) and
+applies it with ``expected_seq``, so a message sent for an earlier point of the game is
+refused. Each client is sent the new lines of its own copy
 of the log, from a ``LogFeed`` that redacts each event once (re-writing every copy after
 every decision would cost in proportion to the whole game); the server stores the full
 log, the same way, line by line.
@@ -12,6 +14,7 @@ log, the same way, line by line.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from pathlib import Path
 from tempfile import TemporaryDirectory
@@ -19,10 +22,15 @@ from tempfile import TemporaryDirectory
 from tokaido_rules import (
     Action,
     IllegalActionError,
+    Ruleset,
     StaleActionError,
     TokaidoError,
     View,
+    decode_action,
+    decode_view,
     dump_log,
+    encode_action,
+    encode_view,
     load_log,
     new_game,
     verify_log,
@@ -47,6 +55,23 @@ class Table:
         """Everything ``seat`` may see now, with its legal actions if it decides."""
         return self.game.view(seat)
 
+    def view_message(self, seat: int) -> str:
+        """The view to send the client of ``seat``, as JSON (the wire format)."""
+        return json.dumps(encode_view(self.view(seat)))
+
+    def receive(self, seat: int, message: str) -> None:
+        """A message from the client of ``seat``, JSON ``{"seq": ..., "action": ...}``:
+        an action in the wire format, chosen on its view at ``seq``."""
+        try:
+            envelope = json.loads(message)
+            seq, action = envelope["seq"], envelope["action"]
+        except (ValueError, TypeError, KeyError, RecursionError):
+            raise IllegalActionError('a message is {"seq": ..., "action": {...}}') from None
+        if type(seq) is not int:
+            raise IllegalActionError("seq must be an integer")
+        # IllegalActionError naming the field if the action is malformed.
+        self.submit(seat, decode_action(action, self.game.ruleset), seq)
+
     def submit(self, seat: int, action: Action, seq: int) -> None:
         """A decision from the client of ``seat``, chosen on its view at ``seq``."""
         if action.seat != seat:  # a client decides for its own seat only
@@ -67,9 +92,17 @@ class Table:
             out.writelines(self.store.new_lines(self.game))
 
 
+def answer(client: Bot, sent: str, rules: Ruleset) -> str:
+    """What a client does with the view it is sent: decode it (with its own copy of the
+    rules), choose, and send back the action and the view's seq, as JSON."""
+    view = decode_view(sent, rules)
+    return json.dumps({"seq": view.seq, "action": encode_action(client.choose(view))})
+
+
 def main() -> None:
     table = Table(PLAYERS, SEED)
     clients: list[Bot] = [GreedyBot(100), RandomBot(101), GreedyBot(102)]
+    rules = Ruleset.build(["base"])  # the clients' own copy of the rules
     received: dict[int, list[str]] = {seat: table.updates(seat) for seat in range(PLAYERS)}
 
     # Each seat sees its own traveller offer, and nobody else's.
@@ -78,33 +111,36 @@ def main() -> None:
         offers = {key: value for key, value in view.data.items() if key.startswith("base.offer.")}
         print(f"seat {seat} sees {offers}, {len(view.legal_actions)} legal actions")
 
-    # Seat 0 chooses, then its client sends a second action for the same, old view.
-    view = table.view(0)
-    table.submit(0, clients[0].choose(view), view.seq)
+    # Seat 0 chooses, then its client sends the same message again for the old view.
+    message = answer(clients[0], table.view_message(0), rules)
+    print("seat 0 sends", message)
+    table.receive(0, message)
     try:
-        table.submit(0, view.legal_actions[-1], view.seq)
+        table.receive(0, message)
     except StaleActionError as exc:
         print("rejected:", exc)
 
-    # Seat 2's client tries to answer seat 1's decision.
-    view = table.view(1)
-    try:
-        table.submit(2, view.legal_actions[0], view.seq)
-    except IllegalActionError as exc:
-        print("rejected:", exc)
+    # Seat 2's client tries to answer seat 1's decision; another sends a malformed one.
+    message = answer(clients[1], table.view_message(1), rules)
+    malformed = json.loads(message)
+    malformed["action"]["traveller"] = 7
+    for seat, text in [(2, message), (1, json.dumps(malformed))]:
+        try:
+            table.receive(seat, text)
+        except IllegalActionError as exc:
+            print("rejected:", exc)
 
-    # The server loop: ask the client of the deciding seat, apply, send every seat its
-    # new log lines and append the full log's to the server's file. A real server would
-    # send each client its fresh view as well.
+    # The server loop: send the deciding seat's client its view, apply its answer, send
+    # every seat its new log lines and append the full log's to the server's file. A
+    # real server would send each client its fresh view as well.
     folder = TemporaryDirectory()
     stored = Path(folder.name) / "table.jsonl"
     errors = 0
     while not table.game.is_over:
         decider = table.game.current_player
         assert decider is not None
-        view = table.view(decider)
         try:
-            table.submit(decider, clients[decider].choose(view), view.seq)
+            table.receive(decider, answer(clients[decider], table.view_message(decider), rules))
         except TokaidoError:  # report to the client and send a fresh view
             errors += 1
         for other in range(PLAYERS):

@@ -25,7 +25,9 @@ EXPECTED: dict[str, tuple[str, ...]] = {
                           "Win rate by bot:", "greedy", "random"),
     "rl_agent.py": ("trained for 3000 steps", "win rate against three random bots:"),
     "server_loop.py": ("rejected: the action was sent at seq 11; the game is at seq 14",
-                       "rejected: seat 2 cannot decide for seat 1", "complete copy: True",
+                       "rejected: seat 2 cannot decide for seat 1",
+                       "rejected: base.choose_traveller field 'traveller': expected str",
+                       "complete copy: True",
                        "reloads: True; verifies: True"),
 }
 """Every example script and lines of its output (deterministic: the scripts are seeded)."""

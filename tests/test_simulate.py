@@ -392,7 +392,7 @@ def test_cli_batch_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert doc["summary"]["games"] == 3
     assert sum(doc["summary"]["win_rate_by_seat"].values()) == pytest.approx(1)
     batch = simulate(3, 2, ("base",), BOTS, seed=5)
-    assert [g["seed"] for g in doc["games"]] == [r.seed for r in batch.results]
+    assert [g["seed"] for g in doc["games"]] == [str(r.seed) for r in batch.results]
     assert [g["index"] for g in doc["games"]] == [0, 1, 2]
     for game, result in zip(doc["games"], batch.results, strict=True):
         assert game["decisions"] == result.decisions and game["events"] == result.events
@@ -462,7 +462,7 @@ def test_cli_batch_out_writes_one_log_per_game(tmp_path: Path,
     for f, entry in zip(files, doc["games"], strict=True):
         text = f.read_text(encoding="utf-8")
         game = load_log(text)
-        assert game.is_over and game.seed == entry["seed"]
+        assert game.is_over and str(game.seed) == entry["seed"]
         assert len(game.events) == entry["events"]
         assert [s.total for s in game.scores()] == [p["score"] for p in entry["players"]]
         assert verify_log(text).ok

@@ -5,6 +5,8 @@ so the documentation cannot drift from the code:
 - ``tokaido-options``: every rule option.
 - ``tokaido-plugins``: every shipped plugin.
 - ``tokaido-steps``: every step kind (decisions and engine steps).
+- ``tokaido-schema``: the wire format's JSON Schema document of a ruleset, as
+  ``tokaido schema`` prints it.
 
 The tables are built as docutils nodes, not as reStructuredText handed back to the
 parser: the pages are Markdown, whose parser does not read reStructuredText directives
@@ -15,10 +17,11 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar
 
 from docutils import nodes
+from docutils.parsers.rst import directives
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
@@ -26,6 +29,7 @@ from sphinx.util.docutils import SphinxDirective
 from tokaido_rules import Action, Ruleset, field_names
 from tokaido_rules.registry import StepType
 from tokaido_rules.ruleset import plugin_info
+from tokaido_rules.wire import schema_text
 
 SHIPPED = ("base", "crossroads", "new-encounters", "initiation", "return-journey",
            "gastronomy", "preparations", "rare-and-precious", "good-luck", "bga")
@@ -234,10 +238,25 @@ class StepsDirective(SphinxDirective):
         return result
 
 
+class SchemaDirective(SphinxDirective):
+    """The JSON Schema document of the wire format for the ruleset of ``:plugins:``
+    (comma-separated ids; the base game if none), generated as the page is built."""
+
+    option_spec: ClassVar[dict[str, Callable[[str], Any]]] = {
+        "plugins": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        plugins = [p.strip() for p in self.options.get("plugins", "base").split(",")]
+        text = schema_text(Ruleset.build(plugins)).rstrip("\n")
+        block = nodes.literal_block(text, text, language="json")
+        return [block]
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_object_type(EVENT_OBJECT, EVENT_OBJECT, objname="event type")
     app.add_directive("tokaido-events", EventsDirective)
     app.add_directive("tokaido-options", OptionsDirective)
     app.add_directive("tokaido-plugins", PluginsDirective)
     app.add_directive("tokaido-steps", StepsDirective)
+    app.add_directive("tokaido-schema", SchemaDirective)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -76,6 +76,15 @@ from .model import (
 from .registry import Registry
 from .ruleset import PluginInfo, Rules, Ruleset, Setup, installed_plugins
 from .views import UnknownSeatError, View, determinize
+from .wire import (
+    decode_action,
+    decode_step,
+    decode_view,
+    encode_action,
+    encode_step,
+    encode_view,
+    schemas,
+)
 
 try:
     __version__ = version("tokaido-rules")
@@ -88,6 +97,9 @@ __all__ = [
     "determinize",
     # logs
     "Verification", "dump_log", "load_log", "verify_log", "dump_state", "load_state",
+    # the wire format
+    "decode_action", "decode_step", "decode_view", "encode_action", "encode_step",
+    "encode_view", "schemas",
     # plugins
     "Context", "PluginInfo", "Registry", "Rules", "Ruleset", "hookimpl", "installed_plugins",
     "schedule_arrival",

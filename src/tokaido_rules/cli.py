@@ -38,6 +38,7 @@ from .simulate import (
     tune_jit,
 )
 from .views import View
+from .wire import encode_seed, schema_text
 
 BOT_SALT = 0x5EED_B075
 
@@ -98,6 +99,10 @@ def _build_parser() -> _Parser:
     ply.add_argument("--plugins", default="base", help="comma-separated plugin ids")
     ply.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE")
     ply.add_argument("--resume", metavar="FILE", help="continue a game saved with 'save'")
+    sch = sub.add_parser("schema", help="print the JSON Schemas of the wire format")
+    sch.add_argument("--plugins", default="base", help="comma-separated plugin ids")
+    sch.add_argument("--players", type=int, metavar="N",
+                     help="narrow seats and travellers to a game of N players")
     plg = sub.add_parser("plugins", help="list the installed plugins")
     plg.add_argument("--format", choices=("text", "json"), default="text")
     rep = sub.add_parser("replay", help="replay a full event log")
@@ -254,7 +259,7 @@ class _GameRows:
         first = self.games == 0
         self.games += 1
         if self.fmt == "json":
-            game = {"index": r.index, "seed": r.seed, "decisions": r.decisions,
+            game = {"index": r.index, "seed": encode_seed(r.seed), "decisions": r.decisions,
                     "events": r.events,
                     "players": [{"seat": x.seat, "bot": x.bot, "traveller": x.traveller,
                                  "score": x.score, "rank": x.rank, "win": x.win,
@@ -415,7 +420,7 @@ def result_document(game: Game, decisions: int) -> dict[str, Any]:
     return {
         "plugins": list(game.ruleset.ids),
         "options": dict(game.ruleset.options),
-        "seed": game.seed,
+        "seed": encode_seed(game.seed),  # 64 bits: a string, which JavaScript reads exactly
         "players": [
             {
                 "seat": s.seat,
@@ -632,6 +637,15 @@ def plugin_rows() -> list[dict[str, Any]]:
     return rows
 
 
+def _schema(args: argparse.Namespace) -> int:
+    """Print the schema document: sorted keys, so that versions can be diffed."""
+    plugins = [p.strip() for p in args.plugins.split(",") if p.strip()]
+    if args.players is not None and not 2 <= args.players <= 5:
+        raise _UsageError(f"players must be 2 to 5, got {args.players}")
+    sys.stdout.write(schema_text(Ruleset.build(plugins), args.players))
+    return 0
+
+
 def _plugins(args: argparse.Namespace) -> int:
     rows = plugin_rows()
     if args.format == "json":
@@ -668,6 +682,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(args)
         if args.command == "replay":
             return _replay(args)
+        if args.command == "schema":
+            return _schema(args)
         if args.command == "plugins":
             return _plugins(args)
         if args.command == "play":

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import frozen
 
 from .errors import PluginDefinitionError
-from .events import Action, Event
+from .events import Action, Event, field_names
 from .frozen import FrozenMap
 from .model import Card, GameState, Space, Step, Traveller
 from .visibility import Visibility
@@ -347,6 +347,9 @@ class Registry:
         ``resolve(ctx, step, action)`` emits the consequences; ``step`` is the decision
         the action answered.
         """
+        if "type" in field_names(cls):  # the wire format puts the type's name there
+            raise PluginDefinitionError(f"action {cls.TYPE} has a field named 'type', which "
+                                        "an action's JSON holds its type's name in")
         self.add_event(cls)
         self.resolvers[cls] = resolve if resolve is not None else _no_consequence
 
