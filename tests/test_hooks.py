@@ -17,9 +17,11 @@ from tokaido_rules import (
     Game,
     GameState,
     Move,
+    Note,
     PluginInfo,
     Registry,
     Rules,
+    Scene,
     Setup,
     Space,
     Staged,
@@ -304,6 +306,54 @@ def test_action_space_hook() -> None:
         else:
             with pytest.raises(TokaidoError, match="tokaido_action_space"):
                 index.legal(game)
+
+
+class Milestones:
+    """tokaido_render_notes: a note per traveller (the stages left to the final inn)
+    and one about the table, drawn in every picture."""
+
+    tokaido_plugin = PluginInfo("milestones", "1", requires=("base",))
+
+    @hookimpl
+    def tokaido_render_notes(self, scene: Scene) -> Sequence[Note]:
+        end = len(scene.board) - 1
+        notes = [Note("Milestones", f"{end - p.position} to go", i)
+                 for i, p in enumerate(scene.pieces)]
+        return [*notes, Note("Road", f"{end} stages <& inns>")]
+
+
+class Scribbler:
+    """A tokaido_render_notes that returns text instead of notes."""
+
+    tokaido_plugin = PluginInfo("scribbler", "1", requires=("base",))
+
+    @hookimpl
+    def tokaido_render_notes(self, scene: Scene) -> Sequence[Note]:
+        return "a picture"  # type: ignore[return-value]
+
+
+def test_render_notes_hook() -> None:
+    """A plugin's notes are drawn in the text and SVG pictures of games and views, after
+    the base game's, escaped in SVG; a plugin returning anything else is named in a
+    PluginError."""
+    import xml.etree.ElementTree as ET
+
+    from tokaido_rules.errors import PluginError
+    from tokaido_rules.render import notes, svg, text
+
+    game = new_game(3, plugins=["base", Milestones()], travellers=["kinko", "satsuki", "umegae"])
+    found = notes(game.view(0))
+    assert found[-1] == Note("Road", "54 stages <& inns>")
+    assert [n.text for n in found if n.label == "Milestones"] == ["54 to go"] * 3
+    labels = [n.label for n in found]
+    assert labels.index("Decks") < labels.index("Milestones")  # base first, plugin order
+    assert "Milestones: 54 to go" in text(game) and "Road: 54 stages <& inns>" in text(game)
+    picture = svg(game.view(1))
+    assert "54 stages &lt;&amp; inns&gt;" in picture
+    assert "54 stages <& inns>" in ET.fromstring(picture).itertext()
+    broken = new_game(3, plugins=["base", Scribbler()], travellers=["kinko", "satsuki", "umegae"])
+    with pytest.raises(PluginError, match=r"scribbler.*tokaido_render_notes"):
+        text(broken)
 
 
 def test_every_hook_has_a_test() -> None:

@@ -20,7 +20,7 @@ import attrs
 import numpy
 import pytest
 
-from tokaido_rules import SetupError, TokaidoError, load_log, verify_log
+from tokaido_rules import Ruleset, SetupError, TokaidoError, load_log, verify_log
 from tokaido_rules.cli import _box_stats, log_name, main
 from tokaido_rules.simulate import (
     CHUNK_GAMES,
@@ -350,7 +350,8 @@ def tables(text: str) -> dict[str, list[list[str]]]:
 
 
 def test_cli_batch_prints_the_summary_tables(capsys: pytest.CaptureFixture[str]) -> None:
-    """simulate --games prints the headline and summary tables with the library's numbers."""
+    """simulate --games prints the headline and summary tables with the library's numbers,
+    travellers and categories by their display names."""
     assert main(["simulate", "--games", "6", "--bots", "greedy,random"]) == 0
     out = capsys.readouterr().out
     first, second = out.splitlines()[:2]
@@ -375,12 +376,16 @@ def test_cli_batch_prints_the_summary_tables(capsys: pytest.CaptureFixture[str])
                                               abs=0.05)
     travellers = found[traveller_table]
     assert sum(int(r[1]) for r in travellers) == 24
-    assert {r[0]: int(r[1]) for r in travellers} == summary.games_by_traveller
+    registry = Ruleset.build(["base"]).registry
+    assert {r[0]: int(r[1]) for r in travellers} == {
+        registry.traveller_name(t): n for t, n in summary.games_by_traveller.items()}
     bots = {r[0]: float(r[1]) for r in found["bot win rate"]}
     assert bots == pytest.approx(summary.win_rate_by_bot, abs=5e-4)
     categories = {r[0]: float(r[1]) for r in found["category mean points"]}
-    assert categories == pytest.approx(summary.mean_points_by_category, abs=0.0051)  # 2 places
-    assert "panoramas" in categories
+    assert categories == pytest.approx({registry.category_label(c): v for c, v in
+                                        summary.mean_points_by_category.items()},
+                                       abs=0.0051)  # 2 places
+    assert "Temple donations" in categories
 
 
 def test_cli_batch_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -135,6 +135,29 @@ TRAVELLERS = (
     Traveller("zenemon", 6, "Zen-emon"),
 )
 
+SPACE_KINDS = {  # kind -> (display name, terminal name, colour in pictures)
+    INN: ("Inn", "Inn", "#f1e2bb"),
+    VILLAGE: ("Village", "Vil", "#f4cf86"),
+    TEMPLE: ("Temple", "Tem", "#f0a493"),
+    ENCOUNTER: ("Encounter", "Enc", "#cdb8ea"),
+    FARM: ("Farm", "Far", "#bfe0a0"),
+    HOT_SPRING: ("Hot spring", "Hot", "#a6dbe4"),
+    PADDY: ("Paddy", "Pad", "#dde8a0"),
+    MOUNTAIN: ("Mountain", "Mou", "#c4ccd6"),
+    SEA: ("Sea", "Sea", "#9ec3ec"),
+}
+"""How pictures show each kind of space."""
+
+CARD_KINDS = {
+    "panorama": "Panoramas",
+    "souvenir": "Souvenirs",
+    "meal": "Meals",
+    "hot_spring": "Hot springs",
+    "encounter": "Encounters",
+    "achievement": "Achievements",
+}
+"""Display names of the kinds of cards (pictures summarise collections by kind)."""
+
 CATEGORIES = {
     "panoramas": "Panoramas",
     "souvenirs": "Souvenirs",

@@ -9,16 +9,18 @@ from tokaido_rules import (
     Card,
     Context,
     GameState,
+    Note,
     PluginInfo,
     Registry,
     Rules,
+    Scene,
     Space,
     Staged,
     Step,
     hookimpl,
 )
 
-from . import content
+from . import content, pictures
 from . import rules as r
 from . import travellers as tv
 from .actions import (
@@ -143,6 +145,10 @@ class BasePlugin:
             registry.add_traveller(traveller)
         for name, label in content.CATEGORIES.items():
             registry.add_category(name, label)
+        for kind, (label, short, colour) in content.SPACE_KINDS.items():
+            registry.add_space_kind(kind, label, short=short, colour=colour)
+        for kind, label in content.CARD_KINDS.items():
+            registry.add_card_kind(kind, label)
         registry.add_event(TravellersOffered)
         steps = {
             "base.offer_travellers": r.run_offer_travellers,
@@ -336,6 +342,12 @@ class BasePlugin:
         keys += [("base.satsuki_meal", "self", b) for b in (False, True)]
         keys += [("base.buy_meal", "self", m) for m in (None, *meals)]
         return keys
+
+    @hookimpl
+    def tokaido_render_notes(self, scene: Scene) -> Sequence[Note]:
+        """Panoramas, temple donations, private draws, the village's and the inn's
+        cards, and the decks' sizes."""
+        return pictures.notes(scene)
 
     @hookimpl
     def tokaido_invariants(self, state: GameState) -> Sequence[str]:

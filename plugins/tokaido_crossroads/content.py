@@ -48,6 +48,18 @@ TRAVELLERS = (
     Traveller(KITA, 4, "Kita"),
 )
 
+CARD_KINDS = {
+    "cherry_tree": "Cherry trees",
+    "bath_house": "Bath houses",
+    "legendary": "Legendary objects",
+    "calligraphy": "Calligraphy",
+    "amulet": "Amulets",
+}
+"""Display names of the kinds of cards (pictures summarise collections by kind)."""
+PILE_KINDS = {BATH_HOUSES: "bath_house", LEGENDARY: "legendary", CHERRY_TREES: "cherry_tree",
+              AMULETS: "amulet", CALLIGRAPHY: "calligraphy"}
+"""The kind of card of each pile (pictures show the piles' sizes)."""
+
 CATEGORIES = {
     "cherry_trees": "Cherry trees",
     "bath_houses": "Bath houses",

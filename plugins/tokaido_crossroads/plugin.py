@@ -18,15 +18,18 @@ from tokaido_rules import (
     Action,
     Context,
     GameState,
+    Note,
     PluginInfo,
     Registry,
     Rules,
+    Scene,
     Staged,
     Step,
     hookimpl,
 )
 
 from . import content as c
+from . import pictures
 from . import rules as r
 from .actions import (
     BuyLegendary,
@@ -137,6 +140,8 @@ class CrossroadsPlugin:
             registry.add_traveller(traveller)
         for name, label in c.CATEGORIES.items():
             registry.add_category(name, label)
+        for kind, label in c.CARD_KINDS.items():
+            registry.add_card_kind(kind, label)
         registry.add_data(ACQUIRED + ".", "seat")
         registry.add_data(DEVOTION_ACTIVE + ".", "public")
         registry.add_event(DieRolled)
@@ -318,6 +323,12 @@ class CrossroadsPlugin:
         keys += [("crossroads.friendship_move", "self", p) for p in range(1, rules.end)]
         keys += [("crossroads.hospitality_meal", "self", m) for m in meals]
         return keys
+
+    @hookimpl
+    def tokaido_render_notes(self, scene: Scene) -> Sequence[Note]:
+        """The piles' sizes; each traveller's amulets (which ones only where the
+        scene shows them, else how many)."""
+        return pictures.notes(scene)
 
     @hookimpl
     def tokaido_invariants(self, state: GameState) -> Sequence[str]:

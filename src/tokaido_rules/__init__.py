@@ -73,7 +73,8 @@ from .model import (
     collection_zone,
     secret_zone,
 )
-from .registry import Registry
+from .registry import Registry, SpaceKind
+from .render import Note, Scene
 from .ruleset import PluginInfo, Rules, Ruleset, Setup, installed_plugins
 from .views import UnknownSeatError, View, determinize
 from .wire import (
@@ -102,7 +103,7 @@ __all__ = [
     "encode_view", "schemas",
     # plugins
     "Context", "PluginInfo", "Registry", "Rules", "Ruleset", "hookimpl", "installed_plugins",
-    "schedule_arrival",
+    "schedule_arrival", "Note", "Scene", "SpaceKind",
     # state and content
     "Card", "FrozenMap", "GameState", "Piece", "Space", "Staged", "Step", "Traveller",
     "collection_zone", "secret_zone",

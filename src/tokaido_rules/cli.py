@@ -11,9 +11,9 @@ import argparse
 import csv
 import json
 import os
+import shutil
 import sys
 import time
-from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -22,11 +22,13 @@ import attrs
 
 from .bots import BOTS
 from .chance import new_seed
-from .engine import Game, initial_state, new_game, replay
+from .engine import Game, new_game, replay
 from .errors import TokaidoError
-from .events import Action, CardsMoved, CoinsChanged, Event, GameOver, Move, Scored, fold
+from .events import Action
 from .log import dump_log, load_log, verify_log
-from .model import COLLECTION, GameState, collection_zone
+from .model import collection_zone
+from .registry import Registry
+from .render import journey, journey_lines, score_table, table, text
 from .ruleset import Ruleset, installed_plugins, load_plugin, plugin_info
 from .simulate import (
     GameResult,
@@ -90,6 +92,8 @@ def _build_parser() -> _Parser:
     sim.add_argument("--log", metavar="FILE", help="write the game's event log (JSON Lines)")
     sim.add_argument("--view", type=int, metavar="SEAT",
                      help="with --log: write that seat's copy (hidden facts withheld)")
+    sim.add_argument("--width", type=int, metavar="COLUMNS",
+                     help="text output's width (default: the terminal's, else 80)")
     ply = sub.add_parser("play", help="play against bots in the terminal")
     ply.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
     ply.add_argument("--human", type=int, default=0, help="your seat (default 0)")
@@ -99,6 +103,8 @@ def _build_parser() -> _Parser:
     ply.add_argument("--plugins", default="base", help="comma-separated plugin ids")
     ply.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE")
     ply.add_argument("--resume", metavar="FILE", help="continue a game saved with 'save'")
+    ply.add_argument("--width", type=int, metavar="COLUMNS",
+                     help="the board's width (default: the terminal's, else 80)")
     sch = sub.add_parser("schema", help="print the JSON Schemas of the wire format")
     sch.add_argument("--plugins", default="base", help="comma-separated plugin ids")
     sch.add_argument("--players", type=int, metavar="N",
@@ -116,51 +122,19 @@ def _build_parser() -> _Parser:
     rep.add_argument("--allow-unfinished", action="store_true",
                      help="with --verify: accept a log of a game that is not over")
     rep.add_argument("--format", choices=("text", "json"), default="text")
+    rep.add_argument("--width", type=int, metavar="COLUMNS",
+                     help="text output's width (default: the terminal's, else 80)")
     return parser
 
 
-def _label(state: GameState, piece: int) -> str:
-    p = state.pieces[piece]
-    if p.seat is None:
-        return "neutral"
-    traveller = state.rules.registry.travellers.get(p.traveller or "")
-    name = traveller.label or traveller.name if traveller else "?"
-    return f"seat {p.seat} ({name})"
-
-
-def describe_action(state: GameState, action: Any) -> str:
-    """One line for a decision, in the words of the table."""
-    if isinstance(action, Move):
-        space = state.rules.board[action.position]
-        who = _label(state, action.piece)
-        by = f" [moved by seat {action.seat}]" if state.pieces[action.piece].seat is None else ""
-        return f"{who} moves to {action.position} ({space.kind}){by}"
-    return str(action)
-
-
-def describe_effects(events: Sequence[Event], state: GameState,
-                     first: int | None = None) -> str:
-    """A short summary of what followed a decision: coins, points, cards gained. Effects
-    on another traveller than ``first`` (the decider) are prefixed with its name."""
-    parts: list[str] = []
-    last = first
-    for ev in events:
-        piece = getattr(ev, "piece", None)
-        text = None
-        if isinstance(ev, CoinsChanged):
-            text = f"{'+' if ev.delta > 0 else ''}{ev.delta} coins"
-        elif isinstance(ev, Scored):
-            text = f"{'+' if ev.points > 0 else ''}{ev.points} {ev.category}"
-        elif isinstance(ev, CardsMoved) and ev.dst.startswith(COLLECTION + "."):
-            piece = int(ev.dst.rsplit(".", 1)[1])
-            text = f"gets {', '.join(ev.cards)}"
-        if text is None:
-            continue
-        if piece is not None and piece != last:
-            text = f"{_label(state, piece)} {text}"
-        last = piece
-        parts.append(text)
-    return "; ".join(parts)
+def _width(args: argparse.Namespace) -> int:
+    """The width of text output: ``--width``, else the terminal's (80 when not a
+    terminal)."""
+    if args.width is not None:
+        if args.width < 20:
+            raise _UsageError("--width must be at least 20")
+        return int(args.width)
+    return max(20, shutil.get_terminal_size((80, 24)).columns)
 
 
 def play_bots(game: Game, seed: int, names: Sequence[str] = ("random",),
@@ -181,7 +155,7 @@ def _kinds(args: argparse.Namespace) -> list[str]:
 
 
 def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, object],
-           bots: list[str]) -> int:
+           bots: list[str], registry: Registry) -> int:
     if args.games < 1 or args.jobs < 1:
         raise _UsageError("--games and --jobs must be at least 1")
     tune_jit()
@@ -230,9 +204,9 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
         elif executor is not None:
             executor.shutdown(cancel_futures=True)
     if args.plot:
-        _plot(summary, args.plot)
+        _plot(summary, args.plot, registry)
     if args.format == "text":
-        _print_summary(summary, args)
+        _print_summary(summary, args, registry)
     else:
         rows.close(summary)
     return 0
@@ -297,7 +271,7 @@ def _stderr_console() -> Any:
     return Console(stderr=True)
 
 
-def _plot(summary: Summary, path: str) -> None:
+def _plot(summary: Summary, path: str, registry: Registry) -> None:
     try:
         import matplotlib
 
@@ -309,7 +283,8 @@ def _plot(summary: Summary, path: str) -> None:
     names = sorted(dist)
     fig, ax = plt.subplots(figsize=(max(6, len(names) * 0.8), 4.5))
     ax.bxp([_box_stats(dist[n]) for n in names], showfliers=True)
-    ax.set_xticks(range(1, len(names) + 1), names, rotation=45, ha="right")
+    ax.set_xticks(range(1, len(names) + 1), [registry.traveller_name(n) for n in names],
+                  rotation=45, ha="right")
     ax.set_ylabel("final score")
     ax.set_title(f"Scores by traveller ({summary.games} games)")
     fig.tight_layout()
@@ -348,71 +323,39 @@ def _box_stats(counts: dict[int, int]) -> dict[str, Any]:
             "fliers": [v for v in values if v < inside[0] or v > inside[-1]]}
 
 
-def _print_summary(s: Summary, args: argparse.Namespace) -> None:
+def _print_summary(s: Summary, args: argparse.Namespace, registry: Registry) -> None:
+    width = _width(args)
+    traveller = registry.traveller_name
     print(f"{s.games} games of {args.players} players, plugins {args.plugins}, bots "
           f"{args.bots}, seed {args.seed}")
     if _kinds(args):
         print(f"taken at random: {', '.join(_kinds(args))}")
     print(f"{s.games_per_second:.1f} games per second ({s.seconds:.2f} s), "
           f"{s.decisions_per_game:.1f} decisions per game\n")
-    print(_table(["seat", "win rate", "±95%", "mean score", "±95%"],
-                 [[str(k), f"{v:.3f}", _margin(s.win_rate_margin_by_seat, k, 3),
-                   f"{s.mean_score_by_seat[k]:.1f}", _margin(s.mean_score_margin_by_seat, k, 1)]
-                  for k, v in s.win_rate_by_seat.items()]))
+    print(table(["seat", "win rate", "±95%", "mean score", "±95%"],
+                [[str(k), f"{v:.3f}", _margin(s.win_rate_margin_by_seat, k, 3),
+                  f"{s.mean_score_by_seat[k]:.1f}", _margin(s.mean_score_margin_by_seat, k, 1)]
+                 for k, v in s.win_rate_by_seat.items()], width=width))
     print()
-    print(_table(["traveller", "games", "win rate", "±95%", "mean score", "±95%"],
-                 [[k, str(s.games_by_traveller[k]), f"{v:.3f}",
-                   _margin(s.win_rate_margin_by_traveller, k, 3),
-                   f"{s.mean_score_by_traveller[k]:.1f}",
-                   _margin(s.mean_score_margin_by_traveller, k, 1)]
-                  for k, v in s.win_rate_by_traveller.items()]))
+    print(table(["traveller", "games", "win rate", "±95%", "mean score", "±95%"],
+                [[traveller(k), str(s.games_by_traveller[k]), f"{v:.3f}",
+                  _margin(s.win_rate_margin_by_traveller, k, 3),
+                  f"{s.mean_score_by_traveller[k]:.1f}",
+                  _margin(s.mean_score_margin_by_traveller, k, 1)]
+                 for k, v in s.win_rate_by_traveller.items()], width=width))
     print()
-    print(_table(["bot", "win rate"], [[k, f"{v:.3f}"] for k, v in s.win_rate_by_bot.items()]))
+    print(table(["bot", "win rate"], [[k, f"{v:.3f}"] for k, v in s.win_rate_by_bot.items()],
+                width=width))
     print()
-    print(_table(["category", "mean points"],
-                 [[k, f"{v:.2f}"] for k, v in s.mean_points_by_category.items()]))
+    print(table(["category", "mean points"],
+                [[registry.category_label(k), f"{v:.2f}"]
+                 for k, v in s.mean_points_by_category.items()], width=width))
 
 
 def _margin(margins: Mapping[Any, float], key: object, places: int) -> str:
     """A 95% margin for a table, or "-" for a row of a single player."""
     value = margins.get(key)
     return "-" if value is None else f"{value:.{places}f}"
-
-
-def _table(headers: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-              for i, h in enumerate(headers)]
-    fmt = "  ".join(f"{{:<{widths[0]}}}" if i == 0 else f"{{:>{w}}}"
-                    for i, w in enumerate(widths))
-    lines = [fmt.format(*headers), fmt.format(*["-" * w for w in widths])]
-    lines.extend(fmt.format(*r) for r in rows)
-    return "\n".join(lines)
-
-
-def journey(game: Game, upto: int | None = None) -> list[tuple[int, str]]:
-    """One line per decision (seat, text) with what followed; ``seat`` -1 marks the end
-    of the journey. ``upto``: stop after that event."""
-    state = initial_state(game.state.rules, game.seed)
-    events = game.events if upto is None else game.events[: upto + 1]
-    lines: list[tuple[int, str]] = []
-    i = 0
-    while i < len(events):
-        event = events[i]
-        j = i + 1
-        while j < len(events) and not isinstance(events[j], Action | GameOver):
-            j += 1
-        before = state
-        for e in events[i:j]:
-            state = fold(state, e)
-        decider = getattr(event, "piece", event.seat) if isinstance(event, Action) else None
-        effects = describe_effects(events[i + 1:j], state, decider)
-        if isinstance(event, Action):
-            lines.append((event.seat, describe_action(before, event) +
-                          (f": {effects}" if effects else "")))
-        elif isinstance(event, GameOver):
-            lines.append((-1, "end of the journey: " + effects))
-        i = j
-    return lines
 
 
 def result_document(game: Game, decisions: int) -> dict[str, Any]:
@@ -439,22 +382,6 @@ def result_document(game: Game, decisions: int) -> dict[str, Any]:
     }
 
 
-def score_table(game: Game) -> str:
-    cats = list(game.ruleset.registry.categories)
-    labels = game.ruleset.registry.categories
-    headers = ["seat", "traveller", *[labels[c] for c in cats], "total", "rank"]
-    rows = [
-        [str(s.seat), s.traveller or "-", *[str(s.categories[c]) for c in cats], str(s.total),
-         str(s.rank)]
-        for s in game.scores()
-    ]
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    fmt = "  ".join(f"{{:>{w}}}" for w in widths)
-    out = [fmt.format(*headers), fmt.format(*["-" * w for w in widths])]
-    out.extend(fmt.format(*r) for r in rows)
-    return "\n".join(out)
-
-
 def _simulate(args: argparse.Namespace) -> int:
     plugins = [p.strip() for p in args.plugins.split(",") if p.strip()]
     if not plugins:
@@ -469,7 +396,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if batch or args.format == "csv":
         if args.log or args.view is not None:
             raise _UsageError("--log and --view are for a single game; use --out DIR")
-        return _batch(args, plugins, options, bots)
+        return _batch(args, plugins, options, bots, ruleset.registry)
     if args.view is not None and args.log is None:
         raise _UsageError("--view needs --log FILE")
     game = new_game(args.players, seed=args.seed, plugins=ruleset)
@@ -477,7 +404,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.log is not None:
         _write(args.log, dump_log(game, viewer=args.view))
     title = f"Tokaido: {args.players} players, seed {args.seed}, plugins {','.join(ruleset.ids)}"
-    _print_game(game, None, args.format, title)
+    _print_game(game, None, args.format, title, _width(args))
     return 0
 
 
@@ -489,25 +416,22 @@ def _write(path: str, text: str) -> None:
         raise _UsageError(f"cannot write {path}: {exc.strerror}") from None
 
 
-def _print_game(game: Game, upto: int | None, fmt: str, title: str) -> None:
-    lines = journey(game, upto)
-    if upto is not None:
-        game = Game(replay(game.state.rules, game.seed, game.events[: upto + 1]),
-                    game.events[: upto + 1])
+def _print_game(game: Game, upto: int | None, fmt: str, title: str, width: int) -> None:
     if fmt == "json":
-        decisions = sum(1 for seat, _ in lines if seat >= 0)
+        decisions = sum(1 for seat, _ in journey(game, upto) if seat >= 0)
+        if upto is not None:
+            game = Game(replay(game.state.rules, game.seed, game.events[: upto + 1]),
+                        game.events[: upto + 1])
         print(json.dumps(result_document(game, decisions), indent=2))
         return
     print(title)
-    n = 0
-    for seat, text in lines:
-        if seat < 0:
-            print(f"      {text}")
-        else:
-            n += 1
-            print(f"{n:4d}. {text}")
+    for line in journey_lines(game, upto, width=width):
+        print(line)
+    if upto is not None:
+        game = Game(replay(game.state.rules, game.seed, game.events[: upto + 1]),
+                    game.events[: upto + 1])
     print()
-    print(score_table(game))
+    print(score_table(game, width=width))
     if game.is_over:
         winners = ", ".join(f"seat {w}" for w in game.winners())
         print(f"\nWinner{'s' if len(game.winners()) > 1 else ''}: {winners}")
@@ -515,32 +439,6 @@ def _print_game(game: Game, upto: int | None, fmt: str, title: str) -> None:
         print(f"\nIn progress at seq {game.state.seq}, between two events of one decision.")
     else:
         print(f"\nIn progress at seq {game.state.seq}: seat {game.current_player} decides.")
-
-
-def render_view(view: View, state: GameState) -> str:
-    """A seat's view as text: travellers, the zones it sees, the sizes of the others."""
-    out = [f"View of seat {view.seat} at seq {view.seq}:"]
-    for i, p in enumerate(view.pieces):
-        cards = view.collection(i)
-        out.append(f"  {_label(state, i):24} at {p.position:2} slot {p.slot}  coins {p.coins:2}  "
-                   f"points {p.total:3}  cards {len(cards):2}")
-    for name in sorted(view.zone_sizes):
-        if name.startswith(COLLECTION + "."):
-            continue
-        if name in view.zones:
-            cards = view.zones[name]
-            if len(cards) > 8:  # a supply: count the copies
-                counts = Counter(cards)
-                text = ", ".join(f"{c} x{n}" if n > 1 else c for c, n in counts.items())
-            else:
-                text = ", ".join(cards) or "-"
-            out.append(f"  {name}: {text}")
-        else:
-            out.append(f"  {name}: {view.zone_sizes[name]} hidden card(s)")
-    if view.legal_actions:
-        out.append("  Your decision:")
-        out.extend(f"    {n}. {a}" for n, a in enumerate(view.legal_actions, 1))
-    return "\n".join(out)
 
 
 def _read_log(path: str) -> Game:
@@ -587,11 +485,13 @@ def _replay(args: argparse.Namespace) -> int:
             doc["view"] = _view_document(view)
             print(json.dumps(doc, indent=2))
         else:
-            print(render_view(view, at.state))
+            print(f"View of seat {view.seat} at seq {view.seq}:")
+            print(text(view, width=_width(args)))
         return 0
     plugins = ",".join(game.ruleset.ids)
     _print_game(game, upto, args.format,
-                f"Tokaido: {game.players} players, seed {game.seed}, plugins {plugins}")
+                f"Tokaido: {game.players} players, seed {game.seed}, plugins {plugins}",
+                _width(args))
     return 0
 
 
@@ -612,7 +512,7 @@ def _play(args: argparse.Namespace) -> int:
         raise _UsageError(f"--human must be a seat from 0 to {game.players - 1}")
     print(f"Tokaido: you are seat {args.human}; plugins {','.join(game.ruleset.ids)}. "
           "Type 'help' for commands.")
-    run(game, args.human, bots, game.seed, input, sys.stdout)
+    run(game, args.human, bots, game.seed, input, sys.stdout, width=_width(args))
     return 0
 
 

@@ -630,6 +630,13 @@ class Game:
         return (f"<Game players={self.players} seq={self.state.seq} "
                 f"current_player={self.current_player} over={self.is_over}>")
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for notebooks (:func:`tokaido_rules.render.svg`): the whole
+        game, every seat's secrets included."""
+        from .render import svg
+
+        return svg(self)
+
 
 # --- creating games ------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ Lifecycle::
                     tokaido_card_gained; payments go through tokaido_pay)
     game end:       tokaido_end_steps -> tokaido_tiebreak
     learning:       tokaido_action_space (the numbered decisions of a ruleset)
+    pictures:       tokaido_render_notes (what a plugin adds to a drawn game or view)
     any time:       tokaido_invariants (checked by the conformance tests)
 """
 
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from .events import Action
     from .model import GameState, Space, Staged, Step
     from .registry import Registry
+    from .render import Note, Scene
     from .ruleset import Rules
 
 PROJECT = "tokaido_rules"
@@ -206,6 +208,27 @@ def tokaido_action_space(rules: Rules) -> Sequence[tuple[object, ...]]:
     Called once per game by the reinforcement-learning adapters, which number the keys
     of all plugins into a fixed action space. A superset is fine (keys never legal are
     simply always masked); a missing key makes the adapter refuse the decision.
+    """
+
+
+# --- pictures -----------------------------------------------------------------------
+
+
+@hookspec
+def tokaido_render_notes(scene: Scene) -> Sequence[Note]:
+    """Return what the plugin adds to a picture: labelled notes about a traveller
+    (``Note.piece``) or about the table (``piece=None``), such as the sizes of its piles
+    or the amulets a traveller holds. The core draws the board, the travellers, their
+    coins, scores and collections; it names no card, so what only a plugin knows how to
+    present (secret cards included) is the plugin's to note.
+
+    Called by :mod:`tokaido_rules.render` every time it draws a game or a seat's view
+    (text or SVG), with the :class:`~tokaido_rules.render.Scene` being drawn. A scene
+    holds only what the picture may show (drawing a seat's view, what that seat sees:
+    :meth:`Scene.cards <tokaido_rules.render.Scene.cards>` is ``None`` for a zone it
+    cannot see), so a note made from it alone shows nothing hidden. Name things by their
+    display names (``scene.registry.card_name(...)``), never by ids. The notes of all
+    plugins are drawn in plugin order.
     """
 
 

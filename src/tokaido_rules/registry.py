@@ -9,6 +9,7 @@ plugin id and a dot, so two plugins can never clash.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -88,6 +89,21 @@ _NO_BACKS: FrozenMap[str, int] = FrozenMap()
 """The card backs of an empty zone."""
 
 
+@frozen
+class SpaceKind:
+    """How pictures show a kind of road space (:attr:`Space.kind <tokaido_rules.Space>`):
+    its display name, a name of up to three characters for the terminal's board, and a
+    colour (``#rrggbb``) for SVG pictures."""
+
+    kind: str
+    label: str
+    short: str
+    colour: str
+
+
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
 class Registry:
     """Content of one ruleset. Filled by plugins, then read by the engine."""
 
@@ -105,6 +121,8 @@ class Registry:
         self.categories: dict[str, str] = {}
         self.upcasters: dict[tuple[str, int], Upcaster] = {}
         self.data_keys: dict[str, Visibility] = {}
+        self.space_kinds: dict[str, SpaceKind] = {}
+        self.card_kinds: dict[str, str] = {}
 
     def home_deck(self, card: str) -> str:
         """The deck a card belongs to (its back shows which): the first deck declared
@@ -265,9 +283,52 @@ class Registry:
         self.travellers[traveller.name] = traveller
 
     def add_category(self, name: str, label: str) -> None:
-        """Add a score category (e.g. ``"panoramas"``)."""
+        """Add a score category (e.g. ``"panoramas"``) with its display name."""
         self._unique(self.categories, name, "score category")
         self.categories[name] = label
+
+    # --- display names (pictures, the CLI) ------------------------------------------
+    def add_space_kind(self, kind: str, label: str, *, short: str = "",
+                       colour: str = "#dddddd") -> None:
+        """Name a kind of road space for pictures (:mod:`tokaido_rules.render`): its
+        display name, a terminal name of up to three characters (default: the first
+        three of ``label``) and a ``#rrggbb`` colour, so that the core draws the board
+        without knowing what its spaces are."""
+        self._unique(self.space_kinds, kind, "space kind")
+        if not _COLOUR.fullmatch(colour):
+            raise PluginDefinitionError(f"space kind {kind!r}: colour {colour!r} is not "
+                                        "#rrggbb")
+        self.space_kinds[kind] = SpaceKind(kind, label, (short or label)[:3], colour)
+
+    def add_card_kind(self, kind: str, label: str) -> None:
+        """Name a kind of card (:attr:`Card.kind <tokaido_rules.Card>`) in the plural
+        (``"Souvenirs"``): pictures summarise collections by kind."""
+        self._unique(self.card_kinds, kind, "card kind")
+        self.card_kinds[kind] = label
+
+    def card_name(self, card: str) -> str:
+        """A card's display name (its id if no plugin registered it)."""
+        found = self.cards.get(card)
+        return found.name or card if found is not None else card
+
+    def traveller_name(self, traveller: str) -> str:
+        """A traveller's display name (its label, else its id)."""
+        found = self.travellers.get(traveller)
+        return found.label or found.name if found is not None else traveller
+
+    def category_label(self, category: str) -> str:
+        """A score category's display name."""
+        return self.categories.get(category) or category
+
+    def card_kind_label(self, kind: str) -> str:
+        """A kind of card's display name, in the plural."""
+        return self.card_kinds.get(kind) or kind
+
+    def space_kind(self, kind: str) -> SpaceKind:
+        """How pictures show a kind of space (a grey tile named by its id if no plugin
+        named it)."""
+        found = self.space_kinds.get(kind)
+        return found if found is not None else SpaceKind(kind, kind, kind[:3], "#dddddd")
 
     # --- behaviour ---------------------------------------------------------------
     def add_step(self, kind: str, *, run: StepRunner | None = None,

@@ -31,10 +31,23 @@ from .engine import Game, make_rules, new_game
 from .errors import IllegalActionError, TokaidoError
 from .events import Action
 from .model import COLLECTION, SECRET
+from .render import text as render_text
 from .ruleset import Rules, Ruleset, Setup
 from .views import View
 
 REWARDS = ("score_difference", "win")
+
+
+def _render(mode: str | None, subject: Game | View) -> str | None:
+    """A render mode's output: the picture as text (``"ansi"``), printed (``"human"``),
+    or nothing."""
+    if mode not in ("ansi", "human"):
+        return None
+    picture = render_text(subject, width=80)
+    if mode == "ansi":
+        return picture
+    print(picture)
+    return None
 _LIMIT = 1e4
 
 
@@ -187,7 +200,8 @@ class TokaidoAEC(AECEnv):  # type: ignore[misc]
     """Tokaido as a PettingZoo AEC environment: agents ``player_0`` ... one per seat; in
     2-player games the leading seat also decides for the neutral traveller."""
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "tokaido_v0", "render_modes": ["ansi"],
+    metadata: ClassVar[dict[str, Any]] = {"name": "tokaido_v0",
+                                          "render_modes": ["ansi", "human"],
                                           "is_parallelizable": False}
 
     def __init__(self, players: int = 4, plugins: Iterable[str | object] = ("base",),
@@ -249,12 +263,9 @@ class TokaidoAEC(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """With ``render_mode="ansi"``: the score table."""
-        if self.render_mode != "ansi":
-            return None
-        from .cli import score_table
-
-        return score_table(self.game)
+        """The whole game as text (:func:`tokaido_rules.render.text`, 80 columns):
+        returned with ``render_mode="ansi"``, printed with ``"human"``."""
+        return _render(self.render_mode, self.game)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -280,7 +291,7 @@ class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
     should sample from ``observation["action_mask"]``.
     """
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - gymnasium declares it per instance
+    metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 - gymnasium declares it per instance
 
     def __init__(self, players: int = 4, seat: int = 0, opponents: Sequence[str] = ("greedy",),
                  plugins: Iterable[str | object] = ("base",),
@@ -337,12 +348,9 @@ class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
         return self.table.observe(self.game, self.seat), reward, done, False, {}
 
     def render(self) -> str | None:
-        """With ``render_mode="ansi"``: the score table."""
-        if self.render_mode != "ansi":
-            return None
-        from .cli import score_table
-
-        return score_table(self.game)
+        """What the agent's seat sees, as text (:func:`tokaido_rules.render.text`, 80
+        columns): returned with ``render_mode="ansi"``, printed with ``"human"``."""
+        return _render(self.render_mode, self.game.view(self.seat))
 
     def clone(self) -> TokaidoGymEnv:
         """An independent copy in constant time (the game is immutable; bots are copied

@@ -32,9 +32,11 @@ from .events import CORE_EVENTS, Action, Move
 from .frozen import EMPTY, FrozenMap, freeze
 from .model import COLLECTION, SECRET, GameState, Space, Staged, Step
 from .registry import Registry
+from .render import Note
 
 if TYPE_CHECKING:
     from .engine import Context
+    from .render import Scene
 
 ENTRY_POINT_GROUP = "tokaido_rules"
 
@@ -468,6 +470,12 @@ class Hooks:
         groups = self._results("tokaido_invariants", (state,), _STRINGS_PROBLEM)
         return [p for group in groups for p in group]
 
+    def render_notes(self, scene: Scene) -> list[Note]:
+        """The notes of every plugin for a picture (:mod:`tokaido_rules.render`), in
+        plugin order; a plugin returning anything but notes is a :class:`PluginError`."""
+        groups = self._results("tokaido_render_notes", (scene,), _NOTES_PROBLEM)
+        return [note for group in groups for note in group]
+
     # --- checking -----------------------------------------------------------------------
     def _staged(self, name: str, state: GameState) -> list[Staged]:
         return _flatten(self._results(name, (state,), _STAGED_PROBLEM))
@@ -611,6 +619,8 @@ def _unattributed(impls: list[Any], name: str, problem: str) -> PluginError:
     who = ", ".join(map(repr, ids)) or "no plugin"
     return PluginError(f"{name} {problem} (implemented by {who})", None, name)
 
+
+_NOTES_PROBLEM = _sequence_problem(Note)
 
 _ORDER = attrgetter("order")
 

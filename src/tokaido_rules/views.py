@@ -78,6 +78,13 @@ class View:
 
         return self.zones.get(collection_zone(piece), ())
 
+    def _repr_svg_(self) -> str:
+        """The board as this seat sees it, as SVG, for notebooks
+        (:func:`tokaido_rules.render.svg`)."""
+        from .render import svg
+
+        return svg(self)
+
 
 def check_seat(state: GameState, seat: object) -> int:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:

@@ -1,0 +1,904 @@
+"""Pictures of a game or of a seat's view: text for the terminal, SVG for notebooks,
+documents and web pages (DESIGN 3.7: one place draws a game; python-chess keeps
+``chess.svg`` apart the same way).
+
+Everything is drawn from a :class:`Scene`, what the picture may show:
+
+- ``scene(view)`` holds only what the view's seat sees, so a seat's picture cannot show
+  more than its view (the cards of a zone it cannot see are not in the scene at all);
+- ``scene(game)`` holds everything: a game's picture may show every seat's secret
+  cards and the inn's meal hand. Draw a :class:`~tokaido_rules.View` for a player.
+
+The core draws the road (:attr:`Registry.board <tokaido_rules.Registry>`, its space kinds
+named and coloured by the plugins with :meth:`~tokaido_rules.Registry.add_space_kind`),
+the travellers in their slots, their coins, scores and collections summarised by kind;
+plugins add what only they know how to present through
+:func:`~tokaido_rules.hookspecs.tokaido_render_notes`. Every name shown is a display name
+registered by the plugin that owns the thing (travellers, cards, categories, space and
+card kinds), never an id.
+
+The text functions take a ``width`` and never write a longer line; the CLI,
+``tokaido play`` and the RL environments' ``render()`` use them. Output is plain text and
+plain SVG strings, built without any dependency (this module never imports ``rich``),
+and the same input always gives the same output.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import textwrap
+from collections.abc import Iterable, Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape, quoteattr
+
+from attrs import field, frozen
+
+from .events import Action, CardsMoved, CoinsChanged, Event, GameOver, Move, Scored, fold
+from .frozen import EMPTY, FrozenMap
+from .model import COLLECTION, Piece, collection_zone
+
+if TYPE_CHECKING:
+    from .engine import Game
+    from .model import GameState, Space
+    from .registry import Registry
+    from .ruleset import Ruleset
+    from .views import View
+
+__all__ = [
+    "SEAT_COLOURS", "NEUTRAL_COLOUR", "Note", "Scene", "scene", "notes",
+    "text", "road_text", "score_table", "table", "journey", "journey_lines", "describe_action",
+    "describe_effects", "svg",
+]
+
+SEAT_COLOURS = ("#1f5fbf", "#cc3526", "#2c8a3c", "#e3a21a", "#7b44b8")
+"""The colour of each seat's pieces, seat 0 first."""
+NEUTRAL_COLOUR = "#6f6f6f"
+"""The colour of a traveller without a seat (the 2-player neutral traveller)."""
+
+
+# --- what a picture shows ---------------------------------------------------------------
+
+
+@frozen
+class Note:
+    """A labelled line a plugin adds to a picture
+    (:func:`~tokaido_rules.hookspecs.tokaido_render_notes`): about traveller ``piece``,
+    or about the table when ``piece`` is ``None``. ``text`` uses display names."""
+
+    label: str
+    text: str
+    piece: int | None = None
+
+
+@frozen
+class Scene:
+    """What a picture may show: a seat's view (``seat``) or a whole game (``seat`` is
+    ``None``: everything, secret cards included).
+
+    ``zones`` holds the cards of the zones the picture may show, ``zone_sizes`` the size
+    of every zone, ``hidden_backs`` the card backs of the others; ``data`` the game data
+    it may show. Read zones through :meth:`cards`, :meth:`size` and :meth:`backs`.
+    """
+
+    seat: int | None
+    players: int
+    turn: int
+    seq: int
+    over: bool
+    pieces: tuple[Piece, ...]
+    zones: FrozenMap[str, tuple[str, ...]]
+    zone_sizes: FrozenMap[str, int]
+    hidden_backs: FrozenMap[str, FrozenMap[str, int]]
+    data: FrozenMap[str, Any]
+    current_player: int | None
+    ruleset: Ruleset = field(eq=False, repr=False)
+
+    @property
+    def registry(self) -> Registry:
+        """The ruleset's registry: the board and every display name."""
+        return self.ruleset.registry
+
+    @property
+    def board(self) -> tuple[Space, ...]:
+        return self.ruleset.registry.board
+
+    @property
+    def slots(self) -> tuple[int, ...]:
+        """How many travellers each position holds at this player count (0: an inn,
+        which holds everyone)."""
+        return self.ruleset.board_for(self.players)[0]
+
+    def cards(self, zone: str) -> tuple[str, ...] | None:
+        """The cards of ``zone``, or ``None`` if the picture may not show them."""
+        if zone in self.zones:
+            return self.zones[zone]
+        return None if self.zone_sizes.get(zone, 0) else ()
+
+    def size(self, zone: str) -> int:
+        """How many cards ``zone`` holds (public, even where the cards are not)."""
+        return self.zone_sizes.get(zone, 0)
+
+    def backs(self, zone: str) -> FrozenMap[str, int]:
+        """How many cards of ``zone`` come from each deck (card backs are public)."""
+        if zone in self.hidden_backs:
+            return self.hidden_backs[zone]
+        return self.registry.card_backs(self.zones.get(zone, ()))
+
+    def collection(self, piece: int) -> tuple[str, ...]:
+        """A traveller's collection (public), in acquisition order."""
+        return self.zones.get(collection_zone(piece), ())
+
+    def traveller_name(self, piece: int) -> str:
+        """The display name of a piece's traveller."""
+        p = self.pieces[piece]
+        if p.traveller is None:
+            return "neutral traveller" if p.seat is None else "no traveller yet"
+        return self.registry.traveller_name(p.traveller)
+
+    def who(self, piece: int) -> str:
+        """A piece as the table names it: ``"seat 0 (Zen-emon)"``."""
+        p = self.pieces[piece]
+        if p.seat is None:
+            return "the neutral traveller"
+        return f"seat {p.seat} ({self.traveller_name(piece)})"
+
+
+def scene(subject: Game | View | Scene) -> Scene:
+    """What a picture of ``subject`` may show: for a view, what its seat sees; for a
+    game, everything."""
+    from .views import View
+
+    if isinstance(subject, Scene):
+        return subject
+    if isinstance(subject, View):
+        return Scene(seat=subject.seat, players=subject.players, turn=subject.turn,
+                     seq=subject.seq, over=subject.over, pieces=subject.pieces,
+                     zones=subject.zones, zone_sizes=subject.zone_sizes,
+                     hidden_backs=subject.hidden_backs, data=subject.data,
+                     current_player=subject.current_player, ruleset=subject.ruleset)
+    state = subject.state
+    return Scene(seat=None, players=state.players, turn=state.turn, seq=state.seq,
+                 over=state.over, pieces=state.pieces, zones=state.zones,
+                 zone_sizes=FrozenMap({name: len(c) for name, c in state.zones.items()}),
+                 hidden_backs=EMPTY, data=state.data, current_player=subject.current_player,
+                 ruleset=state.rules.ruleset)
+
+
+def notes(subject: Game | View | Scene) -> list[Note]:
+    """What the plugins add to a picture of ``subject``, in plugin order."""
+    found = scene(subject)
+    return found.ruleset.hooks.render_notes(found)
+
+
+def _kind_counts(sc: Scene, cards: Iterable[str]) -> list[tuple[str, int]]:
+    """How many cards of each kind, as (display name, count): kinds in the order the
+    plugins named them, then any other."""
+    registry = sc.registry
+    counts: dict[str, int] = {}
+    for card in cards:
+        found = registry.cards.get(card)
+        kind = found.kind if found is not None else "?"
+        counts[kind] = counts.get(kind, 0) + 1
+    order = {kind: n for n, kind in enumerate(registry.card_kinds)}
+    kinds = sorted(counts, key=lambda k: (order.get(k, len(order)), k))
+    return [(registry.card_kind_label(k), counts[k]) for k in kinds]
+
+
+def _points(sc: Scene, piece: int) -> list[tuple[str, int]]:
+    """A piece's points by category (display names), the categories that scored."""
+    score = sc.pieces[piece].score
+    registry = sc.registry
+    shown = [(registry.category_label(c), score[c]) for c in registry.categories
+             if score.get(c, 0)]
+    shown += [(c, v) for c, v in sorted(score.items())
+              if v and c not in registry.categories]
+    return shown
+
+
+def _status(sc: Scene) -> str:
+    if sc.over:
+        return "the journey is over"
+    if sc.current_player is None:
+        return "in progress"
+    mover = next((i for i, p in enumerate(sc.pieces) if p.seat == sc.current_player), None)
+    who = sc.who(mover) if mover is not None else f"seat {sc.current_player}"
+    return f"{who} to play"
+
+
+# --- words: actions, their effects, the journey ----------------------------------------
+
+
+def _ids_pattern(registry: Registry) -> tuple[re.Pattern[str], dict[str, str]]:
+    """The ids of every card and traveller, and their display names: a plugin's action
+    text (``str(action)``) names things by id, the table by display name."""
+    names = {card.id: card.name for card in registry.cards.values() if card.name}
+    names.update({t.name: t.label for t in registry.travellers.values() if t.label})
+    ids = sorted(names, key=lambda i: (-len(i), i))
+    pattern = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, ids)) + r")(?!\w|\.\w)"
+                         if ids else r"(?!x)x")
+    return pattern, names
+
+
+def _named(text: str, registry: Registry) -> str:
+    """``text`` with the ids of cards and travellers replaced by their display names."""
+    pattern, names = _ids_pattern(registry)
+    return pattern.sub(lambda m: names[m.group(1)], text)
+
+
+def _who(state: GameState, piece: int) -> str:
+    p = state.pieces[piece]
+    if p.seat is None:
+        return "neutral"
+    return f"seat {p.seat} ({state.rules.registry.traveller_name(p.traveller or '?')})"
+
+
+def describe_action(state: GameState, action: Action) -> str:
+    """One line for a decision, in the words of the table (display names, not ids);
+    ``state`` is the game when the decision was taken."""
+    registry = state.rules.registry
+    if isinstance(action, Move) and type(action) is Move:
+        space = registry.space_kind(state.rules.board[action.position].kind).label
+        by = f" [moved by seat {action.seat}]" if state.pieces[action.piece].seat is None else ""
+        return f"{_who(state, action.piece)} moves to {action.position} ({space}){by}"
+    return _named(str(action), registry)
+
+
+def describe_effects(events: Sequence[Event], state: GameState,
+                     first: int | None = None) -> str:
+    """A short summary of what followed a decision: coins, points, cards gained. Effects
+    on another traveller than ``first`` (the decider) are prefixed with its name."""
+    registry = state.rules.registry
+    parts: list[str] = []
+    last = first
+    for ev in events:
+        piece = getattr(ev, "piece", None)
+        said = None
+        if isinstance(ev, CoinsChanged):
+            said = f"{'+' if ev.delta > 0 else ''}{ev.delta} coins"
+        elif isinstance(ev, Scored):
+            said = (f"{'+' if ev.points > 0 else ''}{ev.points} "
+                    f"{registry.category_label(ev.category)}")
+        elif isinstance(ev, CardsMoved) and ev.dst.startswith(COLLECTION + "."):
+            piece = int(ev.dst.rsplit(".", 1)[1])
+            said = f"gets {', '.join(registry.card_name(c) for c in ev.cards)}"
+        if said is None:
+            continue
+        if piece is not None and piece != last:
+            said = f"{_who(state, piece)} {said}"
+        last = piece
+        parts.append(said)
+    return "; ".join(parts)
+
+
+def journey(game: Game, upto: int | None = None) -> list[tuple[int, str]]:
+    """One line per decision (seat, text) with what followed; ``seat`` -1 marks the end
+    of the journey. ``upto``: stop after that event."""
+    from .engine import initial_state
+
+    state = initial_state(game.state.rules, game.seed)
+    events = game.events if upto is None else game.events[: upto + 1]
+    lines: list[tuple[int, str]] = []
+    i = 0
+    while i < len(events):
+        event = events[i]
+        j = i + 1
+        while j < len(events) and not isinstance(events[j], Action | GameOver):
+            j += 1
+        before = state
+        for e in events[i:j]:
+            state = fold(state, e)
+        decider = getattr(event, "piece", event.seat) if isinstance(event, Action) else None
+        effects = describe_effects(events[i + 1:j], state, decider)
+        if isinstance(event, Action):
+            lines.append((event.seat, describe_action(before, event) +
+                          (f": {effects}" if effects else "")))
+        elif isinstance(event, GameOver):
+            lines.append((-1, "end of the journey: " + effects))
+        i = j
+    return lines
+
+
+def journey_lines(game: Game, upto: int | None = None, *, width: int = 80) -> list[str]:
+    """The journey (:func:`journey`) as numbered lines, wrapped to ``width``."""
+    out: list[str] = []
+    n = 0
+    for seat, said in journey(game, upto):
+        if seat < 0:
+            out += _wrap(said, width, "      ", "      ")
+        else:
+            n += 1
+            out += _wrap(said, width, f"{n:4d}. ", "      ")
+    return out
+
+
+# --- text ---------------------------------------------------------------------------------
+
+
+def _wrap(line: str, width: int, first: str = "", later: str = "    ") -> list[str]:
+    """``line`` wrapped to ``width`` (words cut only when one is longer than a line)."""
+    width = max(width, len(first) + 1, len(later) + 1)
+    return textwrap.wrap(line, width, initial_indent=first, subsequent_indent=later,
+                         break_on_hyphens=False) or [first.rstrip()]
+
+
+def _pack(items: Sequence[str], width: int, first: str = "", later: str = "    ",
+          sep: str = ", ") -> list[str]:
+    """``items`` joined by ``sep`` and wrapped to ``width`` between items where one
+    fits on a line ("Cherry trees 2" stays whole), else as words."""
+    trailing = sep.rstrip()
+    space = sep[len(trailing):]
+    lines: list[str] = []
+    line = first
+    for n, item in enumerate(items):
+        piece = item + (trailing if n + 1 < len(items) else "")
+        joiner = "" if line in (first, later) else space
+        if len(line) + len(joiner) + len(piece) <= width:
+            line += joiner + piece
+            continue
+        if line not in (first, later):
+            lines.append(line)
+            line = later
+        if len(line) + len(piece) <= width:
+            line += piece
+        else:
+            cut = _wrap(piece, width, line, later)
+            lines += cut[:-1]
+            line = cut[-1]
+    lines.append(line)
+    return [x.rstrip() for x in lines]
+
+
+_CELL = 5
+"""Characters per position on the terminal's board (four and a space)."""
+
+
+def _stretches(board: Sequence[Space]) -> list[list[int]]:
+    """The road cut after every inn but the first: the stretches between inns."""
+    out: list[list[int]] = [[]]
+    for i, space in enumerate(board):
+        out[-1].append(i)
+        if space.inn and i > 0 and i < len(board) - 1:
+            out.append([])
+    return out
+
+
+def _text_rows(board: Sequence[Space], per_row: int) -> list[list[int]]:
+    """The positions of each line of the terminal's board: whole stretches between inns
+    where they fit, cut where one is longer than a line."""
+    rows: list[list[int]] = []
+    row: list[int] = []
+    for stretch in _stretches(board):
+        if row and len(row) + len(stretch) > per_row:
+            rows.append(row)
+            row = []
+        if len(stretch) > per_row:  # cut in even parts, the last one left open
+            parts = -(-len(stretch) // per_row)
+            size = -(-len(stretch) // parts)
+            rows += [stretch[k:k + size] for k in range(0, len(stretch) - size, size)]
+            stretch = stretch[(parts - 1) * size:]
+        row += stretch
+    if row:
+        rows.append(row)
+    return rows
+
+
+def _occupants(sc: Scene) -> dict[int, list[tuple[int, int]]]:
+    """Per position, its pieces as (slot, piece), the first slot (or arrival) first."""
+    at: dict[int, list[tuple[int, int]]] = {}
+    for i, p in enumerate(sc.pieces):
+        at.setdefault(p.position, []).append((p.slot, i))
+    for found in at.values():
+        found.sort()
+    return at
+
+
+def _mark(sc: Scene, piece: int) -> str:
+    seat = sc.pieces[piece].seat
+    return "N" if seat is None else str(seat)
+
+
+def road_text(subject: Game | View | Scene, *, width: int = 80) -> list[str]:
+    """The road as a board for the terminal, at most ``width`` characters wide.
+
+    Per position: its number, its kind (three letters; ``*`` marks a second slot open
+    at this player count) and, under it, the travellers there by seat number (``N`` the
+    neutral traveller), one line per slot: on a road space the first line is the road
+    slot and the second the off-road one; at an inn, travellers in arrival order, the
+    first arrival on top. Lines are cut between inns where the width allows."""
+    sc = scene(subject)
+    board, slots = sc.board, sc.slots
+    at = _occupants(sc)
+    lines: list[str] = []
+    for row in _text_rows(board, max(1, (width + 1) // _CELL)):
+        if lines:
+            lines.append("")
+        kinds = [sc.registry.space_kind(board[i].kind).short + ("*" if slots[i] > 1 else "")
+                 for i in row]
+        lines.append(" ".join(f"{i:>4}" for i in row))
+        lines.append(" ".join(f"{k:>4}" for k in kinds))
+        # a road space's line n is its slot n; an inn's are its travellers in order
+        levels = {i: {(n if board[i].inn else slot): _mark(sc, piece)
+                      for n, (slot, piece) in enumerate(at.get(i, []))} for i in row}
+        depth = max((max(found) + 1 for found in levels.values() if found), default=0)
+        for level in range(depth):
+            lines.append(" ".join(f"{levels[i].get(level, ''):>4}" for i in row).rstrip())
+    return [line[:width] for line in lines]
+
+
+def _piece_lines(sc: Scene, found: Sequence[Note], width: int) -> list[str]:
+    """Each traveller: who, where, coins and points on one line (where ``width``
+    allows), then its cards by kind, points by category and the plugins' notes."""
+    names = [sc.who(i) + (", you" if p.seat is not None and p.seat == sc.seat else "")
+             for i, p in enumerate(sc.pieces)]
+    places = [sc.registry.space_kind(sc.board[p.position].kind).label for p in sc.pieces]
+    name_w, place_w = max(map(len, names)), max(map(len, places))
+    lines: list[str] = []
+    for i, p in enumerate(sc.pieces):
+        turn = "> " if p.seat is not None and p.seat == sc.current_player else "  "
+        head = [f"{turn}{names[i]:<{name_w}}", f"at {p.position:>2} {places[i]:<{place_w}}"]
+        if p.seat is not None:
+            head += [f"{p.coins:>2} coin{'' if p.coins == 1 else 's'}",
+                     f"{p.total:>3} points"]
+        lines += _pack(head, width, "", "      ", sep="  ")
+        if p.seat is None:
+            continue
+        cards = sc.collection(i)
+        if cards:
+            lines += _pack([f"{label} {n}" for label, n in _kind_counts(sc, cards)], width,
+                           "    Cards: ", "      ")
+        points = _points(sc, i)
+        if points:
+            lines += _pack([f"{c} {v}" for c, v in points], width, "    Points: ", "      ")
+        if p.seat == sc.seat and cards:
+            lines += _pack([sc.registry.card_name(c) for c in cards], width,
+                           "    Your cards: ", "      ")
+        for note in found:
+            if note.piece == i:
+                lines += _pack(note.text.split(", "), width, f"    {note.label}: ", "      ")
+    return lines
+
+
+def _title(sc: Scene) -> str:
+    plugins = ", ".join(sc.ruleset.ids)
+    seen = "" if sc.seat is None else f", as seat {sc.seat} sees it"
+    return f"Tokaido, {sc.players} players ({plugins}), turn {sc.turn}{seen}: {_status(sc)}"
+
+
+def text(subject: Game | View | Scene, *, width: int = 80) -> str:
+    """A picture of a game or a seat's view for the terminal, no line longer than
+    ``width``: a title, the road (:func:`road_text`), each traveller with its coins,
+    points and cards by kind (a seat's own cards by name), and the plugins' notes."""
+    sc = scene(subject)
+    found = notes(sc)
+    lines = _wrap(_title(sc), width, "", "  ")
+    lines.append("")
+    lines += road_text(sc, width=width)
+    lines.append("")
+    lines += _piece_lines(sc, found, width)
+    table = [n for n in found if n.piece is None]
+    if table:
+        lines.append("")
+        for note in table:
+            lines += _pack(note.text.split(", "), width, f"{note.label}: ", "    ")
+    return "\n".join(line[:width] for line in lines)
+
+
+def score_table(game: Game, *, width: int = 80) -> str:
+    """The scores of every seat by category, total and rank, at most ``width`` wide:
+    seats as rows where that fits, else seats as columns (a ruleset with many
+    categories), names shortened only when even that does not fit."""
+    registry = game.ruleset.registry
+    scores = game.scores()
+    cats = list(registry.categories)
+    labels = [registry.category_label(c) for c in cats]
+    names = [registry.traveller_name(s.traveller) if s.traveller else "-" for s in scores]
+    headers = ["seat", "traveller", *labels, "total", "rank"]
+    rows = [[str(s.seat), names[n], *[str(s.categories[c]) for c in cats], str(s.total),
+             str(s.rank)] for n, s in enumerate(scores)]
+    wide = _grid(headers, rows, left=2)
+    if max(len(line) for line in wide) <= width:
+        return "\n".join(wide)
+    columns = [[str(s.seat), names[n], *[str(s.categories[c]) for c in cats], str(s.total),
+                str(s.rank)] for n, s in enumerate(scores)]
+    side = headers
+    label_width = max(len(h) for h in side)
+    column_width = max(len(v) for col in columns for v in col)
+    spare = width - 2 * len(columns)
+    while label_width + column_width * len(columns) > spare and (label_width > 8
+                                                                 or column_width > 4):
+        if label_width > 8 and label_width >= column_width:
+            label_width -= 1
+        else:
+            column_width -= 1
+    lines = []
+    for r, label in enumerate(side):
+        cells = [_cut(col[r], column_width).rjust(column_width) for col in columns]
+        lines.append(_cut(label, label_width).ljust(label_width) + "  " + "  ".join(cells))
+    return "\n".join(line.rstrip()[:width] for line in lines)
+
+
+def _cut(value: str, size: int) -> str:
+    return value if len(value) <= size else value[: max(size - 1, 1)] + "."
+
+
+def _grid(headers: Sequence[str], rows: Sequence[Sequence[str]], *, left: int = 1,
+          widths: Sequence[int] | None = None) -> list[str]:
+    """A table: the first ``left`` columns aligned left, the others right; cells cut
+    to ``widths`` where given."""
+    if widths is None:
+        widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+                  for i, h in enumerate(headers)]
+    fmt = "  ".join(f"{{:<{w}}}" if i < left else f"{{:>{w}}}" for i, w in enumerate(widths))
+    out = [fmt.format(*(_cut(h, w) for h, w in zip(headers, widths, strict=True))),
+           fmt.format(*["-" * w for w in widths])]
+    out.extend(fmt.format(*(_cut(c, w) for c, w in zip(r, widths, strict=True)))
+               for r in rows)
+    return [line.rstrip() for line in out]
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, width: int = 80,
+          left: int = 1) -> str:
+    """A table of text under a line of dashes, at most ``width`` wide: the first
+    ``left`` columns (names) aligned left and shortened if the table is too wide, the
+    others (figures) aligned right and never cut."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+              for i, h in enumerate(headers)]
+    while sum(widths) + 2 * (len(widths) - 1) > width:
+        longest = max(range(min(left, len(widths))), key=lambda i: widths[i], default=None)
+        if longest is None or widths[longest] <= 4:
+            break
+        widths[longest] -= 1
+    return "\n".join(line[:width] for line in _grid(headers, rows, left=left, widths=widths))
+
+
+# --- SVG ----------------------------------------------------------------------------------
+
+_W = 1200
+_MARGIN = 24
+_TILE = 58
+_INN_W = 88
+_ROW_H = 134
+_SLOT_DROP = 24
+"""From a tile's bottom edge to the centre of its off-road slot."""
+_MAX_ROW = 14
+"""Road spaces in one row of the SVG board at most."""
+_FONT = "'Helvetica Neue', Helvetica, Arial, sans-serif"
+_INK = "#2b2b2b"
+_MUTED = "#6b6b6b"
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+@cache
+def _darker(colour: str, amount: float = 0.42) -> str:
+    r, g, b = (round(c * (1 - amount)) for c in _rgb(colour))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+@cache
+def _ink_on(colour: str) -> str:
+    """Dark or white text, whichever reads better on ``colour``."""
+    r, g, b = (c / 255 for c in _rgb(colour))
+    return _INK if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55 else "#ffffff"
+
+
+def _colour(value: str, default: str) -> str:
+    return value if re.fullmatch(r"#[0-9a-fA-F]{6}", value) else default
+
+
+def _n(x: float) -> str:
+    """A coordinate, short and the same on every platform (one decimal at most)."""
+    return f"{round(x, 1):g}"
+
+
+class _Svg:
+    """An SVG document as a list of elements (strings), text escaped on the way in."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def add(self, element: str) -> None:
+        self.parts.append(element)
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str, *, rx: float = 0,
+             stroke: str = "none", width: float = 1, extra: str = "") -> None:
+        self.add(f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" '
+                 f'rx="{_n(rx)}" fill="{fill}" stroke="{stroke}" '
+                 f'stroke-width="{_n(width)}"{extra}/>')
+
+    def circle(self, x: float, y: float, r: float, fill: str, *, stroke: str = "none",
+               width: float = 1, extra: str = "") -> None:
+        self.add(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" fill="{fill}" '
+                 f'stroke="{stroke}" stroke-width="{_n(width)}"{extra}/>')
+
+    def text(self, x: float, y: float, said: str, *, size: float = 12, fill: str = _INK,
+             anchor: str = "start", weight: str = "normal", fit: float | None = None) -> None:
+        squeeze = ""
+        if fit is not None and _text_width(said, size) > fit:
+            squeeze = f' textLength="{_n(fit)}" lengthAdjust="spacingAndGlyphs"'
+        self.add(f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" fill="{fill}" '
+                 f'text-anchor="{anchor}" font-weight="{weight}"{squeeze}>'
+                 f'{escape(said)}</text>')
+
+
+_EM = 0.52
+"""The width of an average character in the pictures' sans-serif font, in font sizes
+(a little more than Helvetica's, so that text estimated to fit does)."""
+
+
+def _text_width(said: str, size: float) -> float:
+    """About how wide ``said`` is in the pictures' sans-serif font."""
+    return len(said) * size * _EM
+
+
+def _wrap_px(items: Sequence[str], pixels: float, size: float,
+             sep: str = " · ") -> list[str]:
+    """``items`` joined by ``sep`` in lines at most ``pixels`` wide (estimated)."""
+    return _pack(items, max(8, int(pixels / (size * _EM))), "", "", sep=sep)
+
+
+def _svg_rows(board: Sequence[Space]) -> list[tuple[list[int], int | None]]:
+    """The rows of the SVG board: the road spaces of each stretch between inns (cut in
+    rows of at most ``_MAX_ROW``) and the inn the row turns at (``None`` for a cut)."""
+    inns = [i for i, s in enumerate(board) if s.inn]
+    rows: list[tuple[list[int], int | None]] = []
+    for a, b in itertools.pairwise(inns):
+        road = list(range(a + 1, b))
+        chunks = [road[k:k + _MAX_ROW] for k in range(0, len(road), _MAX_ROW)] or [[]]
+        for n, chunk in enumerate(chunks):
+            rows.append((chunk, b if n == len(chunks) - 1 else None))
+    return rows
+
+
+def svg(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_COLOURS,
+        width: int = _W) -> str:
+    """An SVG picture of a game or a seat's view (a string, valid XML, the same for the
+    same input): the road in rows that turn at the inns, each space coloured by kind
+    with its number and its second, off-road slot where open; the travellers in their
+    slots in their seat's colour (``colours``, seat 0 first), the deciding seat's ringed;
+    below, one card per traveller with its points, coins, position, collection by kind,
+    points by category and the plugins' notes, then the plugins' notes on the table.
+
+    ``width``: the picture's width in pixels (it scales; the drawing is 1200 units wide).
+    """
+    picture = _Picture(scene(subject), colours)
+    height = picture.table(picture.cards(picture.board(88) + 30) + 18) + _MARGIN
+    head = picture.head(height)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
+            f'height="{_n(height * width / _W)}" viewBox="0 0 {_W} {_n(height)}" '
+            f'font-family={quoteattr(_FONT)}>'
+            + "".join(head.parts) + "".join(picture.out.parts) + "</svg>")
+
+
+class _Picture:
+    """One SVG picture being drawn from a scene, part by part: each part takes the top
+    of the space it may use and returns its bottom."""
+
+    def __init__(self, sc: Scene, colours: Sequence[str]) -> None:
+        self.sc = sc
+        self.notes = notes(sc)
+        self.out = _Svg()
+        self.colours = [_colour(c, SEAT_COLOURS[n % len(SEAT_COLOURS)])
+                        for n, c in enumerate(colours)] or list(SEAT_COLOURS)
+        self.at = _occupants(sc)
+        self.ringed = {i for i, p in enumerate(sc.pieces)
+                       if p.seat is not None and p.seat == sc.current_player}
+
+    def colour(self, piece: int) -> str:
+        seat = self.sc.pieces[piece].seat
+        return NEUTRAL_COLOUR if seat is None else self.colours[seat % len(self.colours)]
+
+    def piece(self, i: int, x: float, y: float, r: float = 14) -> None:
+        """A traveller: a disc in its seat's colour with the seat's number (``N`` the
+        neutral traveller), ringed if its seat is to play, its figures as a tooltip."""
+        out, p = self.out, self.sc.pieces[i]
+        colour = self.colour(i)
+        tip = f"{self.sc.who(i)}: {p.coins} coins, {p.total} points"
+        out.add(f"<g><title>{escape(tip)}</title>")
+        if i in self.ringed:
+            out.circle(x, y, r + 4, "none", stroke=_INK, width=2,
+                       extra=' stroke-dasharray="3 2"')
+        out.circle(x + 1, y + 1.5, r, "#000000", extra=' opacity="0.22"')
+        out.circle(x, y, r, colour, stroke="#ffffff", width=2)
+        out.text(x, y + r * 0.34, _mark(self.sc, i), size=r * 0.95, fill=_ink_on(colour),
+                 anchor="middle", weight="bold")
+        out.add("</g>")
+
+    def board(self, top: float) -> float:
+        """The road: rows of spaces between inn tiles that stand at the turns, a row
+        running left to right, the next right to left."""
+        rows = _svg_rows(self.sc.board)
+        centre: dict[int, tuple[float, float]] = {}
+        left_inn, right_inn = float(_MARGIN), float(_W - _MARGIN - _INN_W)
+        road_a, road_b = left_inn + _INN_W + 18, right_inn - 18
+        content_h = _TILE + _SLOT_DROP + 22
+        inns: dict[int, tuple[float, float, float]] = {0: (left_inn, top, content_h)}
+        road: list[tuple[float, float]] = [(left_inn + _INN_W / 2, top + _TILE / 2)]
+        for r, (spaces, turn) in enumerate(rows):
+            y = top + r * _ROW_H
+            forward = r % 2 == 0
+            pitch = (road_b - road_a) / max(len(spaces), 1)
+            for k, i in enumerate(spaces):
+                cx = road_a + pitch * (k + 0.5) if forward else road_b - pitch * (k + 0.5)
+                centre[i] = (cx, y)
+                road.append((cx, y + _TILE / 2))
+            side_x = right_inn if forward else left_inn
+            road.append((side_x + _INN_W / 2, y + _TILE / 2))
+            if r + 1 < len(rows):
+                road.append((side_x + _INN_W / 2, y + _ROW_H + _TILE / 2))
+            if turn is not None:
+                inns[turn] = (side_x, y, content_h + (0 if r + 1 == len(rows) else _ROW_H))
+        points = " ".join(f"{_n(x)},{_n(y)}" for x, y in road)
+        self.out.add(f'<polyline points="{points}" fill="none" stroke="#d9cfbd" '
+                     'stroke-width="16" stroke-linejoin="round" stroke-linecap="round"/>')
+        self.out.add(f'<polyline points="{points}" fill="none" stroke="#fffaf0" '
+                     'stroke-width="2" stroke-dasharray="7 7"/>')
+        for i, box in sorted(inns.items()):
+            self.inn(i, *box)
+        for i, (cx, y) in sorted(centre.items()):
+            self.space(i, cx, y)
+        return top + (len(rows) - 1) * _ROW_H + content_h
+
+    def inn(self, i: int, x: float, y: float, h: float) -> None:
+        """An inn: a tall tile under a dark band, its travellers in arrival order."""
+        out = self.out
+        look = self.sc.registry.space_kind(self.sc.board[i].kind)
+        fill = _colour(look.colour, "#dddddd")
+        band = _darker(fill, 0.5)
+        out.add(f'<g data-position="{i}">')
+        out.rect(x, y, _INN_W, h, fill, rx=12, stroke=band, width=2)
+        out.add(f'<path d="M{_n(x)},{_n(y + 26)} v-14 a12,12 0 0 1 12,-12 '
+                f'h{_n(_INN_W - 24)} a12,12 0 0 1 12,12 v14 z" fill="{band}"/>')
+        out.text(x + 10, y + 18, look.label, size=13, fill=_ink_on(band), weight="bold",
+                 fit=_INN_W - 36)
+        out.text(x + _INN_W - 8, y + 18, str(i), size=10, fill=_ink_on(band), anchor="end")
+        here = self.at.get(i, [])
+        # two travellers a line, three where the inn is too short for that
+        across = 2 if 42 + (len(here) - 1) // 2 * 28 + 12 <= h - 6 else 3
+        step = (_INN_W - 20) / across
+        for n, (_, piece) in enumerate(here):
+            self.piece(piece, x + 10 + step * (n % across + 0.5), y + 42 + (n // across) * 28,
+                       r=12 if across == 2 else 11)
+        out.add("</g>")
+
+    def space(self, i: int, cx: float, y: float) -> None:
+        """A road space: a tile coloured by kind, with its number, its kind, two dots if
+        it is a double space, and below it the off-road slots open at this player
+        count; its travellers in their slots."""
+        out, space, slots = self.out, self.sc.board[i], self.sc.slots[i]
+        look = self.sc.registry.space_kind(space.kind)
+        fill = _colour(look.colour, "#dddddd")
+        edge = _darker(fill)
+        x = cx - _TILE / 2
+
+        def slot_x(slot: int) -> float:
+            return cx + (slot - slots / 2) * 34 if slots > 2 else cx
+
+        out.add(f'<g data-position="{i}">')
+        for slot in range(1, slots):
+            sy = y + _TILE + _SLOT_DROP
+            out.add(f'<line x1="{_n(cx)}" y1="{_n(y + _TILE)}" x2="{_n(slot_x(slot))}" '
+                    f'y2="{_n(sy - 15)}" stroke="{edge}" stroke-width="1.5" '
+                    'stroke-dasharray="2 2"/>')
+            out.circle(slot_x(slot), sy, 15, "#ffffff", stroke=edge, width=1.5,
+                       extra=' stroke-dasharray="3 2" fill-opacity="0.7"')
+        out.rect(x, y, _TILE, _TILE, fill, rx=9, stroke=edge, width=1.5)
+        out.text(x + 5, y + 12, str(i), size=10, fill=_darker(fill, 0.6))
+        if space.double:
+            for d in (0, 6):
+                out.circle(x + _TILE - 13 + d, y + 8, 2.2, edge)
+        out.text(cx, y + _TILE - 6, look.label, size=9.5, fill=_darker(fill, 0.72),
+                 anchor="middle", fit=_TILE - 6)
+        for slot, piece in self.at.get(i, []):
+            if slot == 0:
+                self.piece(piece, cx, y + _TILE / 2 - 4)
+            else:
+                self.piece(piece, slot_x(slot), y + _TILE + _SLOT_DROP, r=13)
+        out.add("</g>")
+
+    def card_body(self, i: int, inner: float) -> list[tuple[str, str]]:
+        """The lines of a traveller's card under its figures: (``"head"`` or
+        ``"line"``, text)."""
+        sc, p = self.sc, self.sc.pieces[i]
+        body: list[tuple[str, str]] = []
+
+        def section(head: str, items: Sequence[str], sep: str = " · ") -> None:
+            body.append(("head", head))
+            body.extend(("line", line) for line in _wrap_px(items, inner, 12, sep))
+
+        if p.seat is not None:
+            cards = sc.collection(i)
+            section("Collection", [f"{label} {n}" for label, n in _kind_counts(sc, cards)]
+                    or ["nothing yet"])
+            section("Points", [f"{c} {v}" for c, v in _points(sc, i)] or ["none yet"])
+            if p.seat == sc.seat and cards:
+                section("Your cards", [sc.registry.card_name(c) for c in cards], ", ")
+        for note in self.notes:
+            if note.piece == i:
+                section(note.label, note.text.split(", "), ", ")
+        return body
+
+    def cards(self, top: float) -> float:
+        """One card per traveller, side by side, as high as the fullest."""
+        out, sc = self.out, self.sc
+        count = len(sc.pieces)
+        gap = 14
+        card_w = (_W - 2 * _MARGIN - gap * (count - 1)) / max(count, 1)
+        inner = card_w - 24
+        bodies = [self.card_body(i, inner) for i in range(count)]
+        card_h = 104 + max((sum(22 if kind == "head" else 16 for kind, _ in body)
+                            for body in bodies), default=0)
+        for i, p in enumerate(sc.pieces):
+            colour = self.colour(i)
+            x = _MARGIN + i * (card_w + gap)
+            out.rect(x, top, card_w, card_h, "#ffffff", rx=10, stroke="#d8d2c4", width=1.5)
+            out.add(f'<path d="M{_n(x)},{_n(top + 30)} v-20 a10,10 0 0 1 10,-10 '
+                    f'h{_n(card_w - 20)} a10,10 0 0 1 10,10 v20 z" fill="{colour}"/>')
+            ink = _ink_on(colour)
+            name = ("Neutral traveller" if p.seat is None
+                    else f"Seat {p.seat} · {sc.traveller_name(i)}")
+            out.text(x + 12, top + 20, name, size=14, fill=ink, weight="bold",
+                     fit=card_w - 64)
+            tag = " · ".join(t for t, on in (("you", p.seat is not None and p.seat == sc.seat),
+                                              ("to play", i in self.ringed)) if on)
+            if tag:
+                out.text(x + card_w - 10, top + 20, tag, size=11, fill=ink, anchor="end",
+                         weight="bold")
+            place = sc.registry.space_kind(sc.board[p.position].kind).label
+            stats = ([(str(p.total), "points"), (str(p.coins), "coins")]
+                     if p.seat is not None else [])
+            stats.append((str(p.position), place))
+            for k, (big, small) in enumerate(stats):
+                sx = x + 12 + k * inner / 3
+                out.text(sx, top + 62, big, size=24, weight="bold")
+                out.text(sx, top + 78, small, size=10.5, fill=_MUTED, fit=inner / 3 - 6)
+            y = top + 96
+            for kind, said in bodies[i]:
+                if kind == "head":
+                    out.text(x + 12, y + 16, said, size=10.5, fill=_MUTED, weight="bold",
+                             fit=inner)
+                    y += 22
+                else:
+                    out.text(x + 12, y + 10, said, size=12, fit=inner)
+                    y += 16
+        return top + card_h
+
+    def table(self, top: float) -> float:
+        """The plugins' notes on the table, in a box across the picture (if any)."""
+        table = [n for n in self.notes if n.piece is None]
+        if not table:
+            return top - 18
+        lines: list[tuple[str, str]] = []
+        for note in table:
+            wrapped = _wrap_px(note.text.split(", "), _W - 2 * _MARGIN - 200, 12.5, ", ")
+            lines += [(note.label if k == 0 else "", w) for k, w in enumerate(wrapped)]
+        box_h = 20 + 19 * len(lines)
+        self.out.rect(_MARGIN, top, _W - 2 * _MARGIN, box_h, "#fbf7ee", rx=10,
+                      stroke="#d8d2c4", width=1.5)
+        for k, (label, said) in enumerate(lines):
+            y = top + 25 + 19 * k
+            if label:
+                self.out.text(_MARGIN + 14, y, label, size=12.5, weight="bold", fit=170)
+            self.out.text(_MARGIN + 190, y, said, size=12.5)
+        return top + box_h
+
+    def head(self, height: float) -> _Svg:
+        """The background and the title: players, whose picture, the turn and who is to
+        play, the plugins."""
+        sc = self.sc
+        title = f"Tokaido · {sc.players} players"
+        seen = "" if sc.seat is None else f" · as seat {sc.seat} sees it"
+        head = _Svg()
+        head.rect(0, 0, _W, height, "#f6f1e6")
+        head.add(f'<text x="{_MARGIN}" y="40" font-size="24" font-weight="bold" '
+                 f'fill="{_INK}">{escape(title)}<tspan font-size="15" font-weight="normal" '
+                 f'fill="{_MUTED}">{escape(seen)}</tspan></text>')
+        head.text(_W - _MARGIN, 40, f"Turn {sc.turn} · {_status(sc)}", size=15,
+                  anchor="end", fit=_W / 2 - _MARGIN)
+        head.text(_MARGIN, 64, "Plugins: " + ", ".join(sc.ruleset.ids), size=13,
+                  fill=_MUTED, fit=_W - 2 * _MARGIN)
+        return head
