@@ -33,6 +33,7 @@ from .errors import (
     OptionError,
     PluginConflictError,
     PluginDefinitionError,
+    PluginError,
     RulesetError,
     SetupError,
     StaleActionError,
@@ -61,7 +62,15 @@ from .events import (
 )
 from .frozen import FrozenMap
 from .hookspecs import hookimpl
-from .log import Verification, dump_log, dump_state, load_log, load_state, verify_log
+from .log import (
+    LogFeed,
+    Verification,
+    dump_log,
+    dump_state,
+    load_log,
+    load_state,
+    verify_log,
+)
 from .model import (
     Card,
     GameState,
@@ -98,6 +107,7 @@ __all__ = [
     "determinize",
     # logs
     "Verification", "dump_log", "load_log", "verify_log", "dump_state", "load_state",
+    "LogFeed",
     # the wire format
     "decode_action", "decode_step", "decode_view", "encode_action", "encode_step",
     "encode_view", "schemas",
@@ -114,7 +124,8 @@ __all__ = [
     # errors
     "FoldError", "IllegalActionError", "LogError", "LogFormatError", "LogPluginError",
     "LogSequenceError", "LogStateError", "LogVersionError", "MissingRequirementError",
-    "OptionError", "PluginConflictError", "PluginDefinitionError", "ReproductionError",
+    "OptionError", "PluginConflictError", "PluginDefinitionError", "PluginError",
+    "ReproductionError",
     "RulesetError",
     "SetupError", "StaleActionError", "TokaidoError", "UnknownPluginError",
     "UnknownSeatError",
