@@ -47,6 +47,5 @@ intersphinx_mapping = {
                str(HERE / "_inventories" / "pluggy.inv")),
 }
 
-doctest_global_setup = """
-from tokaido_rules import *
-"""
+# No doctest_global_setup: every page's examples import what they use (tested by
+# tests/test_docs_names.py), so a reader can copy them as they are.

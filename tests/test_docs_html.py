@@ -9,13 +9,18 @@ and the generated catalogues are real tables with the expected rows.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
 from html.parser import HTMLParser
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
+
+from tokaido_rules import Ruleset
+from tokaido_variants.bga import ONLINE_VALUES
 
 DOCS = Path(__file__).parent.parent / "docs"
 
@@ -166,3 +171,26 @@ def test_step_catalogue_rows(site: dict[str, Page]) -> None:
     assert "taken by the engine" in rows["base.buy_souvenirs"][1][2]
     assert rows["new-encounters.kitoushi_choice"][1][3] == "new-encounters.kitoushi"
     assert rows["Fortune"][1][1] == "UseFortune (crossroads.use_fortune)"
+
+
+def test_rules_reference_states_the_options_travellers_and_road(site: dict[str, Page]) -> None:
+    """The rules reference has a row per rule option of the shipped plugins, with its
+    printed default and its online value, a row per traveller with its coins, and the
+    road's spaces stretch by stretch: the page follows the code."""
+    shipped = ["base", "crossroads", "new-encounters", "initiation", "return-journey",
+               "gastronomy", "preparations", "rare-and-precious", "good-luck", "bga"]
+    registry = Ruleset.build(shipped).registry
+    rows = site["reference/rules.html"].rows()
+    for name, spec in registry.options.items():
+        assert name in rows, f"no row for option {name}"
+        cells = rows[name][1]
+        assert cells[1:3] == [json.dumps(spec.default), json.dumps(ONLINE_VALUES[name])], cells
+    for traveller in registry.travellers.values():
+        assert traveller.label in rows, f"no row for {traveller.label}"
+        assert rows[traveller.label][1][1] == str(traveller.coins), traveller
+    board = Ruleset.build(["base"]).registry.board  # (the shipped set walks it backwards)
+    inns = [i for i, space in enumerate(board) if space.inn]
+    for start, end in pairwise(inns):
+        stretch = ", ".join(registry.space_kind(space.kind).label + ("*" if space.double else "")
+                            for space in board[start + 1:end])
+        assert rows[f"{start + 1}\N{EN DASH}{end - 1}"][1][1] == stretch, (start, end)

@@ -93,11 +93,9 @@ __all__ = [
     "SPACE_ACTIONS", "SPACE_ORDER", "INN_POWER_ORDER", "SATSUKI_ORDER", "INN_HAND_ORDER",
     "MEAL_ORDER", "INN_CLOSE_ORDER",
     # effects and counts
-    "after_temple_action", "award", "donate", "eat_meal", "gain_souvenir", "take_panorama", "achievement_count",
-    "departure_order",
-    "meals_eaten", "open_panoramas", "panorama_complete", "panorama_sections", "set_total",
-    "souvenir_points",
-    "tagged_count", "temple_ranking",
+    "after_temple_action", "award", "donate", "eat_meal", "gain_souvenir", "take_panorama",
+    "achievement_count", "departure_order", "meals_eaten", "open_panoramas", "panorama_complete",
+    "panorama_sections", "set_total", "souvenir_points", "tagged_count", "temple_ranking",
     # actions and events
     "AddBankCoin", "BuyMeal", "BuySouvenirs", "ChoosePanorama", "ChooseTraveller", "Donate",
     "KeepEncounter", "SatsukiMeal", "TravellersOffered",

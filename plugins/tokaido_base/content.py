@@ -1,4 +1,5 @@
-"""The base game's components (RULES.md section 1): board, cards and travellers."""
+"""The base game's components (rules reference, The road and
+Components of the base game): board, cards and travellers."""
 
 from __future__ import annotations
 

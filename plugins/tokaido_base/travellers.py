@@ -1,4 +1,4 @@
-"""The ten base travellers' powers (RULES.md 3.7), each in one place.
+"""The ten base travellers' powers (rules reference, The ten base travellers), each in one place.
 
 The rules code asks these functions at the moments a power can apply; nothing else in
 the plugin tests a traveller's name.

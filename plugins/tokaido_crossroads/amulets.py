@@ -1,4 +1,5 @@
-"""Amulets (RULES.md 5.5): held secretly, usable from the next move on, returned after use."""
+"""Amulets (rules reference, Amulets): held secretly, usable from the next move on,
+returned after use."""
 
 from __future__ import annotations
 

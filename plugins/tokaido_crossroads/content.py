@@ -1,4 +1,5 @@
-"""Crossroads components (RULES.md 5.1): travellers, the five piles, the Fortune die."""
+"""Crossroads components (rules reference, Crossroads, Components): travellers, the five
+piles, the Fortune die."""
 
 from __future__ import annotations
 

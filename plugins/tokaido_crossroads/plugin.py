@@ -1,4 +1,4 @@
-"""The Crossroads expansion as a plugin (RULES.md section 5)."""
+"""The Crossroads expansion as a plugin (rules reference, Crossroads)."""
 
 from __future__ import annotations
 

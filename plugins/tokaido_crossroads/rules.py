@@ -45,7 +45,7 @@ from .actions import (
 )
 from .amulets import amulet_window, devotion_key, gain_amulet, spend_amulet, usable
 
-# --- options of a stop (RULES.md 5.2) -------------------------------------------------------
+# --- options of a stop (rules reference, One action per stop) ------------------------------
 
 CROSSROADS_OPTION = {
     "paddy": "crossroads.cherry_tree",
@@ -150,7 +150,7 @@ def legal_second_option(state: GameState, step: Step) -> list[Action]:
     return [TakeOption(seat, step.piece, None), TakeOption(seat, step.piece, option)]
 
 
-# --- the Crossroads actions (RULES.md 5.3, 5.4) ---------------------------------------------
+# --- the Crossroads actions (rules reference, The Crossroads actions) -----------------------
 
 
 def run_cherry_tree(ctx: Context, step: Step) -> None:
@@ -266,7 +266,7 @@ def later_scroll_bonus(ctx: Context, piece: int, card: str) -> None:
     ctx.score(piece, "legendary_objects", bonus)
 
 
-# --- Crossroads travellers (RULES.md 5.6) --------------------------------------------------
+# --- Crossroads travellers (rules reference, Crossroads travellers) -------------------------
 
 
 def run_gotozaemon(ctx: Context, step: Step) -> None:
@@ -300,7 +300,7 @@ def nampo_bonus(ctx: Context, piece: int, card: str, source: str) -> None:
         ctx.score(piece, "traveller_powers", ctx.registry.cards[card].price)
 
 
-# --- amulets in use (RULES.md 5.5) ----------------------------------------------------------
+# --- amulets in use (rules reference, Amulets) ----------------------------------------------
 
 
 def run_vitality_check(ctx: Context, step: Step) -> None:
@@ -415,7 +415,7 @@ PURCHASE_DECISIONS = frozenset({
 MEAL_DECISION = "base.meal"
 
 
-# --- end of game: calligraphy (RULES.md 5.4) -------------------------------------------------
+# --- end of game: calligraphy (rules reference, Calligraphy) ---------------------------------
 
 
 def calligraphy_points(state: GameState, piece: int, card: str) -> int:

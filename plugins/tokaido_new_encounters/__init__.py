@@ -1,6 +1,6 @@
 """The New Encounters promo cards as a tokaido-rules plugin (entry point
 ``new-encounters``, requires ``base``): Itamae, Kitoushi, Saru and Takuhatsuso are
-shuffled into the encounter deck (RULES.md section 6).
+shuffled into the encounter deck (rules reference, New Encounters).
 
 Each card always joins the collection and counts for Chatterbox, paid for or not. The
 optional payments (1 coin) are not card prices: no Kinko discount, no Hospitality, no

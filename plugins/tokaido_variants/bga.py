@@ -1,4 +1,5 @@
-"""The ``bga`` preset (RULES.md 8): the rules as played online on Board Game Arena.
+"""The ``bga`` preset (rules reference, Rule options): the rules as played online on
+Board Game Arena.
 
 It sets every rule option whose online value differs from the printed rules, for the
 plugins that are enabled (Crossroads' options only with ``crossroads``). Options given
@@ -24,7 +25,7 @@ ONLINE_VALUES: dict[str, object] = {
     "crossroads.health_where_both": True,
     "base.panorama_choice_optional": True,
 }
-"""Every option of RULES.md section 8 with its online value."""
+"""Every rule option with its online value (rules reference, Rule options)."""
 
 
 class OnlineRules:

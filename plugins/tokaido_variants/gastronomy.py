@@ -1,5 +1,6 @@
-"""Gastronomy (RULES.md 4): the first arrival at an inn draws as many meal cards as there
-are players (instead of players + 1): the base option ``base.meal_hand = "players"``."""
+"""Gastronomy (rules reference, Base variants): the first arrival at an inn draws as many
+meal cards as there are players (instead of players + 1): the base option
+``base.meal_hand = "players"``."""
 
 from __future__ import annotations
 

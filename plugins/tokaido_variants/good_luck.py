@@ -1,5 +1,5 @@
-"""Good Luck (RULES.md 5.7): at the start, in departure order, each player may pay 1 coin
-for a random amulet, usable from the first move."""
+"""Good Luck (rules reference, Crossroads variants): at the start, in departure order,
+each player may pay 1 coin for a random amulet, usable from the first move."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Initiation (RULES.md 4): no traveller tiles; everyone starts with 7 coins."""
+"""Initiation (rules reference, Base variants): no traveller tiles; everyone starts with 7 coins."""
 
 from __future__ import annotations
 

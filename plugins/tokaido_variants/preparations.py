@@ -1,5 +1,6 @@
-"""Preparations (RULES.md 4): at the start only, coins are adjusted by departure order
-from the start inn (1st = first to leave), counting players only; never below 0."""
+"""Preparations (rules reference, Base variants): at the start only, coins are adjusted
+by departure order from the start inn (1st = first to leave), counting players only;
+never below 0."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Rare & Precious (RULES.md 5.7): only 4 random cards of each Crossroads pile stay in
-play with 2-3 players, 5 with 4-5; the amulets and calligraphy in play are public."""
+"""Rare & Precious (rules reference, Crossroads variants): only 4 random cards of each
+Crossroads pile stay in play with 2-3 players, 5 with 4-5; the amulets and calligraphy
+in play are public."""
 
 from __future__ import annotations
 

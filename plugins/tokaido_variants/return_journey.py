@@ -1,6 +1,6 @@
-"""Return journey (RULES.md 4): travel Edo to Kyoto. The board is reversed, each space
-keeping its type and double flag; the start and the final inn are roles, so every other
-rule is unchanged."""
+"""Return journey (rules reference, Base variants): travel Edo to Kyoto. The board is
+reversed, each space keeping its type and double flag; the start and the final inn are
+roles, so every other rule is unchanged."""
 
 from __future__ import annotations
 

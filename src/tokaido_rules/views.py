@@ -1,4 +1,5 @@
-"""Per-seat views: what one seat may see of a game (RULES.md 7), and its copy of the log.
+"""Per-seat views: what one seat may see of a game (rules reference, Hidden information),
+and its copy of the log.
 
 Public: positions, coins, collections, donations, scores, face-up cards, every zone's
 size and card backs. Hidden from a seat: the order of every deck and the seed, other

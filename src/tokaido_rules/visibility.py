@@ -1,4 +1,5 @@
-"""Who may see what: the visibility of zones and game data, per seat (RULES.md 7).
+"""Who may see what: the visibility of zones and game data, per seat (rules reference,
+Hidden information).
 
 Zones and data keys declare their visibility when registered; anything undeclared is
 hidden (fail closed). Events declare which of their fields a seat may see
