@@ -230,10 +230,11 @@ def decode_view(data: Message, ruleset: Ruleset) -> View:
             values[name] = _CONVERTER.structure(value, hint)
         except Exception as exc:
             raise LogFormatError(f"view {_problems(exc, name)}") from None
-    steps = [*values["agenda"], values["current_step"]]
-    for step in steps:
+    steps = [(f"agenda[{i}]", step) for i, step in enumerate(values["agenda"])]
+    for where, step in [*steps, ("current_step", values["current_step"])]:
         if step is not None and step.kind not in ruleset.registry.steps:
-            raise LogFormatError(f"view: unknown step kind {_shown(step.kind)}")
+            raise LogFormatError(f"view field '{where}.kind': unknown step kind "
+                                 f"{_shown(step.kind)}")
     if not 0 <= values["seat"] < values["players"]:
         raise LogFormatError(f"view field 'seat': no seat {values['seat']} in a "
                              f"{values['players']}-player game")
@@ -291,19 +292,19 @@ def _check_values(obj: Mapping[str, Any], what: str,
         value, path, depth = stack.pop()
         if type(value) is int or (isinstance(value, int) and not isinstance(value, bool)):
             if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
-                raise error(f"{what} field {path!r}: an integer beyond ±(2**53 - 1) (larger "
+                raise error(f"{what} field '{path}': an integer beyond ±(2**53 - 1) (larger "
                             "numbers travel as strings)")
         elif isinstance(value, Mapping):
             if depth >= MAX_NESTING:
-                raise error(f"{what} field {path!r}: values nested more than {MAX_NESTING} "
+                raise error(f"{what} field '{path}': values nested more than {MAX_NESTING} "
                             "deep")
             for key, item in value.items():
                 if not isinstance(key, str):
-                    raise error(f"{what} field {path!r}: object keys must be strings")
+                    raise error(f"{what} field '{path}': object keys must be strings")
                 stack.append((item, f"{path}.{key}" if path else key, depth + 1))
         elif isinstance(value, list | tuple):
             if depth >= MAX_NESTING:
-                raise error(f"{what} field {path!r}: values nested more than {MAX_NESTING} "
+                raise error(f"{what} field '{path}': values nested more than {MAX_NESTING} "
                             "deep")
             stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
 
