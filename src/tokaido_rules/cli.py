@@ -25,7 +25,7 @@ from .chance import new_seed
 from .engine import Game, new_game, replay
 from .errors import TokaidoError
 from .events import Action
-from .log import dump_log, load_log, verify_log
+from .log import MAX_LINE, dump_log, load_log, load_seat_copy, verify_log
 from .model import collection_zone
 from .registry import Registry
 from .render import journey, journey_lines, score_table, table, text
@@ -124,6 +124,12 @@ def _build_parser() -> _Parser:
     rep.add_argument("--format", choices=("text", "json"), default="text")
     rep.add_argument("--width", type=int, metavar="COLUMNS",
                      help="text output's width (default: the terminal's, else 80)")
+    rep.add_argument("--html", metavar="OUT.html",
+                     help="write a self-contained replay viewer page (FILE may be a "
+                          "seat's copy of a log)")
+    rep.add_argument("--seat", type=int, metavar="SEAT",
+                     help="with --html: only what SEAT saw (default: every seat of a "
+                          "full log)")
     return parser
 
 
@@ -465,7 +471,43 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
+def _replay_html(args: argparse.Namespace) -> int:
+    """Write the viewer page of a full log or of a seat's copy."""
+    from .viewer import replay_html, seat_copy_html
+
+    if args.verify or args.to is not None or args.view is not None:
+        raise _UsageError("--html takes no --verify, --to or --view (use --seat)")
+    try:
+        with open(args.file, encoding="utf-8") as stream:
+            first = stream.readline(MAX_LINE + 1)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _UsageError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}"
+                          ) from None
+    try:
+        head = json.loads(first)
+    except ValueError:
+        head = None  # the loader names the problem
+    if isinstance(head, dict) and "viewer" in head:
+        copy = load_seat_copy(Path(args.file))
+        if args.seat is not None and args.seat != copy.viewer:
+            raise _UsageError(f"this is seat {copy.viewer}'s copy of the log: it cannot "
+                              f"show seat {args.seat}")
+        page = seat_copy_html(copy)
+    else:
+        game = _read_log(args.file)
+        if args.seat is not None and not 0 <= args.seat < game.players:
+            raise _UsageError(f"--seat must be from 0 to {game.players - 1}")
+        page = (replay_html(game) if args.seat is None
+                else replay_html(game, [args.seat], everything=False))
+    _write(args.html, page)
+    return 0
+
+
 def _replay(args: argparse.Namespace) -> int:
+    if args.html is not None:
+        return _replay_html(args)
+    if args.seat is not None:
+        raise _UsageError("--seat goes with --html (use --view for text)")
     if args.verify:
         if args.to is not None or args.view is not None:
             raise _UsageError("--verify checks the whole log; it takes no --to or --view")

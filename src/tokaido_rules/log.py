@@ -1021,3 +1021,129 @@ def load_state(text: str, rules: Rules) -> GameState:
         )
     except Exception as exc:
         raise LogFormatError(f"bad state: {_describe(exc)}", 1) from None
+
+
+# --- a seat's copy ---------------------------------------------------------------------------
+
+
+@frozen
+class SeatLine:
+    """One event line of a seat's copy: what the seat saw of the event.
+
+    ``data`` holds the fields the seat may see and ``withheld`` names the others;
+    ``event`` is the event rebuilt from them when every field was shown, or when the
+    only field withheld is a list of cards whose ``count`` is shown (each withheld card
+    is then a placeholder, :data:`UNSEEN` followed by the deck its back shows when
+    known); else ``None``.
+    """
+
+    seq: int
+    type: str
+    data: FrozenMap[str, Any]
+    withheld: tuple[str, ...]
+    event: Event | None
+
+
+UNSEEN = "?"
+"""How a card a seat did not see starts in a :class:`SeatLine`'s rebuilt event."""
+
+
+@frozen
+class SeatCopy:
+    """A seat's copy of a log, read by :func:`load_seat_copy`: the ruleset, players and
+    public setup of its header, the ``viewer`` seat, its lines, and ``complete`` when it
+    ends with the trailer of a finished game. It has no seed and no hidden fact, so it
+    cannot become a :class:`~tokaido_rules.Game`; what the seat saw can be drawn from it
+    (:mod:`tokaido_rules.viewer`)."""
+
+    ruleset: Ruleset
+    players: int
+    viewer: int
+    setup: Setup
+    lines: tuple[SeatLine, ...]
+    complete: bool
+
+    def rules(self) -> Rules:
+        """The game's rules, as the header gives them."""
+        return make_rules(self.ruleset, self.players, self.setup)
+
+
+def _seat_event(obj: dict[str, Any], number: int, seq: int, registry: Registry,
+                structurers: dict[type[Event], Structurer]) -> SeatLine:
+    """The line of a seat's copy: checked like a full log's, its event rebuilt where the
+    seat saw enough of it."""
+    withheld_raw = obj.get("withheld", [])
+    if not isinstance(withheld_raw, list) or not all(isinstance(w, str) for w in withheld_raw):
+        raise LogFormatError("withheld must be a list of field names", number)
+    withheld = tuple(withheld_raw)
+    plain = {k: v for k, v in obj.items() if k != "withheld"}
+    data = plain.get("data")
+    kind = plain.get("type")
+    cls = registry.events.get(kind) if isinstance(kind, str) else None
+    event: Event | None = None
+    if not withheld:
+        event = _parse_event(plain, number, seq, registry, structurers)
+    elif (cls is not None and withheld == ("cards",) and isinstance(data, dict)
+          and type(data.get("count")) is int and 0 <= data["count"] <= 10_000):
+        filled = {**plain, "data": {**data, "cards": [UNSEEN] * data["count"]}}
+        event = _parse_event(filled, number, seq, registry, structurers)
+    else:
+        _check_keys(plain, EVENT_KEYS, number)
+        if plain["seq"] != seq:
+            raise LogSequenceError(f"expected seq {seq}, found {_shown(plain['seq'])}", number)
+        if cls is None:
+            raise LogFormatError(f"unknown event type {_shown(plain['type'])}", number)
+        if not isinstance(data, dict):
+            raise LogFormatError("data must be an object", number)
+    try:
+        frozen_data = freeze_json(data)
+    except TypeError as exc:
+        raise LogFormatError(f"bad data: {exc}", number) from None
+    return SeatLine(seq, str(plain["type"]), frozen_data, withheld, event)
+
+
+def load_seat_copy(source: LogSource, *, plugins: Iterable[object] = ()) -> SeatCopy:
+    """Read a seat's copy of a log (``dump_log(game, viewer=seat)``), which
+    :func:`load_log` refuses: it has no seed, and fields the seat may not see are
+    withheld. Lines are checked as strictly as a full log's (sequence, event types,
+    the trailer); ``source`` is read as by :func:`load_log`. A full log is refused
+    with a :class:`~tokaido_rules.errors.LogFormatError` (load it with
+    :func:`load_log`, or write its seat's copy)."""
+    with _blocks(source) as blocks:
+        first = next(blocks, None)
+        if not first:
+            raise LogFormatError("empty log")
+        obj = _parse_line(first[0], 1)
+        if obj.get("format") == FORMAT and "viewer" not in obj:
+            raise LogFormatError("this is a full log, not a seat's copy: load it with "
+                                 "load_log", 1)
+        viewer = obj.get("viewer")
+        if type(viewer) is not int:
+            raise LogFormatError("viewer must be a seat number", 1)
+        setup = obj.get("setup")
+        full = {k: v for k, v in obj.items() if k != "viewer"}
+        full["seed"] = 0
+        if isinstance(setup, dict):
+            full["setup"] = {**setup, "stacks": {}, "chance": {}}
+        head = _parse_header(full, plugins)
+        if not 0 <= viewer < head.players:
+            raise LogFormatError(f"viewer {viewer} is not a seat of a {head.players}-player "
+                                 "game", 1)
+        registry = head.ruleset.registry
+        structurers = _converter_and_structurers(head.ruleset)[1]
+        lines: list[SeatLine] = []
+        complete = False
+        number = 1
+        for block in itertools.chain((first[1:],), blocks):
+            for text in block:
+                number += 1
+                if complete:
+                    raise LogFormatError("nothing may follow the trailer, which ends the log",
+                                         number)
+                line = _parse_line(text, number)
+                if line.get("type") == TRAILER and head.version >= 2:
+                    _check_trailer(line, number, len(lines))
+                    complete = True
+                    continue
+                lines.append(_seat_event(line, number, len(lines), registry, structurers))
+    return SeatCopy(head.ruleset, head.players, viewer, head.setup, tuple(lines), complete)

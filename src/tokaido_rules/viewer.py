@@ -1,0 +1,407 @@
+"""The replay viewer: one self-contained HTML file to step through a game
+(``tokaido replay FILE --html OUT.html``).
+
+The page needs no network and works from ``file://``: its pictures are drawn here, by
+:mod:`tokaido_rules.render`, and embedded with a small player (first, previous, next,
+last, a slider over the decisions, a seat selector). Each point of the game, a *frame*,
+holds the board's SVG, a score table (points, coins, collections: all public) and the
+lines of the step that led to it, in the words of the table.
+
+- From a full log the page offers every seat and "everything": the file is the whole
+  record, and the page says so. A seat's frames are drawn from its
+  :class:`~tokaido_rules.View`, their lines from its copy of the log.
+- From a seat's copy (:func:`~tokaido_rules.log.load_seat_copy`) the page offers that
+  seat only, and the file holds nothing else: its frames are drawn from a state folded
+  from what the seat saw, each card it did not see a placeholder.
+
+The page shows one frame at a time: it takes its data out of the document once read, so
+the document holds only the frame on show (what a seat's selector shows is what that
+seat sees). Pictures repeat from frame to frame, so each is cut into parts kept once.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Iterable, Sequence
+from html import escape
+from typing import Any
+
+from .engine import Game, initial_state
+from .events import Action, CardsMoved, DeckSet, Event, GameOver, fold
+from .frozen import FrozenMap
+from .log import UNSEEN, SeatCopy, SeatLine, dump_log, load_seat_copy
+from .model import GameState, collection_zone
+from .render import Scene, _kind_counts, describe_action, describe_effects, scene, svg
+from .visibility import split_zones, visible_data
+
+__all__ = ["replay_html", "seat_copy_html", "frames"]
+
+
+# --- the points of a game --------------------------------------------------------------
+
+
+def _steps(events: Sequence[Event | type[Event]]) -> list[tuple[int, int]]:
+    """The (start, stop) of each frame's events (or of their types): the setup, then
+    each decision (or the end of the game) with what followed it."""
+    cuts = [i for i, e in enumerate(events)
+            if isinstance(e, Action | GameOver)
+            or (isinstance(e, type) and issubclass(e, Action | GameOver))]
+    bounds = [0, *cuts, len(events)]
+    return list(itertools.pairwise(bounds))
+
+
+def _step_lines(events: Sequence[Event | None], before: GameState, after: GameState,
+                first: Event | None, unseen: str = "") -> list[str]:
+    """The words of one step: the decision and what followed it (``first``: the step's
+    first event, ``None`` when the seat did not see enough of it to tell; ``unseen``
+    then says what it was)."""
+    rest = [e for e in events[1:] if e is not None]
+    if isinstance(first, Action):
+        decider = getattr(first, "piece", first.seat)
+        effects = describe_effects(rest, after, decider)
+        return [describe_action(before, first) + (f": {effects}" if effects else "")]
+    if isinstance(first, GameOver):
+        effects = describe_effects(rest, after)
+        return ["end of the journey" + (f": {effects}" if effects else "")]
+    return [f"{unseen}: not all of it shown to this seat"]
+
+
+def _table(sc: Scene) -> list[dict[str, Any]]:
+    """The score table of a picture: per seated traveller, public facts only."""
+    rows = []
+    for i, p in enumerate(sc.pieces):
+        if p.seat is None:
+            continue
+        kinds = _kind_counts(sc, sc.zones.get(collection_zone(i), ()))
+        rows.append({"seat": p.seat, "traveller": sc.traveller_name(i), "points": p.total,
+                     "coins": p.coins,
+                     "collection": ", ".join(f"{k} {n}" for k, n in kinds) or "nothing"})
+    return rows
+
+
+def _frame(sc: Scene, lines: list[str], caption: str) -> dict[str, Any]:
+    return {"svg": svg(sc), "lines": lines, "table": _table(sc), "caption": caption}
+
+
+def _caption(n: int, total: int, sc: Scene) -> str:
+    where = "setup" if n == 0 else f"decision {n} of {total - 1}"
+    end = " · the journey is over" if sc.over else ""
+    return f"{where} · turn {sc.turn} · seq {sc.seq}{end}"
+
+
+def _game_frames(game: Game) -> list[dict[str, Any]]:
+    """Every frame of the whole game: everything shown."""
+    events = game.events
+    steps = _steps(events)
+    state = initial_state(game.state.rules, game.seed)
+    out = []
+    for n, (a, b) in enumerate(steps):
+        before = state
+        for e in events[a:b]:
+            state = fold(state, e)
+        sc = scene(Game(state, ()))
+        lines = ["the travellers set out"] if n == 0 else _step_lines(
+            events[a:b], before, state, events[a])
+        out.append(_frame(sc, lines, _caption(n, len(steps), sc)))
+    return out
+
+
+def _seen_fold(state: GameState, event: Event | None) -> GameState:
+    """Fold what a seat saw of an event: cards it did not see are placeholders naming
+    their deck where known; an event it saw too little of (or that a placeholder makes
+    impossible to fold) only counts."""
+    if isinstance(event, CardsMoved):
+        have = list(state.zones.get(event.src, ()))
+        if event.from_top:
+            taken, left = have[:event.count], have[event.count:]
+        else:  # the cards named, else those the seat did not see, else the first
+            taken = []
+            for card in event.cards:
+                pick = card if card in have and card != UNSEEN else next(
+                    (c for c in have if c.startswith(UNSEEN)), have[0] if have else None)
+                if pick is not None:
+                    have.remove(pick)
+                    taken.append(pick)
+            left = have
+        if event.cards and not event.cards[0].startswith(UNSEEN):
+            taken = list(event.cards)
+        elif len(taken) < event.count:
+            taken += [UNSEEN] * (event.count - len(taken))
+        new = state.with_zone(event.src, tuple(left))
+        target = () if event.dst == event.src else new.zones.get(event.dst, ())
+        moved = tuple(taken)
+        return new.with_zone(event.dst, target + moved if event.bottom else moved + target
+                             ).replace(seq=state.seq + 1)
+    if isinstance(event, DeckSet) and event.cards and event.cards[0] == UNSEEN:
+        return state.with_zone(event.zone, (UNSEEN + event.zone,) * event.count
+                               ).replace(seq=state.seq + 1)
+    if event is not None:
+        try:
+            return fold(state, event)
+        except Exception:  # a placeholder the event's own fold cannot take
+            pass
+    return state.replace(seq=state.seq + 1)
+
+
+def _seen_scene(state: GameState, seat: int) -> Scene:
+    """A picture of a state folded from a seat's copy, as that seat sees it."""
+    shown, hidden = split_zones(state, seat)
+    registry = state.rules.registry
+    backs: dict[str, FrozenMap[str, int]] = {}
+    for name, cards in hidden.items():
+        known = tuple(c for c in cards if not c.startswith(UNSEEN))
+        counts = dict(registry.zone_backs({name: known})[name]) if known else {}
+        for card in cards:
+            if card.startswith(UNSEEN):
+                home = card[len(UNSEEN):] or "?"
+                counts[home] = counts.get(home, 0) + 1
+        backs[name] = FrozenMap(sorted(counts.items()))
+    try:
+        current = Game(state, ()).current_player
+    except Exception:  # an agenda the rules cannot read without a hidden fact
+        current = None
+    return Scene(seat=seat, players=state.players, turn=state.turn, seq=state.seq,
+                 over=state.over, pieces=state.pieces,
+                 zones=FrozenMap({k: v for k, v in shown.items()
+                                  if not any(c.startswith(UNSEEN) for c in v)}),
+                 zone_sizes=FrozenMap({k: len(v) for k, v in state.zones.items()}),
+                 hidden_backs=FrozenMap(backs), data=FrozenMap(visible_data(state, seat)),
+                 current_player=current, ruleset=state.rules.ruleset)
+
+
+def _copy_frames(copy: SeatCopy,
+                 views: Sequence[Scene] | None = None) -> list[dict[str, Any]]:
+    """Every frame as the copy's seat saw it: the lines from its copy, the pictures from
+    ``views`` (a full log's views of the seat) or else from the copy itself."""
+    events = [line.event for line in copy.lines]
+    registry = copy.ruleset.registry
+    steps = _steps([registry.events[line.type] for line in copy.lines])
+    state = initial_state(copy.rules(), 0)
+    out = []
+    for n, (a, b) in enumerate(steps):
+        before = state
+        for e in events[a:b]:
+            state = _seen_fold(state, e)
+        sc = views[n] if views is not None else _seen_scene(state, copy.viewer)
+        lines = ["the travellers set out"] if n == 0 else _step_lines(
+            events[a:b], before, state, events[a], _unseen(copy.lines[a]))
+        out.append(_frame(sc, lines, _caption(n, len(steps), sc)))
+    return out
+
+
+def _unseen(line: SeatLine) -> str:
+    """A decision the seat saw only in part: who took it, and its type."""
+    seat = line.data.get("seat")
+    return f"seat {seat}: {line.type}" if type(seat) is int else line.type
+
+
+def _seat_views(game: Game, seat: int) -> list[Scene]:
+    """The seat's view at every frame of a full game."""
+    events = game.events
+    state = initial_state(game.state.rules, game.seed)
+    out = []
+    for a, b in _steps(events):
+        for e in events[a:b]:
+            state = fold(state, e)
+        out.append(scene(Game(state, ()).view(seat)))
+    return out
+
+
+def frames(subject: Game | SeatCopy, seat: int | None = None) -> list[dict[str, Any]]:
+    """The frames of a game (``seat`` ``None``: everything; else what ``seat`` saw) or
+    of a seat's copy: per point, ``svg``, ``lines``, ``table`` and ``caption``."""
+    if isinstance(subject, SeatCopy):
+        return _copy_frames(subject)
+    if seat is None:
+        return _game_frames(subject)
+    copy = load_seat_copy(dump_log(subject, viewer=seat))
+    return _copy_frames(copy, _seat_views(subject, seat))
+
+
+# --- the page ---------------------------------------------------------------------------
+
+
+_CUT = re.compile(r"(?=<(?:g|rect|text|path)[ >])|(?<=</g>)")
+
+
+def _pack(choices: Iterable[tuple[str, str, list[dict[str, Any]]]]) -> dict[str, Any]:
+    """The page's data: each picture cut into parts, each distinct part kept once."""
+    parts: dict[str, int] = {}
+    out: dict[str, Any] = {"choices": [], "frames": {}}
+    for key, label, found in choices:
+        out["choices"].append({"key": key, "label": label})
+        packed = []
+        for frame in found:
+            ids = []
+            for part in _CUT.split(frame["svg"]):
+                if part:
+                    ids.append(parts.setdefault(part, len(parts)))
+            packed.append({**frame, "svg": _runs(ids)})
+        out["frames"][key] = packed
+    out["parts"] = list(parts)
+    return out
+
+
+def _runs(ids: list[int]) -> list[int]:
+    """Part numbers as runs, ``[first, length, first, length, ...]``: a picture's parts
+    are mostly numbered in order, so this keeps the page small."""
+    out: list[int] = []
+    for i in ids:
+        if out and out[-2] + out[-1] == i:
+            out[-1] += 1
+        else:
+            out += [i, 1]
+    return out
+
+
+def _script_json(data: Any) -> str:
+    """JSON safe inside a ``<script>`` element: no ``<`` at all (so no ``</script>``
+    nor ``<!--``)."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=True).replace("<", "\\u003c")
+
+
+def _page(title: str, notice: str, data: dict[str, Any]) -> str:
+    return (_TEMPLATE.replace("__TITLE__", escape(title))
+            .replace("__NOTICE__", escape(notice))
+            .replace("__DATA__", _script_json(data)))
+
+
+def _title(ruleset_ids: Sequence[str], players: int) -> str:
+    return f"Tokaido replay · {players} players · {', '.join(ruleset_ids)}"
+
+
+def replay_html(game: Game, seats: Sequence[int] | None = None, *,
+                everything: bool = True) -> str:
+    """The viewer page of a full game: each of ``seats`` (default: every seat) to
+    choose from, and, with ``everything``, the whole record (the file then holds every
+    secret, and the page says so). Without it the file holds only what those seats saw."""
+    chosen = list(range(game.players) if seats is None else seats)
+    for s in chosen:
+        game.view(s)  # an unknown seat is refused before any work
+    choices = [("all", "everything (the whole record)", frames(game))] if everything else []
+    choices += [(str(s), f"seat {s}", frames(game, s)) for s in chosen]
+    if not choices:
+        raise ValueError("nothing to show: no seat and not everything")
+    if everything:
+        notice = ("This page was made from a full log: it is the whole record, and it can "
+                  "show every seat's secret cards. Choose a seat to see what it saw.")
+    else:
+        names = ", ".join(str(s) for s in chosen)
+        notice = f"This page holds only what seat(s) {names} could see."
+    return _page(_title(game.ruleset.ids, game.players), notice, _pack(choices))
+
+
+def seat_copy_html(copy: SeatCopy) -> str:
+    """The viewer page of a seat's copy: that seat only, holding nothing else."""
+    s = copy.viewer
+    notice = (f"This page was made from seat {s}'s copy of the log: it holds only what "
+              f"seat {s} could see.")
+    data = _pack([(str(s), f"seat {s}", frames(copy))])
+    return _page(_title(copy.ruleset.ids, copy.players), notice, data)
+
+
+_TEMPLATE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>__TITLE__</title>
+<style>
+body { font-family: Helvetica, Arial, sans-serif; margin: 0; background: #f6f1e6;
+       color: #2b2b2b; }
+header, main { max-width: 1240px; margin: 0 auto; padding: 8px 16px; }
+h1 { font-size: 20px; margin: 8px 0; }
+#notice { font-size: 13px; color: #5a5a5a; margin: 0 0 8px; }
+#controls { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
+#controls button { font-size: 15px; padding: 4px 12px; }
+#slider { flex: 1; min-width: 200px; }
+#caption { font-size: 14px; margin: 6px 0; }
+#board svg { width: 100%; height: auto; display: block; }
+#lines { font-size: 15px; background: #fffaf0; border: 1px solid #d8d2c4;
+         border-radius: 8px; padding: 8px 12px; margin: 8px 0; min-height: 1.4em; }
+#lines p { margin: 2px 0; }
+table { border-collapse: collapse; font-size: 14px; margin: 8px 0; }
+th, td { border-bottom: 1px solid #d8d2c4; padding: 4px 10px; text-align: left; }
+</style>
+</head>
+<body>
+<header>
+<h1>__TITLE__</h1>
+<p id="notice">__NOTICE__</p>
+<div id="controls">
+<label>Seat <select id="seat"></select></label>
+<button id="first" title="first (Home)">&#x23EE;</button>
+<button id="prev" title="previous (&#x2190;)">&#x25C0;</button>
+<input id="slider" type="range" min="0" max="0" value="0" aria-label="decision">
+<button id="next" title="next (&#x2192;)">&#x25B6;</button>
+<button id="last" title="last (End)">&#x23ED;</button>
+</div>
+<div id="caption"></div>
+</header>
+<main>
+<div id="lines"></div>
+<table id="scores"><thead><tr><th>Seat</th><th>Traveller</th><th>Points</th>
+<th>Coins</th><th>Collection</th></tr></thead><tbody></tbody></table>
+<div id="board"></div>
+</main>
+<script type="application/json" id="replay-data">__DATA__</script>
+<script>
+(function () {
+  "use strict";
+  var holder = document.getElementById("replay-data");
+  var D = JSON.parse(holder.textContent);
+  holder.parentNode.removeChild(holder);  // the document holds only the frame on show
+  var $ = function (id) { return document.getElementById(id); };
+  var choice = D.choices[0].key, at = 0;
+  D.choices.forEach(function (c) {
+    var o = document.createElement("option");
+    o.value = c.key; o.textContent = c.label; $("seat").appendChild(o);
+  });
+  function cell(tr, text, cls) {
+    var td = document.createElement("td"); td.textContent = String(text);
+    if (cls) { td.className = cls; } tr.appendChild(td);
+  }
+  function show() {
+    var list = D.frames[choice];
+    at = Math.max(0, Math.min(at, list.length - 1));
+    var f = list[at];
+    $("slider").max = String(list.length - 1); $("slider").value = String(at);
+    $("caption").textContent = f.caption;
+    var svg = [];
+    for (var k = 0; k < f.svg.length; k += 2) {
+      for (var j = 0; j < f.svg[k + 1]; j++) { svg.push(D.parts[f.svg[k] + j]); }
+    }
+    $("board").innerHTML = svg.join("");
+    var lines = $("lines"); lines.textContent = "";
+    f.lines.forEach(function (t) {
+      var p = document.createElement("p"); p.textContent = t; lines.appendChild(p);
+    });
+    var body = $("scores").tBodies[0]; body.textContent = "";
+    f.table.forEach(function (r) {
+      var tr = document.createElement("tr"); tr.setAttribute("data-seat", String(r.seat));
+      cell(tr, r.seat); cell(tr, r.traveller); cell(tr, r.points, "points");
+      cell(tr, r.coins, "coins"); cell(tr, r.collection); body.appendChild(tr);
+    });
+    $("first").disabled = $("prev").disabled = at === 0;
+    $("last").disabled = $("next").disabled = at === list.length - 1;
+  }
+  function go(n) { at = n; show(); }
+  $("first").onclick = function () { go(0); };
+  $("prev").onclick = function () { go(at - 1); };
+  $("next").onclick = function () { go(at + 1); };
+  $("last").onclick = function () { go(D.frames[choice].length - 1); };
+  $("slider").oninput = function () { go(parseInt($("slider").value, 10)); };
+  $("seat").onchange = function () { choice = $("seat").value; show(); };
+  document.addEventListener("keydown", function (e) {
+    if (e.target && e.target.tagName === "SELECT") { return; }
+    if (e.key === "ArrowLeft") { go(at - 1); } else if (e.key === "ArrowRight") { go(at + 1); }
+    else if (e.key === "Home") { go(0); } else if (e.key === "End") { $("last").onclick(); }
+  });
+  show();
+})();
+</script>
+</body>
+</html>
+"""

@@ -1,0 +1,175 @@
+"""The replay viewer and the reader of a seat's copy: frames, hidden information in the
+page, the command line (the page in a real browser: test_browser.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tokaido_rules import Game, dump_log, load_log, new_game
+from tokaido_rules.bots import RandomBot
+from tokaido_rules.cli import main
+from tokaido_rules.engine import initial_state
+from tokaido_rules.errors import LogFormatError, LogSequenceError
+from tokaido_rules.events import fold
+from tokaido_rules.log import UNSEEN, load_seat_copy
+from tokaido_rules.viewer import _steps, frames, replay_html, seat_copy_html
+from tokaido_rules.visibility import split_zones
+
+
+def played(players: int, seed: int, plugins: tuple[str, ...]) -> Game:
+    game = new_game(players, seed=seed, plugins=list(plugins))
+    bot = RandomBot(seed)
+    while not game.is_over:
+        assert game.current_player is not None
+        game = game.apply(bot.choose(game.view(game.current_player)))
+    return game
+
+
+@pytest.fixture(scope="module")
+def crossroads() -> Game:
+    return played(4, 3, ("base", "crossroads"))
+
+
+def page_data(page: str) -> dict[str, Any]:
+    found = re.search(r'id="replay-data">(.*?)</script>', page, re.S)
+    assert found is not None
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
+
+
+def frame_svg(data: dict[str, Any], key: str, n: int) -> str:
+    runs = data["frames"][key][n]["svg"]
+    return "".join(data["parts"][runs[k] + j] for k in range(0, len(runs), 2)
+                   for j in range(runs[k + 1]))
+
+
+def secrets_by_frame(game: Game, seat: int) -> list[set[str]]:
+    """Per frame, the display names of cards ``seat`` may not see then (and sees
+    nowhere else then)."""
+    registry = game.ruleset.registry
+    state = initial_state(game.state.rules, game.seed)
+    out = []
+    for a, b in _steps(game.events):
+        for event in game.events[a:b]:
+            state = fold(state, event)
+        shown, hidden = split_zones(state, seat)
+        seen = {registry.card_name(c) for cards in shown.values() for c in cards}
+        out.append({registry.card_name(c) for cards in hidden.values() for c in cards} - seen)
+    return out
+
+
+def test_seat_copy_reads_back(crossroads: Game) -> None:
+    """load_seat_copy reads what dump_log(viewer=) writes: every line, the withheld
+    cards as placeholders, the trailer; load_log still refuses it, and it refuses a full
+    log."""
+    text = dump_log(crossroads, viewer=2)
+    copy = load_seat_copy(text)
+    assert copy.viewer == 2 and copy.players == 4 and copy.complete
+    assert len(copy.lines) == len(crossroads.events)
+    assert [line.seq for line in copy.lines] == list(range(len(copy.lines)))
+    hidden = [line for line in copy.lines if line.withheld]
+    assert hidden and all(line.type for line in hidden)
+    placeholders = [line.event for line in hidden if line.event is not None]
+    assert placeholders and all(c == UNSEEN for e in placeholders
+                                for c in getattr(e, "cards", (UNSEEN,)))
+    with pytest.raises(LogFormatError):
+        load_log(text)
+    with pytest.raises(LogFormatError, match="full log"):
+        load_seat_copy(dump_log(crossroads))
+    lines = text.splitlines()
+    with pytest.raises(LogSequenceError):
+        load_seat_copy("\n".join([lines[0], *lines[2:]]))
+    with pytest.raises(LogFormatError):
+        load_seat_copy("\n".join([*lines, lines[-1]]))
+
+
+def test_frames_follow_the_decisions(crossroads: Game) -> None:
+    """One frame for the setup and one per decision (and the end); the last frame's
+    table is the game's final score; every frame has words."""
+    everything = frames(crossroads)
+    steps = _steps(crossroads.events)
+    assert len(everything) == len(steps)
+    final = {row["seat"]: row["points"] for row in everything[-1]["table"]}
+    assert final == {s.seat: s.total for s in crossroads.scores()}
+    assert all(f["lines"] for f in everything)
+    assert everything[-1]["lines"][0].startswith("end of the journey")
+    seat = frames(crossroads, 1)
+    assert [f["table"] for f in seat] == [f["table"] for f in everything]
+    assert "as seat 1 sees it" in seat[3]["svg"]
+    copy = frames(load_seat_copy(dump_log(crossroads, viewer=1)))
+    assert [f["table"] for f in copy] == [f["table"] for f in everything]
+    assert [f["lines"] for f in copy] == [f["lines"] for f in seat]
+
+
+def test_a_seat_copy_page_holds_only_what_the_seat_saw(crossroads: Game) -> None:
+    """A page made from a seat's copy names no card the seat could not see at that
+    point, in any frame, and none that it never saw anywhere in the file; the full
+    record's page does show other seats' secrets (so the check has teeth)."""
+    seat = 0
+    page = seat_copy_html(load_seat_copy(dump_log(crossroads, viewer=seat)))
+    data = page_data(page)
+    assert [c["key"] for c in data["choices"]] == [str(seat)]
+    full = page_data(replay_html(crossroads))
+    secrets = secrets_by_frame(crossroads, seat)
+    shown_somewhere = 0
+    for n, names in enumerate(secrets):
+        mine = frame_svg(data, str(seat), n) + json.dumps(data["frames"][str(seat)][n])
+        assert not [name for name in names if name in mine], n
+        shown_somewhere += any(name in frame_svg(full, "all", n) for name in names)
+        assert not [name for name in names if name in frame_svg(full, str(seat), n)], n
+    assert shown_somewhere
+    registry = crossroads.ruleset.registry
+    text = dump_log(crossroads, viewer=seat)
+    state = initial_state(crossroads.state.rules, crossroads.seed)
+    seen: set[str] = set()
+    for event in crossroads.events:
+        state = fold(state, event)
+        seen.update(c for cards in split_zones(state, seat)[0].values() for c in cards)
+    seen.update(c for c in registry.cards if f'"{c}"' in text)
+    never = ({registry.card_name(c) for c in registry.cards if c not in seen}
+             - {registry.card_name(c) for c in seen})
+    assert never
+    assert not [name for name in never if name in page]
+
+
+def test_the_page_is_self_contained(crossroads: Game) -> None:
+    """No network: nothing loaded from elsewhere; the data cannot end its script."""
+    page = replay_html(crossroads, [0], everything=False)
+    assert not re.search(r"(src|href)\s*=", page)
+    assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")
+    assert "https://" not in page
+    body = page.split('id="replay-data">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in body
+    assert [c["key"] for c in page_data(page)["choices"]] == ["0"]
+
+
+def test_replay_html_command(tmp_path: Path, crossroads: Game,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    """tokaido replay FILE --html OUT: a full log offers everything and every seat, a
+    seat's copy that seat only; mistakes are one error line and status 2."""
+    full, copy = tmp_path / "game.jsonl", tmp_path / "seat1.jsonl"
+    full.write_text(dump_log(crossroads), encoding="utf-8")
+    copy.write_text(dump_log(crossroads, viewer=1), encoding="utf-8")
+    out = tmp_path / "out.html"
+    assert main(["replay", str(full), "--html", str(out)]) == 0
+    keys = [c["key"] for c in page_data(out.read_text(encoding="utf-8"))["choices"]]
+    assert keys == ["all", "0", "1", "2", "3"]
+    assert main(["replay", str(copy), "--html", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert [c["key"] for c in page_data(page)["choices"]] == ["1"]
+    assert "seat 1&#x27;s copy" in page or "seat 1's copy" in page
+    assert main(["replay", str(full), "--html", str(out), "--seat", "2"]) == 0
+    assert [c["key"] for c in page_data(out.read_text(encoding="utf-8"))["choices"]] == ["2"]
+    capsys.readouterr()
+    for args in (["--seat", "0"], ["--seat", "9"], ["--view", "1"]):
+        src = copy if args == ["--seat", "0"] else full
+        assert main(["replay", str(src), "--html", str(out), *args]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert main(["replay", str(tmp_path / "missing"), "--html", str(out)]) == 2
+    assert main(["replay", str(full), "--seat", "1"]) == 2
