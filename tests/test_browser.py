@@ -183,3 +183,81 @@ def test_a_seat_copy_page_in_the_browser(browser: Any, game: Game, tmp_path: Pat
         _go(browser, n)
         source = browser.page_source
         assert not [name for name in secrets[n] if name in source], n
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[str, Any]]:
+    """``tokaido serve``'s application on 127.0.0.1 and a free port, in a thread that
+    stops with the test."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from tokaido_rules import new_game
+    from tokaido_rules.web import Table, create_app
+
+    game = new_game(3, seed=21, plugins=["base", "crossroads"])
+    table = Table(game, 0, ["greedy"], 21)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(create_app(table, animate_ms=20), host="127.0.0.1", port=port,
+                            log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if running.started:
+            break
+        time.sleep(0.05)
+    assert running.started, "the server did not start"
+    try:
+        yield f"http://127.0.0.1:{port}/", table
+    finally:
+        running.should_exit = True
+        thread.join(timeout=10)
+
+
+def _ready(driver: Any, timeout: float = 30) -> str:
+    """Wait until the page waits for the person (``yes``) or the game is over."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    state: str = WebDriverWait(driver, timeout).until(
+        lambda d: d.find_element("tag name", "body").get_attribute("data-ready")
+        in ("yes", "over") and d.find_element("tag name", "body").get_attribute("data-ready"))
+    return state
+
+
+def test_play_a_whole_game_in_the_browser(browser: Any, server: tuple[str, Any],
+                                          artefacts: Path) -> None:
+    """Through tokaido serve: click legal actions until the end (reloading the page
+    once on the way), the other seats' turns told in words; the final scores shown are
+    the game's."""
+    from selenium.webdriver.common.by import By
+
+    url, table = server
+    browser.get(url)
+    clicks = 0
+    state = _ready(browser)
+    while state == "yes":
+        assert clicks < 400, "the game does not end"
+        buttons = browser.find_elements(By.CSS_SELECTOR, "#actions button.action")
+        assert buttons
+        if clicks == 1:
+            _by_id(browser, "board").screenshot(str(artefacts / "serve-board.png"))
+        buttons[clicks % len(buttons)].click()
+        clicks += 1
+        state = _ready(browser)
+        if clicks == 5:  # the game is on the server: a reloaded page carries on
+            seq = table.game.state.seq
+            browser.refresh()
+            state = _ready(browser)
+            assert table.game.state.seq == seq
+    assert table.game.is_over
+    assert _by_id(browser, "status").text == "The journey is over."
+    assert _scores(browser) == {s.seat: s.total for s in table.game.scores()}
+    assert "end of the journey" in _by_id(browser, "events").text
+    assert not _by_id(browser, "error").text
+    _by_id(browser, "board").screenshot(str(artefacts / "serve-end.png"))

@@ -105,6 +105,17 @@ def _build_parser() -> _Parser:
     ply.add_argument("--resume", metavar="FILE", help="continue a game saved with 'save'")
     ply.add_argument("--width", type=int, metavar="COLUMNS",
                      help="the board's width (default: the terminal's, else 80)")
+    srv = sub.add_parser("serve", help="play against bots in the browser (the web extra)")
+    srv.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
+    srv.add_argument("--human", type=int, default=0, help="your seat (default 0)")
+    srv.add_argument("--bots", default="greedy", metavar="BOT,...",
+                     help=f"the other seats' bots, cycled ({', '.join(BOTS)})")
+    srv.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    srv.add_argument("--plugins", default="base", help="comma-separated plugin ids")
+    srv.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE")
+    srv.add_argument("--host", default="127.0.0.1",
+                     help="the address to listen on (default 127.0.0.1: this machine only)")
+    srv.add_argument("--port", type=int, default=8000, help="default 8000")
     sch = sub.add_parser("schema", help="print the JSON Schemas of the wire format")
     sch.add_argument("--plugins", default="base", help="comma-separated plugin ids")
     sch.add_argument("--players", type=int, metavar="N",
@@ -558,6 +569,30 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+
+        from .web import serve
+    except ImportError:
+        raise _UsageError("tokaido serve needs the web extra: pip install "
+                          "'tokaido-rules[web]'") from None
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not bots or any(b not in BOTS for b in bots):
+        raise _UsageError(f"--bots takes names among {', '.join(BOTS)}, got {args.bots!r}")
+    if not 0 < args.port < 65536:
+        raise _UsageError("--port must be from 1 to 65535")
+    plugins = [p.strip() for p in args.plugins.split(",") if p.strip()]
+    seed = args.seed if args.seed is not None else new_seed()
+    game = new_game(args.players, seed=seed, plugins=Ruleset.build(
+        plugins, _parse_options(args.option)))
+    if not 0 <= args.human < game.players:
+        raise _UsageError(f"--human must be a seat from 0 to {game.players - 1}")
+    serve(game, args.human, bots, seed=seed, host=args.host, port=args.port)
+    return 0
+
+
 def plugin_rows() -> list[dict[str, Any]]:
     """Every discovered plugin: id, distribution, version, requires, conflicts, and a
     description; a plugin that fails to import is reported with its error."""
@@ -630,6 +665,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _plugins(args)
         if args.command == "play":
             return _play(args)
+        if args.command == "serve":
+            return _serve(args)
         raise _UsageError(f"unknown command {args.command!r}")
     except (_UsageError, TokaidoError) as exc:
         print(f"error: {_one_line(exc)}", file=sys.stderr)

@@ -36,7 +36,7 @@ from .model import GameState, collection_zone
 from .render import Scene, _kind_counts, describe_action, describe_effects, scene, svg
 from .visibility import split_zones, visible_data
 
-__all__ = ["replay_html", "seat_copy_html", "frames"]
+__all__ = ["replay_html", "seat_copy_html", "frames", "step_words"]
 
 
 # --- the points of a game --------------------------------------------------------------
@@ -188,6 +188,24 @@ def _copy_frames(copy: SeatCopy,
         lines = ["the travellers set out"] if n == 0 else _step_lines(
             events[a:b], before, state, events[a], _unseen(copy.lines[a]))
         out.append(_frame(sc, lines, _caption(n, len(steps), sc)))
+    return out
+
+
+def step_words(copy: SeatCopy) -> list[tuple[int, str]]:
+    """Each decision of a seat's copy (and the end) in plain words, as its seat saw it,
+    with the seq the game reached after it: what ``tokaido serve`` tells the person of
+    the other seats' turns."""
+    events = [line.event for line in copy.lines]
+    registry = copy.ruleset.registry
+    state = initial_state(copy.rules(), 0)
+    out = []
+    for n, (a, b) in enumerate(_steps([registry.events[line.type] for line in copy.lines])):
+        before = state
+        for e in events[a:b]:
+            state = _seen_fold(state, e)
+        if n:
+            words = _step_lines(events[a:b], before, state, events[a], _unseen(copy.lines[a]))
+            out.append((b, " ".join(words)))
     return out
 
 
