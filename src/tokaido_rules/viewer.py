@@ -350,11 +350,11 @@ th, td { border-bottom: 1px solid #d8d2c4; padding: 4px 10px; text-align: left; 
 <p id="notice">__NOTICE__</p>
 <div id="controls">
 <label>Seat <select id="seat"></select></label>
-<button id="first" title="first (Home)">&#x23EE;</button>
-<button id="prev" title="previous (&#x2190;)">&#x25C0;</button>
+<button id="first" title="Home">&#x25C0;&#x25C0; first</button>
+<button id="prev" title="&#x2190;">&#x25C0; previous</button>
 <input id="slider" type="range" min="0" max="0" value="0" aria-label="decision">
-<button id="next" title="next (&#x2192;)">&#x25B6;</button>
-<button id="last" title="last (End)">&#x23ED;</button>
+<button id="next" title="&#x2192;">next &#x25B6;</button>
+<button id="last" title="End">last &#x25B6;&#x25B6;</button>
 </div>
 <div id="caption"></div>
 </header>
