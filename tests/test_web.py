@@ -17,7 +17,7 @@ from tokaido_rules.wire import decode_action, decode_view
 def client(players: int = 3, seed: int = 5, seat: int = 1) -> tuple[TestClient, Table]:
     game = new_game(players, seed=seed, plugins=["base", "crossroads"])
     table = Table(game, seat, ["random"], seed)
-    return TestClient(create_app(table, animate_ms=0)), table
+    return TestClient(create_app(table, animate_ms=0), base_url="http://127.0.0.1"), table
 
 
 def test_the_page_and_the_view() -> None:
@@ -37,6 +37,8 @@ def test_the_page_and_the_view() -> None:
     first = c.get("/api/view?since=0").json()
     assert first["lines"] and first["lines"][0]["seq"] == 0
     assert c.get("/api/view?since=x").status_code == 400
+    rebound = TestClient(create_app(table), base_url="http://evil.example")
+    assert rebound.get("/api/view").status_code == 400  # another site's name for 127.0.0.1
 
 
 def test_refusals_leave_the_game_untouched() -> None:

@@ -35,7 +35,7 @@ from .render import describe_action, svg
 from .viewer import step_words
 from .wire import decode_action, encode_action, encode_view
 
-__all__ = ["Table", "create_app", "serve"]
+__all__ = ["Table", "create_app", "serve", "LOCAL_HOSTS"]
 
 MAX_BODY = 64_000
 """The largest request body accepted, in bytes (an action is a few dozen)."""
@@ -124,10 +124,19 @@ class Table:
             return 200, self._document(expected)
 
 
-def create_app(table: Table, *, animate_ms: int = 450) -> Any:
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+"""The names a request may give as its ``Host`` by default: a page of another site that
+rebinds its own name to 127.0.0.1 is refused (400)."""
+
+
+def create_app(table: Table, *, animate_ms: int = 450,
+               hosts: Sequence[str] = LOCAL_HOSTS) -> Any:
     """The Starlette application serving ``table``: the page and its two API routes.
-    ``animate_ms``: how long the page shows each step of the other seats' turns."""
+    ``animate_ms``: how long the page shows each step of the other seats' turns;
+    ``hosts``: the ``Host`` names accepted (``"*"``: any)."""
     from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
@@ -162,7 +171,8 @@ def create_app(table: Table, *, animate_ms: int = 450) -> Any:
         return JSONResponse(answer, status_code=status)
 
     return Starlette(routes=[Route("/", index), Route("/api/view", view),
-                             Route("/api/action", action, methods=["POST"])])
+                             Route("/api/action", action, methods=["POST"])],
+                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))])
 
 
 def serve(game: Game, seat: int = 0, bots: Sequence[str] = ("greedy",), *,
@@ -171,7 +181,8 @@ def serve(game: Game, seat: int = 0, bots: Sequence[str] = ("greedy",), *,
     ``seed`` seeds the bots."""
     import uvicorn
 
-    app = create_app(Table(game, seat, bots, seed))
+    hosts = LOCAL_HOSTS if host in ("127.0.0.1", "localhost", "::1") else ("*",)
+    app = create_app(Table(game, seat, bots, seed), hosts=hosts)
     print(f"Tokaido: you are seat {seat} of {game.players}; open http://{host}:{port}/ "
           "(Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
