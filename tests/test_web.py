@@ -104,3 +104,23 @@ def test_serve_command_errors(capsys: pytest.CaptureFixture[str]) -> None:
         assert main(["serve", *args]) == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and err.count("\n") == 1, err
+
+
+def test_serve_command_listens_on_this_machine_only(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """tokaido serve builds the game and its server and binds 127.0.0.1 unless told
+    otherwise (uvicorn.run is replaced: nothing listens here)."""
+    import uvicorn
+
+    calls: list[dict[str, Any]] = []
+
+    def run(app: Any, **kw: Any) -> None:
+        calls.append({"app": app, **kw})
+
+    monkeypatch.setattr(uvicorn, "run", run)
+    assert main(["serve", "--players", "3", "--seed", "4", "--port", "8123",
+                 "--plugins", "base,crossroads", "--bots", "random"]) == 0
+    assert calls[0]["host"] == "127.0.0.1" and calls[0]["port"] == 8123
+    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+    page = TestClient(calls[0]["app"], base_url="http://localhost").get("/api/view")
+    assert page.status_code == 200 and page.json()["seat"] == 0
