@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
@@ -241,7 +240,16 @@ def frames(subject: Game | SeatCopy, seat: int | None = None) -> list[dict[str, 
 # --- the page ---------------------------------------------------------------------------
 
 
-_CUT = re.compile(r"(?=<(?:g|rect|text|path)[ >])|(?<=</g>)")
+_CUT = "\x00"
+"""Where a picture is cut into parts: before each group, rectangle, text and path, and
+after each group (NUL never occurs in a picture's XML)."""
+
+
+def _parts(picture: str) -> list[str]:
+    """A picture cut into parts (str.replace: several times faster than a regex)."""
+    for tag in ("<g>", "<g ", "<rect ", "<text ", "<path "):
+        picture = picture.replace(tag, _CUT + tag)
+    return [p for p in picture.replace("</g>", "</g>" + _CUT).split(_CUT) if p]
 
 
 def _pack(choices: Iterable[tuple[str, str, list[dict[str, Any]]]]) -> dict[str, Any]:
@@ -253,9 +261,8 @@ def _pack(choices: Iterable[tuple[str, str, list[dict[str, Any]]]]) -> dict[str,
         packed = []
         for frame in found:
             ids = []
-            for part in _CUT.split(frame["svg"]):
-                if part:
-                    ids.append(parts.setdefault(part, len(parts)))
+            for part in _parts(frame["svg"]):
+                ids.append(parts.setdefault(part, len(parts)))
             packed.append({**frame, "svg": _runs(ids)})
         out["frames"][key] = packed
     out["parts"] = list(parts)
