@@ -41,13 +41,18 @@ def _missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def need_browser() -> None:
+    """Skip the test when no browser can be driven, saying why; fail instead under CI."""
     why = _missing()
     if why is not None:
         if os.environ.get("CI"):
             pytest.fail(f"CI must run the browser tests: {why}")
         pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    need_browser()
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -261,3 +266,15 @@ def test_play_a_whole_game_in_the_browser(browser: Any, server: tuple[str, Any],
     assert "end of the journey" in _by_id(browser, "events").text
     assert not _by_id(browser, "error").text
     _by_id(browser, "board").screenshot(str(artefacts / "serve-end.png"))
+
+
+def test_without_a_browser_ci_fails_and_elsewhere_skips(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The browser tests cannot pass by skipping under CI."""
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI must run the browser tests"):
+        need_browser()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="no Chromium"):
+        need_browser()
