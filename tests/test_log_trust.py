@@ -12,7 +12,6 @@ import contextlib
 import io
 import json
 import pickle
-import tracemalloc
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -394,6 +393,7 @@ def test_the_command_line_refuses_bytes_that_are_not_utf8(
 # --- memory ----------------------------------------------------------------------------------
 
 
+@pytest.mark.tracemalloc
 def test_a_100_mb_file_is_refused_in_bounded_memory(tmp_path: Path, base_log: str) -> None:
     """A finished game followed by 100 MB of junk is refused at the first line after
     the trailer, in little memory; so is one line of 100 MB, never read whole."""
@@ -415,6 +415,8 @@ def test_a_100_mb_file_is_refused_in_bounded_memory(tmp_path: Path, base_log: st
                           (line, f"line {trailer}: line longer than")]:
         assert path.stat().st_size > 100_000_000
         for read in (load_log, verify_log):
+            import tracemalloc  # CPython's; PyPy has none (the test is marked)
+
             tracemalloc.start()
             try:
                 with pytest.raises(LogFormatError, match=message):
