@@ -71,7 +71,7 @@ def test_simulate_with_option(capsys: pytest.CaptureFixture[str]) -> None:
         (["simulate", "--option", "base.nope=1"], "unknown option"),
         (["simulate", "--plugins", ","], "at least one plugin"),
         (["fly"], "invalid choice"),
-        ([], "required"),
+        (["replay"], "required"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(

@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 
 import attrs
 
+from . import __version__
 from .bots import BOTS
 from .chance import new_seed
 from .engine import Game, new_game, replay
@@ -65,9 +66,20 @@ def _parse_options(items: Sequence[str]) -> dict[str, object]:
 
 
 def _build_parser() -> _Parser:
-    parser = _Parser(prog="tokaido", description="Play and inspect games of Tokaido.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    sim = sub.add_parser("simulate", help="play a complete game with random legal choices")
+    parser = _Parser(prog="tokaido", description="Play and inspect games of Tokaido.",
+                     epilog="Exit status: 0 ok, 1 replay --verify disagrees, 2 bad input "
+                            "or usage.")
+    parser.add_argument("--version", action="version", version=f"tokaido-rules {__version__}",
+                        help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", help="one of:")
+
+    def command(name: str, help: str) -> _Parser:
+        made: _Parser = sub.add_parser(name, help=help, description=help[0].upper() + help[1:]
+                                       + ".")
+        return made
+
+    sim = command("simulate", "play games with bots: one game's journey and scores, or "
+                              "a batch's statistics")
     sim.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
     sim.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
     sim.add_argument("--plugins", default="base", help="comma-separated plugin ids")
@@ -94,36 +106,40 @@ def _build_parser() -> _Parser:
                      help="with --log: write that seat's copy (hidden facts withheld)")
     sim.add_argument("--width", type=int, metavar="COLUMNS",
                      help="text output's width (default: the terminal's, else 80)")
-    ply = sub.add_parser("play", help="play against bots in the terminal")
+    ply = command("play", "play against bots in the terminal")
     ply.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
     ply.add_argument("--human", type=int, default=0, help="your seat (default 0)")
     ply.add_argument("--bots", default="greedy", metavar="BOT,...",
                      help=f"the other seats' bots, cycled ({', '.join(BOTS)})")
     ply.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     ply.add_argument("--plugins", default="base", help="comma-separated plugin ids")
-    ply.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE")
+    ply.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE",
+                     help="a rule option (repeatable)")
     ply.add_argument("--resume", metavar="FILE", help="continue a game saved with 'save'")
     ply.add_argument("--width", type=int, metavar="COLUMNS",
                      help="the board's width (default: the terminal's, else 80)")
-    srv = sub.add_parser("serve", help="play against bots in the browser (the web extra)")
+    srv = command("serve", "play against bots in the browser (the web extra)")
     srv.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
     srv.add_argument("--human", type=int, default=0, help="your seat (default 0)")
     srv.add_argument("--bots", default="greedy", metavar="BOT,...",
                      help=f"the other seats' bots, cycled ({', '.join(BOTS)})")
     srv.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     srv.add_argument("--plugins", default="base", help="comma-separated plugin ids")
-    srv.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE")
+    srv.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE",
+                     help="a rule option (repeatable)")
     srv.add_argument("--host", default="127.0.0.1",
                      help="the address to listen on (default 127.0.0.1: this machine only)")
-    srv.add_argument("--port", type=int, default=8000, help="default 8000")
-    sch = sub.add_parser("schema", help="print the JSON Schemas of the wire format")
+    srv.add_argument("--port", type=int, default=8000,
+                     help="the port to listen on (default 8000)")
+    sch = command("schema", "print the JSON Schemas of the wire format")
     sch.add_argument("--plugins", default="base", help="comma-separated plugin ids")
     sch.add_argument("--players", type=int, metavar="N",
                      help="narrow seats and travellers to a game of N players")
-    plg = sub.add_parser("plugins", help="list the installed plugins")
-    plg.add_argument("--format", choices=("text", "json"), default="text")
-    rep = sub.add_parser("replay", help="replay a full event log")
-    rep.add_argument("file", metavar="FILE")
+    plg = command("plugins", "list the installed plugins")
+    plg.add_argument("--format", choices=("text", "json"), default="text",
+                     help="output: text or json")
+    rep = command("replay", "replay a full event log")
+    rep.add_argument("file", metavar="FILE", help="the log (JSON Lines)")
     rep.add_argument("--to", type=int, metavar="SEQ", help="stop after event SEQ")
     rep.add_argument("--view", type=int, metavar="SEAT", help="show what SEAT sees")
     rep.add_argument("--verify", action="store_true",
@@ -132,7 +148,8 @@ def _build_parser() -> _Parser:
                           "is not over")
     rep.add_argument("--allow-unfinished", action="store_true",
                      help="with --verify: accept a log of a game that is not over")
-    rep.add_argument("--format", choices=("text", "json"), default="text")
+    rep.add_argument("--format", choices=("text", "json"), default="text",
+                     help="output: text or json")
     rep.add_argument("--width", type=int, metavar="COLUMNS",
                      help="text output's width (default: the terminal's, else 80)")
     rep.add_argument("--html", metavar="OUT.html",
@@ -653,8 +670,14 @@ def _view_document(view: View) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line on ``argv`` (default: the process's arguments); return the
+    exit status. Without a command, print the help and return 0."""
     try:
-        args = _build_parser().parse_args(argv)
+        parser = _build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 0
         if args.command == "simulate":
             return _simulate(args)
         if args.command == "replay":
