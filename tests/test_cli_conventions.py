@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import subprocess
 import sys
+from pathlib import Path
+from typing import IO
 
 import pytest
 
-from tokaido_rules import __version__, cli
+from tokaido_rules import __version__, cli, load_log
 from tokaido_rules.cli import main
 
 
@@ -64,3 +68,67 @@ def test_simulate_description_says_what_it_does() -> None:
     assert simulate.description is not None
     assert "random legal choices" not in simulate.description
     assert "bots" in simulate.description and "batch" in simulate.description
+
+
+def _start(argv: list[str], cwd: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen([sys.executable, "-m", "tokaido_rules", *argv], cwd=cwd, env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for(stream: IO[str], text: str) -> str:
+    """Read ``stream`` until ``text`` has come (a character at a time: a prompt has no
+    end of line)."""
+    seen = ""
+    while text not in seen:
+        char = stream.read(1)
+        assert char, f"the stream ended before {text!r}: {seen[-300:]!r}"
+        seen += char
+    return seen
+
+
+def test_ctrl_c_in_play_saves_the_game_and_exits_130(tmp_path: Path) -> None:
+    proc = _start(["play", "--players", "3", "--seed", "5"], tmp_path)
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        _wait_for(proc.stdout, "> ")
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert "Traceback" not in err and err.count("Aborted!") == 1
+    saved = list(tmp_path.glob("tokaido-game-*.jsonl"))
+    assert len(saved) == 1 and str(saved[0].name) in err
+    assert f"tokaido play --resume {saved[0].name}" in err
+    game = load_log(saved[0])
+    assert game.seed == 5 and game.players == 3 and not game.is_over
+
+
+def test_ctrl_c_in_play_saves_where_asked(tmp_path: Path) -> None:
+    (tmp_path / "tokaido-game-0.jsonl").write_text("taken")
+    proc = _start(["play", "--seed", "5", "--save-to", "mine.jsonl"], tmp_path)
+    try:
+        assert proc.stdout is not None
+        _wait_for(proc.stdout, "> ")
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and "saved in mine.jsonl" in err
+    assert load_log(tmp_path / "mine.jsonl").seed == 5
+
+
+def test_ctrl_c_in_a_batch_is_aborted_and_exits_130(tmp_path: Path) -> None:
+    proc = _start(["simulate", "--games", "100000", "--format", "csv"], tmp_path)
+    try:
+        assert proc.stdout is not None
+        proc.stdout.readline()  # the header: the batch has started
+        proc.stdout.readline()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert err.strip() == "Aborted!"

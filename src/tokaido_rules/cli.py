@@ -8,6 +8,7 @@ log that does not verify).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
@@ -44,6 +45,8 @@ from .views import View
 from .wire import encode_seed, schema_text
 
 BOT_SALT = 0x5EED_B075
+INTERRUPTED = 130
+"""The exit status after Ctrl-C (128 + SIGINT, as shells report it)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -68,7 +71,7 @@ def _parse_options(items: Sequence[str]) -> dict[str, object]:
 def _build_parser() -> _Parser:
     parser = _Parser(prog="tokaido", description="Play and inspect games of Tokaido.",
                      epilog="Exit status: 0 ok, 1 replay --verify disagrees, 2 bad input "
-                            "or usage.")
+                            "or usage, 130 interrupted (Ctrl-C).")
     parser.add_argument("--version", action="version", version=f"tokaido-rules {__version__}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", help="one of:")
@@ -118,6 +121,9 @@ def _build_parser() -> _Parser:
     ply.add_argument("--resume", metavar="FILE", help="continue a game saved with 'save'")
     ply.add_argument("--width", type=int, metavar="COLUMNS",
                      help="the board's width (default: the terminal's, else 80)")
+    ply.add_argument("--save-to", metavar="FILE",
+                     help="where Ctrl-C saves the game's log (default: "
+                          "tokaido-game-SEQ.jsonl in the current directory)")
     srv = command("serve", "play against bots in the browser (the web extra)")
     srv.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
     srv.add_argument("--human", type=int, default=0, help="your seat (default 0)")
@@ -566,7 +572,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from .play import run
+    from .play import GameInterrupted, run
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots or any(b not in BOTS for b in bots):
@@ -582,8 +588,30 @@ def _play(args: argparse.Namespace) -> int:
         raise _UsageError(f"--human must be a seat from 0 to {game.players - 1}")
     print(f"Tokaido: you are seat {args.human}; plugins {','.join(game.ruleset.ids)}. "
           "Type 'help' for commands.")
-    run(game, args.human, bots, game.seed, input, sys.stdout, width=_width(args))
+    try:
+        run(game, args.human, bots, game.seed, input, sys.stdout, width=_width(args))
+    except GameInterrupted as stop:
+        sys.stdout.flush()
+        path = args.save_to or _free_name(f"tokaido-game-{stop.game.state.seq}", ".jsonl")
+        try:
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(dump_log(stop.game))
+        except OSError as exc:
+            print(f"\nAborted! The game could not be saved to {path}: {exc.strerror}",
+                  file=sys.stderr)
+        else:
+            print(f"\nAborted! The game is saved in {path}; resume with: "
+                  f"tokaido play --resume {path}", file=sys.stderr)
+        return INTERRUPTED
     return 0
+
+
+def _free_name(stem: str, suffix: str) -> str:
+    """``stem + suffix``, or ``stem-N + suffix`` for the first N not taken."""
+    path, n = stem + suffix, 1
+    while os.path.exists(path):
+        path, n = f"{stem}-{n}{suffix}", n + 1
+    return path
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -694,6 +722,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (_UsageError, TokaidoError) as exc:
         print(f"error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        _aborted()
+        return INTERRUPTED
     except BrokenPipeError:
         raise
     except Exception as exc:  # a crash is one line and status 2, never a traceback or 1
@@ -711,12 +742,22 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(text.splitlines()) or type(exc).__name__
 
 
+def _aborted() -> None:
+    """Ctrl-C: ``Aborted!`` on stderr, as click says it."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+    print("\nAborted!", file=sys.stderr)
+
+
 def _entry() -> NoReturn:
     try:
         status = main()
         sys.stdout.flush()
     except BrokenPipeError:  # output piped into a program that stopped reading
         status = 0
+    except KeyboardInterrupt:  # between main's own handlers
+        _aborted()
+        status = INTERRUPTED
     sys.exit(status)
 
 

@@ -4,7 +4,8 @@ At each of the person's decisions the screen draws the board as their seat sees 
 (:func:`tokaido_rules.render.text`: the road with every traveller on it, their own
 cards, what is public about the others) and the numbered legal actions. Commands:
 a number chooses; ``save FILE`` writes the game's log (resume it with ``--resume FILE``);
-``board`` shows the road again; ``help``; ``quit``. Bad input asks again.
+``board`` shows the road again; ``help``; ``quit``. Bad input asks again. Ctrl-C raises
+:class:`GameInterrupted`, which holds the game as it stands, so that it can be saved.
 """
 
 from __future__ import annotations
@@ -60,71 +61,84 @@ def describe_public(events: Sequence[Event], before: GameState, after: GameState
     return head + (f": {effects}" if effects else "")
 
 
+class GameInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`run`: ``game`` is the game as it stood."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.game = game
+
+
 def run(game: Game, human: int, bot_names: Sequence[str], seed: int,
         read: Callable[[], str], out: TextIO, *, width: int = 80) -> Game:
     """Play until the end (or ``quit``); return the game as it stands. ``seed`` seeds
     the bots (:func:`bot_seed`): the same seed, the same bots. ``width``: of the
-    screen, in characters."""
+    screen, in characters. Ctrl-C raises :class:`GameInterrupted` with the game as it
+    stands."""
     bots: dict[int, Bot] = {
         seat: BOTS[bot_names[i % len(bot_names)]](bot_seed(seed, seat))
         for i, seat in enumerate(s for s in range(game.players) if s != human)
     }
     shown_board = False
-    while not game.is_over:
-        seat = game.current_player
-        assert seat is not None
-        if seat != human:
-            before = game
-            game = game.apply(next_action(bots[seat], game))
-            new = game.events[before.state.seq:]
-            print(_fill(describe_public(new, before.state, game.state, human), width),
-                  file=out)
-            shown_board = False
-            continue
-        view = game.view(human)
-        if not shown_board:
-            print(screen(view, width), file=out)
-            shown_board = True
-        actions = view.legal_actions
-        print("Your decision:", file=out)
-        for n, action in enumerate(actions, 1):
-            print(_fill(describe_action(game.state, action), width, f"  {n:2}. "), file=out)
-        while True:
-            out.write("> ")
-            out.flush()
-            try:
-                typed = read().strip()
-            except EOFError:
-                print("\nInput ended; the game is left as it stands.", file=out)
-                return game
-            if typed.isascii() and typed.isdigit() and 1 <= int(typed) <= len(actions):
+    try:
+        while not game.is_over:
+            seat = game.current_player
+            assert seat is not None
+            if seat != human:
                 before = game
-                game = game.apply(actions[int(typed) - 1])
+                game = game.apply(next_action(bots[seat], game))
                 new = game.events[before.state.seq:]
                 print(_fill(describe_public(new, before.state, game.state, human), width),
                       file=out)
                 shown_board = False
-                break
-            if typed in ("quit", "q", "exit"):
-                print("Stopped. Save first with 'save FILE' to resume later.", file=out)
-                return game
-            if typed in ("board", "b"):
+                continue
+            view = game.view(human)
+            if not shown_board:
                 print(screen(view, width), file=out)
-                continue
-            if typed.startswith("save "):
-                path = typed[5:].strip()
+                shown_board = True
+            actions = view.legal_actions
+            print("Your decision:", file=out)
+            for n, action in enumerate(actions, 1):
+                print(_fill(describe_action(game.state, action), width, f"  {n:2}. "), file=out)
+            while True:
+                out.write("> ")
+                out.flush()
                 try:
-                    with open(path, "w", encoding="utf-8") as f:
-                        f.write(dump_log(game))
-                except OSError as exc:
-                    print(f"Cannot write {path}: {exc.strerror}", file=out)
-                else:
-                    print(f"Saved to {path}; resume with: tokaido play --resume {path}", file=out)
-                continue
-            if typed in ("help", "h", "?"):
-                print(_fill(HELP, width, "", ""), file=out)
-                continue
-            print(f"Please type a number from 1 to {len(actions)}, or 'help'.", file=out)
+                    typed = read().strip()
+                except EOFError:
+                    print("\nInput ended; the game is left as it stands.", file=out)
+                    return game
+                if typed.isascii() and typed.isdigit() and 1 <= int(typed) <= len(actions):
+                    before = game
+                    game = game.apply(actions[int(typed) - 1])
+                    new = game.events[before.state.seq:]
+                    print(_fill(describe_public(new, before.state, game.state, human), width),
+                          file=out)
+                    shown_board = False
+                    break
+                if typed in ("quit", "q", "exit"):
+                    print("Stopped. Save first with 'save FILE' to resume later.", file=out)
+                    return game
+                if typed in ("board", "b"):
+                    print(screen(view, width), file=out)
+                    continue
+                if typed.startswith("save "):
+                    path = typed[5:].strip()
+                    try:
+                        with open(path, "w", encoding="utf-8") as f:
+                            f.write(dump_log(game))
+                    except OSError as exc:
+                        print(f"Cannot write {path}: {exc.strerror}", file=out)
+                    else:
+                        print(f"Saved to {path}; resume with: tokaido play --resume {path}",
+                              file=out)
+                    continue
+                if typed in ("help", "h", "?"):
+                    print(_fill(HELP, width, "", ""), file=out)
+                    continue
+                print(f"Please type a number from 1 to {len(actions)}, or 'help'.", file=out)
+    except KeyboardInterrupt:
+        raise GameInterrupted(game) from None
     print("\nThe journey is over.\n", file=out)
     print(score_table(game, width=width), file=out)
     winners = ", ".join(f"seat {w}" for w in game.winners())
