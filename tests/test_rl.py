@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import warnings
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from tokaido_rules import IllegalActionError, Ruleset, Setup, new_game
+from tokaido_rules import IllegalActionError, Ruleset, Setup, new_game, rl
 from tokaido_rules.bots import RandomBot, next_action
 from tokaido_rules.engine import make_rules
 from tokaido_rules.rl import ActionIndex, ObservationEncoder, TokaidoAEC, TokaidoGymEnv
@@ -159,3 +161,87 @@ def test_clone_branches_cheaply() -> None:
     other = gym_env.clone()
     other.step(int(np.flatnonzero(observation["action_mask"])[0]))
     assert other.game.state.seq > gym_env.game.state.seq
+
+
+def test_pettingzoo_factories_and_metadata() -> None:
+    """env() and raw_env() are PettingZoo's module-level factories; metadata names the
+    environment and its render modes."""
+    raw = rl.raw_env(players=3, render_mode="ansi")
+    assert isinstance(raw, TokaidoAEC) and raw.render_mode == "ansi"
+    wrapped = rl.env(players=3)
+    assert isinstance(wrapped, OrderEnforcingWrapper)
+    assert isinstance(wrapped.unwrapped, TokaidoAEC)
+    for metadata in (TokaidoAEC.metadata, wrapped.metadata):
+        assert metadata["name"] == "tokaido_v0"
+        assert metadata["render_modes"] == ["ansi", "human"]
+        assert metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError):
+        wrapped.step(0)  # OrderEnforcingWrapper: reset first
+    wrapped.reset(seed=1)
+    with pytest.raises(AssertionError):
+        wrapped.step(10**6)  # AssertOutOfBoundsWrapper: outside the action space
+
+
+def test_wrapped_env_passes_the_api_test() -> None:
+    """PettingZoo's api_test passes for the wrapped environment too."""
+    api_test(rl.env(players=4, plugins=("base", "crossroads")), num_cycles=150,
+             verbose_progress=False)
+
+
+def test_gymnasium_make_and_checker_without_spec_warning() -> None:
+    """gymnasium.make builds the registered id with its keyword arguments; check_env
+    then runs its render checks through the spec and warns about nothing (about no
+    spec, the wrapped env)."""
+    assert rl.GYM_ID in gymnasium.registry
+    made = gymnasium.make("tokaido_rules/Tokaido-v0", players=3, opponents=("random",))
+    assert isinstance(made.unwrapped, TokaidoGymEnv)
+    assert made.spec is not None and made.spec.id == "tokaido_rules/Tokaido-v0"
+    assert made.unwrapped.table.players == 3
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(made.unwrapped)
+    assert [str(w.message) for w in caught] == []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(made)
+    assert not [str(w.message) for w in caught if "spec" in str(w.message).lower()]
+
+
+def test_registration_happens_once() -> None:
+    """Registering again (as a second import would) leaves the one entry and does not
+    warn about overriding it."""
+    spec = gymnasium.spec("tokaido_rules/Tokaido-v0")
+    assert spec.entry_point == "tokaido_rules.rl:TokaidoGymEnv"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rl._register()
+    assert [str(w.message) for w in caught] == []
+    assert gymnasium.spec("tokaido_rules/Tokaido-v0") is spec
+
+
+def test_action_masks_match_the_legal_actions() -> None:
+    """action_masks() is the observation's mask as booleans, the agent's legal actions
+    at each step, and a random masked policy plays a game to its end with it."""
+    made = gymnasium.make("tokaido_rules/Tokaido-v0", players=4, seat=1,
+                          opponents=("random", "greedy"), plugins=("base", "crossroads"))
+    inner = made.unwrapped
+    assert isinstance(inner, TokaidoGymEnv)
+    observation, _ = made.reset(seed=6)
+    rng = np.random.default_rng(6)
+    done, steps, reward = False, 0, 0.0
+    while not done:
+        masks = inner.action_masks()
+        assert np.array_equal(masks, made.get_wrapper_attr("action_masks")())
+        assert masks.dtype == np.bool_ and masks.shape == (len(inner.table.actions),)
+        assert np.array_equal(masks, observation["action_mask"].astype(bool))
+        assert set(np.flatnonzero(masks)) == set(inner.table.actions.legal(inner.game))
+        assert len(np.flatnonzero(masks)) == len(inner.game.legal_actions()) > 0
+        observation, gain, done, truncated, info = made.step(int(rng.choice(
+            np.flatnonzero(masks))))
+        reward = float(gain)
+        assert not truncated and "illegal" not in info
+        steps += 1
+    assert inner.game.is_over and steps > 10
+    assert not inner.action_masks().any()
+    scores = inner.game.scores()
+    assert reward == scores[1].total - max(s.total for s in scores if s.seat != 1)

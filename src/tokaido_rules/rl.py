@@ -13,6 +13,10 @@ Gymnasium wrapper, for any player count and any ruleset (extra ``tokaido-rules[r
   -1 otherwise).
 - **Branching**: games are immutable, so :meth:`TokaidoAEC.clone` and
   :meth:`TokaidoGymEnv.clone` copy an environment in constant time, for tree search.
+- **Conventions**: :func:`env` and :func:`raw_env` are PettingZoo's module-level
+  factories; importing this module registers :data:`GYM_ID` with Gymnasium, so
+  ``gymnasium.make("tokaido_rules/Tokaido-v0", players=3)`` works;
+  :meth:`TokaidoGymEnv.action_masks` is the mask sb3-contrib's ``MaskablePPO`` asks for.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, OrderEnforcingWrapper
 
 from .bots import BOTS, Bot, next_action
 from .chance import new_seed
@@ -36,6 +41,8 @@ from .ruleset import Rules, Ruleset, Setup
 from .views import View
 
 REWARDS = ("score_difference", "win")
+GYM_ID = "tokaido_rules/Tokaido-v0"
+"""The Gymnasium id of :class:`TokaidoGymEnv`, registered when this module is imported."""
 
 
 def _render(mode: str | None, subject: Game | View) -> str | None:
@@ -48,6 +55,8 @@ def _render(mode: str | None, subject: Game | View) -> str | None:
         return picture
     print(picture)
     return None
+
+
 _LIMIT = 1e4
 
 
@@ -190,10 +199,15 @@ class _Table:
         self.encoder = ObservationEncoder(rules)
         self.reward = reward
 
-    def observe(self, game: Game, seat: int) -> dict[str, np.ndarray[Any, Any]]:
-        view = game.view(seat)
+    def mask(self, game: Game, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """1 for the numbers of the seat's legal actions; all zeros when it does not
+        decide (the game is over, or another seat decides)."""
         legal = self.actions.legal(game) if game.current_player == seat else {}
-        return {"observation": self.encoder.encode(view), "action_mask": self.actions.mask(legal)}
+        return self.actions.mask(legal)
+
+    def observe(self, game: Game, seat: int) -> dict[str, np.ndarray[Any, Any]]:
+        return {"observation": self.encoder.encode(game.view(seat)),
+                "action_mask": self.mask(game, seat)}
 
 
 class TokaidoAEC(AECEnv):  # type: ignore[misc]
@@ -291,7 +305,7 @@ class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
     should sample from ``observation["action_mask"]``.
     """
 
-    metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 - gymnasium declares it per instance
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 - gymnasium declares it per instance
 
     def __init__(self, players: int = 4, seat: int = 0, opponents: Sequence[str] = ("greedy",),
                  plugins: Iterable[str | object] = ("base",),
@@ -347,6 +361,12 @@ class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
         reward = _reward(self.game, self.seat, self.table.reward) if done else 0.0
         return self.table.observe(self.game, self.seat), reward, done, False, {}
 
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The legal actions of the agent's current decision, as booleans over the action
+        space: ``observation["action_mask"]`` of the last observation, the method
+        sb3-contrib's ``MaskablePPO`` calls. All false once the game is over."""
+        return self.table.mask(self.game, self.seat).astype(np.bool_)
+
     def render(self) -> str | None:
         """What the agent's seat sees, as text (:func:`tokaido_rules.render.text`, 80
         columns): returned with ``render_mode="ansi"``, printed with ``"human"``."""
@@ -360,3 +380,28 @@ class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
         other = copy.copy(self)
         other.bots = {s: copy.copy(b) for s, b in self.bots.items()}
         return other
+
+
+def raw_env(**kwargs: Any) -> TokaidoAEC:
+    """PettingZoo's unwrapped factory: ``TokaidoAEC(**kwargs)``."""
+    return TokaidoAEC(**kwargs)
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """PettingZoo's factory: :func:`raw_env` wrapped as PettingZoo's own environments
+    are, with ``AssertOutOfBoundsWrapper`` (an action outside the action space fails an
+    assertion) and ``OrderEnforcingWrapper`` (no ``step`` or ``observe`` before
+    ``reset``). A number inside the space but masked out still raises
+    :class:`~tokaido_rules.errors.IllegalActionError`; ``env.unwrapped`` is the
+    :class:`TokaidoAEC`."""
+    return OrderEnforcingWrapper(AssertOutOfBoundsWrapper(raw_env(**kwargs)))
+
+
+def _register() -> None:
+    """Register :data:`GYM_ID` with Gymnasium unless it is already (no second
+    registration, no warning about overriding it)."""
+    if GYM_ID not in gymnasium.registry:
+        gymnasium.register(id=GYM_ID, entry_point="tokaido_rules.rl:TokaidoGymEnv")
+
+
+_register()
