@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import IO
 
@@ -120,8 +121,10 @@ def test_ctrl_c_in_play_saves_where_asked(tmp_path: Path) -> None:
     assert load_log(tmp_path / "mine.jsonl").seed == 5
 
 
-def test_ctrl_c_in_a_batch_is_aborted_and_exits_130(tmp_path: Path) -> None:
-    proc = _start(["simulate", "--games", "100000", "--format", "csv"], tmp_path)
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_in_a_batch_is_aborted_and_exits_130(tmp_path: Path, jobs: str) -> None:
+    proc = _start(["simulate", "--games", "100000", "--jobs", jobs, "--format", "csv"],
+                  tmp_path)
     try:
         assert proc.stdout is not None
         proc.stdout.readline()  # the header: the batch has started
@@ -132,3 +135,46 @@ def test_ctrl_c_in_a_batch_is_aborted_and_exits_130(tmp_path: Path) -> None:
         proc.kill()
     assert proc.returncode == 130
     assert err.strip() == "Aborted!"
+
+
+def _descendants(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for child in map(int, children):
+            found |= {child} | _descendants(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads Linux's /proc")
+def test_sigterm_to_a_batch_ends_its_workers(tmp_path: Path) -> None:
+    proc = _start(["simulate", "--games", "100000", "--jobs", "2", "--format", "csv"],
+                  tmp_path)
+    try:
+        assert proc.stdout is not None
+        proc.stdout.readline()  # the header
+        proc.stdout.readline()  # a game played: the workers are running
+        deadline = time.monotonic() + 30
+        while len(children := _descendants(proc.pid)) < 2:
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143 and "Traceback" not in err and "Terminated" in err
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in children if _alive(pid)]

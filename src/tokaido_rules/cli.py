@@ -13,6 +13,7 @@ import csv
 import json
 import os
 import shutil
+import signal
 import sys
 import time
 from collections.abc import Collection, Mapping, Sequence
@@ -47,6 +48,39 @@ from .wire import encode_seed, schema_text
 BOT_SALT = 0x5EED_B075
 INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT, as shells report it)."""
+TERMINATED = 143
+"""The exit status of a batch ended by SIGTERM (128 + SIGTERM)."""
+
+
+class _Terminated(BaseException):
+    """SIGTERM during a batch on worker processes."""
+
+
+def _on_sigterm(signum: int, frame: object) -> NoReturn:
+    raise _Terminated
+
+
+def _worker_init() -> None:
+    """A batch's worker process: Ctrl-C at the terminal reaches the whole process group,
+    and only the parent answers it (it ends the workers); SIGTERM ends a worker, which
+    does not inherit the parent's handler."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    tune_jit()
+
+
+def _stop_workers(executor: Any) -> None:
+    """End a process pool's workers now: queued games are dropped, running ones killed."""
+    processes = list(getattr(executor, "_processes", None) or {})
+    workers = [executor._processes[pid] for pid in processes]
+    executor.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join(5)
+        if worker.is_alive():
+            worker.kill()
+            worker.join(5)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -71,7 +105,8 @@ def _parse_options(items: Sequence[str]) -> dict[str, object]:
 def _build_parser() -> _Parser:
     parser = _Parser(prog="tokaido", description="Play and inspect games of Tokaido.",
                      epilog="Exit status: 0 ok, 1 replay --verify disagrees, 2 bad input "
-                            "or usage, 130 interrupted (Ctrl-C).")
+                            "or usage, 130 interrupted (Ctrl-C), 143 a batch ended by "
+                            "SIGTERM.")
     parser.add_argument("--version", action="version", version=f"tokaido-rules {__version__}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", help="one of:")
@@ -214,7 +249,7 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
     elif args.jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
 
-        executor = ProcessPoolExecutor(args.jobs, initializer=tune_jit)
+        executor = ProcessPoolExecutor(args.jobs, initializer=_worker_init)
     if args.out:
         try:
             os.makedirs(args.out, exist_ok=True)
@@ -223,6 +258,11 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
     progress = _progress_bar(args.games)
     tally = Tally()
     rows = _GameRows(args.format)
+    stopped = True  # until the batch ends normally
+    old_sigterm: Any = None
+    if executor is not None and client is None:
+        with contextlib.suppress(ValueError):  # not the main thread: leave SIGTERM be
+            old_sigterm = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         results = play_games(args.games, args.players, plugins, bots, args.seed, options,
                              executor=executor, keep_logs=bool(args.out),
@@ -238,11 +278,17 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
                            result.log or "")
                 bar.update(task, completed=tally.games)
         summary = tally.summary(time.perf_counter() - start)
+        stopped = False
     finally:
         if client is not None:
             client.close()
         elif executor is not None:
-            executor.shutdown(cancel_futures=True)
+            if stopped:
+                _stop_workers(executor)
+            else:
+                executor.shutdown(cancel_futures=True)
+            if old_sigterm is not None:
+                signal.signal(signal.SIGTERM, old_sigterm)
     if args.plot:
         _plot(summary, args.plot, registry)
     if args.format == "text":
@@ -725,6 +771,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _aborted()
         return INTERRUPTED
+    except _Terminated:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+        print("\nTerminated", file=sys.stderr)
+        return TERMINATED
     except BrokenPipeError:
         raise
     except Exception as exc:  # a crash is one line and status 2, never a traceback or 1
