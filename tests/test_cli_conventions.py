@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, NoReturn
 
 import pytest
 
@@ -178,3 +179,23 @@ def test_sigterm_to_a_batch_ends_its_workers(tmp_path: Path) -> None:
     while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [pid for pid in children if _alive(pid)]
+
+
+def test_plot_without_the_extra_fails_before_any_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = importlib.util.find_spec
+
+    def find_spec(name: str, package: str | None = None) -> Any:
+        return None if name.split(".")[0] == "matplotlib" else real(name, package)
+
+    def no_games(*args: object, **kwargs: object) -> NoReturn:
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    monkeypatch.setattr(cli, "play_games", no_games)
+    plot = tmp_path / "plot.png"
+    assert main(["simulate", "--games", "50", "--plot", str(plot)]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: --plot needs the extra: pip install 'tokaido-rules[plot]'\n"
+    assert not plot.exists()

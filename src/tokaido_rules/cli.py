@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import importlib.util
 import json
 import os
 import shutil
@@ -469,6 +470,8 @@ def result_document(game: Game, decisions: int) -> dict[str, Any]:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    if args.plot and importlib.util.find_spec("matplotlib") is None:  # before any game
+        raise _UsageError("--plot needs the extra: pip install 'tokaido-rules[plot]'")
     plugins = [p.strip() for p in args.plugins.split(",") if p.strip()]
     if not plugins:
         raise _UsageError("--plugins needs at least one plugin id")
