@@ -129,10 +129,10 @@ def test_replay_to_and_view(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     capsys.readouterr()
     assert main(["replay", str(log), "--to", "40"]) == 0
     out = capsys.readouterr().out
-    assert "In progress at seq 41" in out and "Winner" not in out
+    assert "In progress after seq 40: seat " in out and "Winner" not in out
     assert main(["replay", str(log), "--to", "40", "--view", "2"]) == 0
     view = capsys.readouterr().out
-    assert view.startswith("View of seat 2 at seq 41")
+    assert view.startswith("View of seat 2 after seq 40:")
     assert ", you " in view and "Decks: Souvenirs " in view
     assert main(["replay", str(log), "--view", "2", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["view"]["seat"] == 2

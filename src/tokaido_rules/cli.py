@@ -525,9 +525,11 @@ def _print_game(game: Game, upto: int | None, fmt: str, title: str, width: int) 
         winners = ", ".join(f"seat {w}" for w in game.winners())
         print(f"\nWinner{'s' if len(game.winners()) > 1 else ''}: {winners}")
     elif game.current_player is None:
-        print(f"\nIn progress at seq {game.state.seq}, between two events of one decision.")
+        print(f"\nIn progress after seq {game.state.seq - 1}, between two events of one "
+              "decision.")
     else:
-        print(f"\nIn progress at seq {game.state.seq}: seat {game.current_player} decides.")
+        print(f"\nIn progress after seq {game.state.seq - 1}: seat {game.current_player} "
+              "decides.")
 
 
 def _read_log(path: str) -> Game:
@@ -610,7 +612,7 @@ def _replay(args: argparse.Namespace) -> int:
             doc["view"] = _view_document(view)
             print(json.dumps(doc, indent=2))
         else:
-            print(f"View of seat {view.seat} at seq {view.seq}:")
+            print(f"View of seat {view.seat} after seq {view.seq - 1}:")
             print(text(view, width=_width(args)))
         return 0
     plugins = ",".join(game.ruleset.ids)
