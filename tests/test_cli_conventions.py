@@ -199,3 +199,10 @@ def test_plot_without_the_extra_fails_before_any_game(
     err = capsys.readouterr().err
     assert err == "error: --plot needs the extra: pip install 'tokaido-rules[plot]'\n"
     assert not plot.exists()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_jobs_without_games_is_a_usage_error(jobs: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--jobs", jobs]) == 2
+    assert capsys.readouterr().err == "error: --jobs goes with --games G (a batch of games)\n"

@@ -126,14 +126,15 @@ def _build_parser() -> _Parser:
                      help="a rule option (repeatable)")
     sim.add_argument("--format", choices=("text", "json", "csv"), default="text",
                      help="output: text, json, or (with --games) csv")
-    sim.add_argument("--games", type=int, default=1,
+    sim.add_argument("--games", type=int, default=None,
                      help="play a batch of games and print statistics (default 1)")
     sim.add_argument("--bots", default="random", metavar="BOT,...",
                      help=f"bots by seat, cycled ({', '.join(BOTS)}; default random)")
     sim.add_argument("--random-decisions", default="", metavar="KIND,...",
                      help="decision kinds taken at random instead of by the bots, e.g. "
                           "base.choose_traveller to deal travellers by chance")
-    sim.add_argument("--jobs", type=int, default=1, help="worker processes for --games")
+    sim.add_argument("--jobs", type=int, default=None,
+                     help="with --games: worker processes (default 1)")
     sim.add_argument("--dask", metavar="ADDRESS",
                      help="run the batch on a Dask cluster (extra tokaido-rules[dask])")
     sim.add_argument("--out", metavar="DIR", help="with --games: write every game's log")
@@ -470,6 +471,10 @@ def result_document(game: Game, decisions: int) -> dict[str, Any]:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    if args.jobs is not None and args.games is None:
+        raise _UsageError("--jobs goes with --games G (a batch of games)")
+    args.games = 1 if args.games is None else args.games
+    args.jobs = 1 if args.jobs is None else args.jobs
     if args.plot and importlib.util.find_spec("matplotlib") is None:  # before any game
         raise _UsageError("--plot needs the extra: pip install 'tokaido-rules[plot]'")
     plugins = [p.strip() for p in args.plugins.split(",") if p.strip()]
