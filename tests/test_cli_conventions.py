@@ -206,3 +206,33 @@ def test_jobs_without_games_is_a_usage_error(jobs: str,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--jobs", jobs]) == 2
     assert capsys.readouterr().err == "error: --jobs goes with --games G (a batch of games)\n"
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--players", "4"], "--players 4: the resumed game has 3 players"),
+        (["--plugins", "base,crossroads"], "the resumed game has plugins base"),
+        (["--seed", "8"], "--seed 8: the resumed game has seed 7"),
+        (["--option", "base.meal_hand=players"], "keeps the options in its log"),
+    ],
+)
+def test_play_resume_refuses_options_that_contradict_the_log(
+    extra: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "g.jsonl"
+    assert main(["simulate", "--players", "3", "--seed", "7", "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert main(["play", "--resume", str(log), *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err
+
+
+def test_play_resume_accepts_options_that_agree_with_the_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "g.jsonl"
+    assert main(["simulate", "--players", "3", "--seed", "7", "--log", str(log)]) == 0
+    assert main(["play", "--resume", str(log), "--players", "3", "--plugins", "base",
+                 "--seed", "7"]) == 0
+    assert "The journey is over." in capsys.readouterr().out

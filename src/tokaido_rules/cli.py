@@ -147,12 +147,13 @@ def _build_parser() -> _Parser:
     sim.add_argument("--width", type=int, metavar="COLUMNS",
                      help="text output's width (default: the terminal's, else 80)")
     ply = command("play", "play against bots in the terminal")
-    ply.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
+    ply.add_argument("--players", type=int, default=None, help="2 to 5 (default 4)")
     ply.add_argument("--human", type=int, default=0, help="your seat (default 0)")
     ply.add_argument("--bots", default="greedy", metavar="BOT,...",
                      help=f"the other seats' bots, cycled ({', '.join(BOTS)})")
     ply.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
-    ply.add_argument("--plugins", default="base", help="comma-separated plugin ids")
+    ply.add_argument("--plugins", default=None,
+                     help="comma-separated plugin ids (default base)")
     ply.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE",
                      help="a rule option (repeatable)")
     ply.add_argument("--resume", metavar="FILE", help="continue a game saved with 'save'")
@@ -635,11 +636,13 @@ def _play(args: argparse.Namespace) -> int:
         raise _UsageError(f"--bots takes names among {', '.join(BOTS)}, got {args.bots!r}")
     if args.resume:
         game = _read_log(args.resume)
+        _check_resumed(args, game)
     else:
-        plugins = [p.strip() for p in args.plugins.split(",") if p.strip()]
+        plugins = [p.strip() for p in (args.plugins or "base").split(",") if p.strip()]
         seed = args.seed if args.seed is not None else new_seed()
         ruleset = Ruleset.build(plugins, _parse_options(args.option))
-        game = new_game(args.players, seed=seed, plugins=ruleset)
+        game = new_game(4 if args.players is None else args.players, seed=seed,
+                        plugins=ruleset)
     if not 0 <= args.human < game.players:
         raise _UsageError(f"--human must be a seat from 0 to {game.players - 1}")
     print(f"Tokaido: you are seat {args.human}; plugins {','.join(game.ruleset.ids)}. "
@@ -668,6 +671,23 @@ def _free_name(stem: str, suffix: str) -> str:
     while os.path.exists(path):
         path, n = f"{stem}-{n}{suffix}", n + 1
     return path
+
+
+def _check_resumed(args: argparse.Namespace, game: Game) -> None:
+    """``play --resume``: the log decides the game; options that say otherwise are an
+    error rather than ignored."""
+    if args.players is not None and args.players != game.players:
+        raise _UsageError(f"--players {args.players}: the resumed game has {game.players} "
+                          "players")
+    if args.plugins is not None:
+        plugins = [p.strip() for p in args.plugins.split(",") if p.strip()]
+        if set(Ruleset.build(plugins).ids) != set(game.ruleset.ids):
+            raise _UsageError(f"--plugins {args.plugins}: the resumed game has plugins "
+                              f"{','.join(game.ruleset.ids)}")
+    if args.seed is not None and args.seed != game.seed:
+        raise _UsageError(f"--seed {args.seed}: the resumed game has seed {game.seed}")
+    if args.option:
+        raise _UsageError("--option: a resumed game keeps the options in its log")
 
 
 def _serve(args: argparse.Namespace) -> int:
