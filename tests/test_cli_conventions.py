@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import signal
 import subprocess
@@ -14,7 +15,7 @@ from typing import IO, Any, NoReturn
 
 import pytest
 
-from tokaido_rules import __version__, cli, load_log
+from tokaido_rules import MissingRequirementError, __version__, cli, load_log, new_game
 from tokaido_rules.cli import main
 
 
@@ -236,3 +237,16 @@ def test_play_resume_accepts_options_that_agree_with_the_log(
     assert main(["play", "--resume", str(log), "--players", "3", "--plugins", "base",
                  "--seed", "7"]) == 0
     assert "The journey is over." in capsys.readouterr().out
+
+
+def test_plugins_option_enables_what_a_plugin_requires(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "g.jsonl"
+    assert main(["simulate", "--plugins", "crossroads", "--seed", "2", "--log", str(log)]) == 0
+    assert "plugins base,crossroads" in capsys.readouterr().out.splitlines()[0]
+    header = json.loads(log.read_text().splitlines()[0])
+    assert [p["id"] for p in header["plugins"]] == ["base", "crossroads"]
+    assert load_log(log).ruleset.ids == ("base", "crossroads")
+    with pytest.raises(MissingRequirementError, match="requires 'base'"):
+        new_game(4, seed=2, plugins=["crossroads"])

@@ -93,6 +93,26 @@ class _UsageError(Exception):
     pass
 
 
+def _plugin_ids(text: str) -> list[str]:
+    """The plugin ids of a ``--plugins`` value, each with the plugins it requires
+    (before it, transitively): on the command line, ``crossroads`` means
+    ``base,crossroads``. (:func:`~tokaido_rules.new_game` enables only what it is
+    given.)"""
+    given = [p.strip() for p in text.split(",") if p.strip()]
+    resolved: list[str] = []
+
+    def add(pid: str, seen: tuple[str, ...]) -> None:
+        if pid in resolved or pid in seen:
+            return
+        for required in plugin_info(load_plugin(pid)).requires:
+            add(required, (*seen, pid))
+        resolved.append(pid)
+
+    for pid in given:
+        add(pid, ())
+    return resolved
+
+
 def _parse_options(items: Sequence[str]) -> dict[str, object]:
     options: dict[str, object] = {}
     for item in items:
@@ -478,7 +498,7 @@ def _simulate(args: argparse.Namespace) -> int:
     args.jobs = 1 if args.jobs is None else args.jobs
     if args.plot and importlib.util.find_spec("matplotlib") is None:  # before any game
         raise _UsageError("--plot needs the extra: pip install 'tokaido-rules[plot]'")
-    plugins = [p.strip() for p in args.plugins.split(",") if p.strip()]
+    plugins = _plugin_ids(args.plugins)
     if not plugins:
         raise _UsageError("--plugins needs at least one plugin id")
     options = _parse_options(args.option)
@@ -638,7 +658,7 @@ def _play(args: argparse.Namespace) -> int:
         game = _read_log(args.resume)
         _check_resumed(args, game)
     else:
-        plugins = [p.strip() for p in (args.plugins or "base").split(",") if p.strip()]
+        plugins = _plugin_ids(args.plugins or "base")
         seed = args.seed if args.seed is not None else new_seed()
         ruleset = Ruleset.build(plugins, _parse_options(args.option))
         game = new_game(4 if args.players is None else args.players, seed=seed,
@@ -680,7 +700,7 @@ def _check_resumed(args: argparse.Namespace, game: Game) -> None:
         raise _UsageError(f"--players {args.players}: the resumed game has {game.players} "
                           "players")
     if args.plugins is not None:
-        plugins = [p.strip() for p in args.plugins.split(",") if p.strip()]
+        plugins = _plugin_ids(args.plugins)
         if set(Ruleset.build(plugins).ids) != set(game.ruleset.ids):
             raise _UsageError(f"--plugins {args.plugins}: the resumed game has plugins "
                               f"{','.join(game.ruleset.ids)}")
@@ -704,7 +724,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise _UsageError(f"--bots takes names among {', '.join(BOTS)}, got {args.bots!r}")
     if not 0 < args.port < 65536:
         raise _UsageError("--port must be from 1 to 65535")
-    plugins = [p.strip() for p in args.plugins.split(",") if p.strip()]
+    plugins = _plugin_ids(args.plugins)
     seed = args.seed if args.seed is not None else new_seed()
     game = new_game(args.players, seed=seed, plugins=Ruleset.build(
         plugins, _parse_options(args.option)))
@@ -737,7 +757,7 @@ def plugin_rows() -> list[dict[str, Any]]:
 
 def _schema(args: argparse.Namespace) -> int:
     """Print the schema document: sorted keys, so that versions can be diffed."""
-    plugins = [p.strip() for p in args.plugins.split(",") if p.strip()]
+    plugins = _plugin_ids(args.plugins)
     if args.players is not None and not 2 <= args.players <= 5:
         raise _UsageError(f"players must be 2 to 5, got {args.players}")
     sys.stdout.write(schema_text(Ruleset.build(plugins), args.players))
