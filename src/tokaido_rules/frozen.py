@@ -24,6 +24,8 @@ class FrozenMap(dict[K, V]):
     __slots__ = ("_hash",)
 
     def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        """Refused: a FrozenMap never changes (use :meth:`set`, :meth:`merge` or
+        :meth:`without` for a changed copy)."""
         raise TypeError("FrozenMap is immutable; use .set() or .without()")
 
     __setitem__ = _refuse
