@@ -250,3 +250,26 @@ def test_plugins_option_enables_what_a_plugin_requires(
     assert load_log(log).ruleset.ids == ("base", "crossroads")
     with pytest.raises(MissingRequirementError, match="requires 'base'"):
         new_game(4, seed=2, plugins=["crossroads"])
+
+
+def test_exit_statuses_are_documented_and_kept(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """0 ok, 1 verification disagrees, 2 unreadable input or usage (130 and 143: the
+    signal tests above)."""
+    doc = (Path(__file__).parent.parent / "docs/reference/cli.md").read_text()
+    paragraph = " ".join(doc.split("Exit status:", 1)[1].split("\n\n", 1)[0].split())
+    for status in ("0 done", "1 `replay --verify`", "2 bad input or usage",
+                   "130 interrupted by Ctrl-C", "143 a batch ended by SIGTERM"):
+        assert status in paragraph
+    log = tmp_path / "g.jsonl"
+    assert main(["simulate", "--seed", "4", "--log", str(log)]) == 0
+    assert main(["replay", str(log), "--verify"]) == 0
+    lines = log.read_text().splitlines()
+    head = json.loads(lines[0])
+    head["seed"] += 1
+    (tmp_path / "changed.jsonl").write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")
+    assert main(["replay", str(tmp_path / "changed.jsonl"), "--verify"]) == 1
+    assert main(["replay", str(tmp_path / "missing.jsonl")]) == 2
+    (tmp_path / "junk.jsonl").write_text("not json\n")
+    assert main(["replay", str(tmp_path / "junk.jsonl")]) == 2
+    assert main(["simulate", "--games"]) == 2

@@ -2,7 +2,8 @@
 
 Bad input prints one line ``error: ...`` on stderr and exits with status 2; so does any
 failure, even an unexpected one (status 1 means only that ``replay --verify`` found a
-log that does not verify).
+log that does not verify). Ctrl-C prints ``Aborted!`` and exits with status 130; SIGTERM
+to a batch on worker processes ends them and exits with status 143.
 """
 
 from __future__ import annotations
