@@ -245,3 +245,17 @@ def test_action_masks_match_the_legal_actions() -> None:
     assert not inner.action_masks().any()
     scores = inner.game.scores()
     assert reward == scores[1].total - max(s.total for s in scores if s.seat != 1)
+
+
+def test_without_the_rl_extra_the_import_says_which_extra_to_install() -> None:
+    """Importing tokaido_rules.rl without its libraries names the extra to install."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['pettingzoo'] = None\n"
+            "try:\n    import tokaido_rules.rl\n"
+            "except ImportError as exc:\n    print(exc)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=60).stdout
+    assert "needs the 'rl' extra (pettingzoo is missing)" in out
+    assert "pip install 'tokaido-rules[rl]'" in out

@@ -24,11 +24,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, OrderEnforcingWrapper
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, OrderEnforcingWrapper
+except ImportError as exc:  # say which extra brings them, not only what is missing
+    raise ImportError(f"tokaido_rules.rl needs the 'rl' extra ({exc.name} is missing): "
+                      "pip install 'tokaido-rules[rl]'") from exc
 
 from .bots import BOTS, Bot, next_action
 from .chance import new_seed
