@@ -273,3 +273,38 @@ def test_exit_statuses_are_documented_and_kept(tmp_path: Path,
     (tmp_path / "junk.jsonl").write_text("not json\n")
     assert main(["replay", str(tmp_path / "junk.jsonl")]) == 2
     assert main(["simulate", "--games"]) == 2
+
+
+INTERNAL_IDS = ("zenemon", "achievement.", "base.souvenirs", "temple_donations",
+                "traveller_powers", "hot_springs", "legendary_objects", "cherry_trees")
+"""Ids that have a display name ("Zen-emon", "Temple donations", ...)."""
+
+
+def test_outputs_fit_80_columns_and_show_display_names(tmp_path: Path) -> None:
+    """Under COLUMNS=80 (the terminal's width, as a real terminal sets it) the text that
+    `simulate`, a game's log (`simulate --log`) and `replay` print never passes 80
+    characters, and shows display names, never the ids that have one."""
+    env = {**os.environ, "COLUMNS": "80"}
+    log = tmp_path / "game.jsonl"
+
+    def run(*argv: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "tokaido_rules", *argv], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    outputs = [
+        run("simulate", "--games", "6", "--players", "5", "--plugins", "crossroads",
+            "--seed", "3"),
+        run("simulate", "--players", "4", "--plugins", "crossroads", "--seed", "3",
+            "--log", str(log)),  # Zen-emon and Hirotada play in this one
+        run("replay", str(log)),
+        run("replay", str(log), "--view", "1", "--to", "120"),
+    ]
+    assert "Zen-emon" in outputs[1] and "Hirotada" in outputs[1]
+    for out in outputs:
+        for line in out.splitlines():
+            assert len(line) <= 80, line
+        lowered = out.lower()
+        for internal in INTERNAL_IDS:
+            assert internal not in lowered, (internal, out)
