@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from tokaido_rules import Action, Game, Move, Setup, new_game
+from tokaido_variants.good_luck import BuyLuck
 
 A = TypeVar("A", bound=Action)
 
@@ -86,3 +87,37 @@ def moving_piece(game: Game) -> int:
     step = game.current_step
     assert step is not None
     return step.piece
+
+
+GOOD_LUCK = ("base", "crossroads", "good-luck")
+
+
+def lucky(
+    travellers: Sequence[str],
+    holdings: Mapping[int, str],
+    *,
+    queue: Sequence[int] | None = None,
+    coins: Mapping[int, int] | None = None,
+    stacks: Mapping[str, Sequence[str]] | None = None,
+    chance: Mapping[str, Sequence[Any]] | None = None,
+    options: Mapping[str, object] | None = None,
+    plugins: Sequence[str] = GOOD_LUCK,
+) -> Game:
+    """Good Luck: every seat in ``holdings`` buys that (scripted) amulet at setup, usable
+    from the first move (RULES.md 9).
+
+    ``coins`` are the coins each seat has once the amulets are bought (a buyer starts
+    with one more, since crafted starting coins come before Good Luck's purchases).
+    """
+    pieces = len(travellers) + (1 if len(travellers) == 2 else 0)
+    order = tuple(queue) if queue is not None else tuple(range(pieces))
+    picks = [holdings[p] for p in reversed(order) if p in holdings]  # departure order
+    starting = None if coins is None else {
+        seat: n + (1 if seat in holdings else 0) for seat, n in coins.items()}
+    game = start(
+        travellers, plugins=plugins, queue=queue, coins=starting, stacks=stacks,
+        chance={**(chance or {}), "pick.crossroads.amulets": picks}, options=options,
+    )
+    while game.current_step is not None and game.current_step.kind == "good-luck.buy":
+        game = act(game, BuyLuck, buy=moving_piece(game) in holdings)
+    return game

@@ -10,12 +10,11 @@ With ``queue=(1, 2, 0)`` piece 0 leaves Kyoto first, then the neutral, then piec
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 
-from scenario import act, coins, collection, legal, move, moving_piece, points, start
+from scenario import act, coins, collection, legal, lucky, move, moving_piece, points, start
 from tokaido_base import BuyMeal, BuySouvenirs, Donate, SatsukiMeal
 from tokaido_crossroads import (
     BuyLegendary,
@@ -30,7 +29,6 @@ from tokaido_crossroads import (
     UseVitality,
 )
 from tokaido_rules import Action, Game, Move, Step, dump_log
-from tokaido_variants.good_luck import BuyLuck
 
 CROSSROADS = ("base", "crossroads")
 GOOD_LUCK = ("base", "crossroads", "good-luck")
@@ -45,35 +43,6 @@ MEALS3 = ["tempura", "dango", "unagi"]
 
 
 # --- helpers ----------------------------------------------------------------------------
-
-
-def lucky(
-    travellers: Sequence[str],
-    holdings: Mapping[int, str],
-    *,
-    queue: Sequence[int] | None = None,
-    coins: Mapping[int, int] | None = None,
-    stacks: Mapping[str, Sequence[str]] | None = None,
-    chance: Mapping[str, Sequence[Any]] | None = None,
-    options: Mapping[str, object] | None = None,
-) -> Game:
-    """Good Luck: every seat in ``holdings`` buys that (scripted) amulet at setup.
-
-    ``coins`` are the coins each seat has once the amulets are bought (a buyer starts
-    with one more, since crafted starting coins come before Good Luck's purchases).
-    """
-    pieces = len(travellers) + (1 if len(travellers) == 2 else 0)
-    order = tuple(queue) if queue is not None else tuple(range(pieces))
-    picks = [holdings[p] for p in reversed(order) if p in holdings]  # departure order
-    starting = None if coins is None else {
-        seat: n + (1 if seat in holdings else 0) for seat, n in coins.items()}
-    game = start(
-        travellers, plugins=GOOD_LUCK, queue=queue, coins=starting, stacks=stacks,
-        chance={**(chance or {}), "pick.crossroads.amulets": picks}, options=options,
-    )
-    while step(game).kind == "good-luck.buy":
-        game = act(game, BuyLuck, buy=moving_piece(game) in holdings)
-    return game
 
 
 def step(game: Game) -> Step:

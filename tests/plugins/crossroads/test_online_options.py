@@ -18,11 +18,13 @@ name under ``tests/plugins/base`` would clash (the test folders are not packages
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from itertools import pairwise
 from typing import Any
 
 import pytest
 
+import scenario
 from scenario import act, coins, collection, legal, move, moving_piece, points, start
 from tokaido_base import AddBankCoin, BuyMeal, BuySouvenirs, ChoosePanorama, Donate
 from tokaido_crossroads import (
@@ -35,7 +37,6 @@ from tokaido_crossroads import (
     UseVitality,
 )
 from tokaido_rules import Action, Automatic, Game, Setup, Step, new_game
-from tokaido_variants.good_luck import BuyLuck
 
 BASE = ("base",)
 BASE_BGA = ("base", "bga")
@@ -137,32 +138,8 @@ def amulet_at_temple(game: Game, amulet: str) -> Game:
     return stay(game)
 
 
-def lucky(
-    travellers: Sequence[str],
-    holdings: Mapping[int, str],
-    *,
-    queue: Sequence[int] | None = FIRST,
-    coins: Mapping[int, int] | None = None,
-    stacks: Mapping[str, Sequence[str]] | None = None,
-    chance: Mapping[str, Sequence[Any]] | None = None,
-    options: Mapping[str, object] | None = None,
-    plugins: Sequence[str] = GOOD_LUCK,
-) -> Game:
-    """Good Luck: every seat in ``holdings`` buys that (scripted) amulet at setup, usable
-    from the first move (RULES.md 9). ``coins``: each seat's coins once amulets are bought.
-    """
-    pieces = len(travellers) + (1 if len(travellers) == 2 else 0)
-    order = tuple(queue) if queue is not None else tuple(range(pieces))
-    picks = [holdings[p] for p in reversed(order) if p in holdings]  # departure order
-    starting = None if coins is None else {
-        seat: n + (1 if seat in holdings else 0) for seat, n in coins.items()}
-    game = start(
-        travellers, plugins=plugins, queue=queue, coins=starting, stacks=stacks,
-        chance={**(chance or {}), "pick.crossroads.amulets": picks}, options=options,
-    )
-    while kind(game) == "good-luck.buy":
-        game = act(game, BuyLuck, buy=moving_piece(game) in holdings)
-    return game
+lucky = partial(scenario.lucky, queue=FIRST)
+"""Good Luck amulets at setup (:func:`scenario.lucky`), piece 0 leaving Kyoto first."""
 
 
 def options_taken(game: Game) -> set[tuple[str | None, bool]]:
