@@ -435,7 +435,8 @@ def _malformed(state: GameState, action: object, legal: tuple[Action, ...]) -> s
     """Why ``action`` is malformed: not an action, a seat or traveller that is not in the
     game, or a field holding another type than every legal action of its type has there
     (a string or a float for an integer, an integer for a boolean). ``None`` if its shape
-    is sound; equal but inexact values (``2.0``) are left to matching."""
+    is sound; matching then records the legal instance it equals, so no client object
+    ever enters the state."""
     if not isinstance(action, Action):
         return f"{action!r} is not an action"
     same = [a for a in legal if type(a) is type(action)]
@@ -578,8 +579,9 @@ class Game:
 
     def _matching(self, legal: tuple[Action, ...], step: Step, action: object) -> Action:
         """The legal action equal to ``action``, which is what is recorded: a client's
-        object that merely compares equal (``2.0`` for ``2``, ``True`` for ``1``) never
-        enters the state. Otherwise :class:`IllegalActionError`, saying why."""
+        object never enters the state, and one of the wrong shape (``2.0`` or ``True``
+        for ``2``) is refused (:func:`_malformed`). Otherwise :class:`IllegalActionError`,
+        saying why."""
         reason = _malformed(self.state, action, legal)
         if reason is None:
             for candidate in legal:
