@@ -33,7 +33,7 @@ from .events import Action
 from .log import MAX_LINE, dump_log, load_log, load_seat_copy, verify_log
 from .model import collection_zone
 from .registry import Registry
-from .render import journey, journey_lines, score_table, table, text
+from .render import Grid, journey, journey_lines, score_rows, score_table, table, text
 from .ruleset import Ruleset, installed_plugins, load_plugin, plugin_info
 from .simulate import (
     GameResult,
@@ -442,24 +442,91 @@ def _print_summary(s: Summary, args: argparse.Namespace, registry: Registry) -> 
         print(f"taken at random: {', '.join(_kinds(args))}")
     print(f"{s.games_per_second:.1f} games per second ({s.seconds:.2f} s), "
           f"{s.decisions_per_game:.1f} decisions per game\n")
-    print(table(["seat", "win rate", "±95%", "mean score", "±95%"],
-                [[str(k), f"{v:.3f}", _margin(s.win_rate_margin_by_seat, k, 3),
-                  f"{s.mean_score_by_seat[k]:.1f}", _margin(s.mean_score_margin_by_seat, k, 1)]
-                 for k, v in s.win_rate_by_seat.items()], width=width))
-    print()
-    print(table(["traveller", "games", "win rate", "±95%", "mean score", "±95%"],
-                [[traveller(k), str(s.games_by_traveller[k]), f"{v:.3f}",
-                  _margin(s.win_rate_margin_by_traveller, k, 3),
-                  f"{s.mean_score_by_traveller[k]:.1f}",
-                  _margin(s.mean_score_margin_by_traveller, k, 1)]
-                 for k, v in s.win_rate_by_traveller.items()], width=width))
-    print()
-    print(table(["bot", "win rate"], [[k, f"{v:.3f}"] for k, v in s.win_rate_by_bot.items()],
-                width=width))
-    print()
-    print(table(["category", "mean points"],
-                [[registry.category_label(k), f"{v:.2f}"]
-                 for k, v in s.mean_points_by_category.items()], width=width))
+    grids = [
+        Grid(["seat", "win rate", "±95%", "mean score", "±95%"],
+             [[str(k), f"{v:.3f}", _margin(s.win_rate_margin_by_seat, k, 3),
+               f"{s.mean_score_by_seat[k]:.1f}", _margin(s.mean_score_margin_by_seat, k, 1)]
+              for k, v in s.win_rate_by_seat.items()]),
+        Grid(["traveller", "games", "win rate", "±95%", "mean score", "±95%"],
+             [[traveller(k), str(s.games_by_traveller[k]), f"{v:.3f}",
+               _margin(s.win_rate_margin_by_traveller, k, 3),
+               f"{s.mean_score_by_traveller[k]:.1f}",
+               _margin(s.mean_score_margin_by_traveller, k, 1)]
+              for k, v in s.win_rate_by_traveller.items()]),
+        Grid(["bot", "win rate"], [[k, f"{v:.3f}"] for k, v in s.win_rate_by_bot.items()]),
+        Grid(["category", "mean points"],
+             [[registry.category_label(k), f"{v:.2f}"]
+              for k, v in s.mean_points_by_category.items()]),
+    ]
+    for n, grid in enumerate(grids):
+        if n:
+            print()
+        _print_table(grid, width)
+
+
+def _at_terminal() -> bool:
+    """Whether standard output is a terminal: tables are then drawn with ``rich``;
+    piped or redirected, they are the render module's plain text."""
+    try:
+        return sys.stdout.isatty()
+    except ValueError:  # closed
+        return False
+
+
+def _console(width: int) -> Any:
+    """A ``rich`` console on standard output, ``width`` wide. Its colours follow rich's
+    conventions (none under ``NO_COLOR`` or ``TERM=dumb``)."""
+    from rich.console import Console
+
+    return Console(file=sys.stdout, width=width, highlight=False, markup=False, emoji=False)
+
+
+def _rich_table(grid: Grid, *, compact: bool = False) -> Any:
+    """``grid`` as a ``rich`` table: names aligned left, figures right, in boxes, or
+    ``compact``: columns two spaces apart under a rule, as in the plain table. A cell
+    too long for its column folds onto more lines."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    drawn = (Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                   collapse_padding=True) if compact else Table())
+    for n, header in enumerate(grid.headers):
+        drawn.add_column(Text(header), justify="left" if n < grid.left else "right",
+                         overflow="fold")
+    for row in grid.rows:
+        drawn.add_row(*(Text(cell) for cell in row))
+    return drawn
+
+
+def _print_rich(grids: Sequence[Grid], width: int) -> None:
+    """The first of ``grids`` that fits in ``width`` as a boxed ``rich`` table, else the
+    first that fits compact, else the last compact (its long cells fold)."""
+    console = _console(width)
+    unbounded = console.options.update_width(10**6)
+    tried = [_rich_table(grid, compact=compact) for compact in (False, True)
+             for grid in grids]
+    fits = (t for t in tried if console.measure(t, options=unbounded).maximum <= width)
+    console.print(next(fits, tried[-1]))
+
+
+def _print_table(grid: Grid, width: int) -> None:
+    """A table, ``width`` wide at most: drawn with ``rich`` at a terminal, else plain
+    (:func:`~tokaido_rules.render.table`)."""
+    if _at_terminal():
+        _print_rich([grid], width)
+    else:
+        print(table(grid.headers, grid.rows, width=width, left=grid.left))
+
+
+def _print_scores(game: Game, width: int) -> None:
+    """The score table, ``width`` wide at most: at a terminal drawn with ``rich``, seats
+    as rows where every category fits as a column, else seats as columns; piped, the
+    plain :func:`~tokaido_rules.render.score_table`."""
+    if _at_terminal():
+        _print_rich([score_rows(game), score_rows(game, seats_as_columns=True)], width)
+    else:
+        print(score_table(game, width=width))
 
 
 def _margin(margins: Mapping[Any, float], key: object, places: int) -> str:
@@ -547,7 +614,7 @@ def _print_game(game: Game, upto: int | None, fmt: str, title: str, width: int) 
         game = Game(replay(game.state.rules, game.seed, game.events[: upto + 1]),
                     game.events[: upto + 1])
     print()
-    print(score_table(game, width=width))
+    _print_scores(game, width)
     if game.is_over:
         winners = ", ".join(f"seat {w}" for w in game.winners())
         print(f"\nWinner{'s' if len(game.winners()) > 1 else ''}: {winners}")
@@ -668,8 +735,10 @@ def _play(args: argparse.Namespace) -> int:
         raise _UsageError(f"--human must be a seat from 0 to {game.players - 1}")
     print(f"Tokaido: you are seat {args.human}; plugins {','.join(game.ruleset.ids)}. "
           "Type 'help' for commands.")
+    width = _width(args)
     try:
-        run(game, args.human, bots, game.seed, input, sys.stdout, width=_width(args))
+        run(game, args.human, bots, game.seed, input, sys.stdout, width=width,
+            show_scores=lambda end: _print_scores(end, width))
     except GameInterrupted as stop:
         sys.stdout.flush()
         path = args.save_to or _free_name(f"tokaido-game-{stop.game.state.seq}", ".jsonl")

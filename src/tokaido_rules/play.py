@@ -70,11 +70,14 @@ class GameInterrupted(KeyboardInterrupt):
 
 
 def run(game: Game, human: int, bot_names: Sequence[str], seed: int,
-        read: Callable[[], str], out: TextIO, *, width: int = 80) -> Game:
+        read: Callable[[], str], out: TextIO, *, width: int = 80,
+        show_scores: Callable[[Game], None] | None = None) -> Game:
     """Play until the end (or ``quit``); return the game as it stands. ``seed`` seeds
     the bots (:func:`bot_seed`): the same seed, the same bots. ``width``: of the
-    screen, in characters. Ctrl-C raises :class:`GameInterrupted` with the game as it
-    stands."""
+    screen, in characters. ``show_scores`` shows the final scores (default: the plain
+    :func:`~tokaido_rules.render.score_table` on ``out``; ``tokaido play`` draws them
+    with ``rich`` at a terminal). Ctrl-C raises :class:`GameInterrupted` with the game
+    as it stands."""
     bots: dict[int, Bot] = {
         seat: BOTS[bot_names[i % len(bot_names)]](bot_seed(seed, seat))
         for i, seat in enumerate(s for s in range(game.players) if s != human)
@@ -140,7 +143,11 @@ def run(game: Game, human: int, bot_names: Sequence[str], seed: int,
     except KeyboardInterrupt:
         raise GameInterrupted(game) from None
     print("\nThe journey is over.\n", file=out)
-    print(score_table(game, width=width), file=out)
+    if show_scores is None:
+        print(score_table(game, width=width), file=out)
+    else:
+        out.flush()
+        show_scores(game)
     winners = ", ".join(f"seat {w}" for w in game.winners())
     print(f"\nWinner{'s' if len(game.winners()) > 1 else ''}: {winners}", file=out)
     return game

@@ -30,7 +30,7 @@ import re
 import textwrap
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
 from attrs import field, frozen
@@ -48,8 +48,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SEAT_COLOURS", "NEUTRAL_COLOUR", "Note", "Scene", "scene", "notes",
-    "text", "road_text", "score_table", "table", "journey", "journey_lines", "describe_action",
-    "describe_effects", "svg",
+    "text", "road_text", "Grid", "score_rows", "score_table", "table", "journey",
+    "journey_lines", "describe_action", "describe_effects", "svg",
 ]
 
 SEAT_COLOURS = ("#1f5fbf", "#cc3526", "#2c8a3c", "#e3a21a", "#7b44b8")
@@ -485,36 +485,62 @@ def text(subject: Game | View | Scene, *, width: int = 80) -> str:
     return "\n".join(line[:width] for line in lines)
 
 
-def score_table(game: Game, *, width: int = 80) -> str:
-    """The scores of every seat by category, total and rank, at most ``width`` wide:
-    seats as rows where that fits, else seats as columns (a ruleset with many
-    categories), names shortened only when even that does not fit."""
+class Grid(NamedTuple):
+    """A table's content, before any layout: the text of its header and of each row's
+    cells. The first ``left`` columns hold names (laid out aligned left), the others
+    figures (aligned right). :func:`table` lays a grid out as plain text; the command
+    line draws the same grid with ``rich`` at a terminal."""
+
+    headers: list[str]
+    """The header of each column."""
+    rows: list[list[str]]
+    """Each row's cells, one per header."""
+    left: int = 1
+    """How many columns, from the first, hold names."""
+
+
+def score_rows(game: Game, *, seats_as_columns: bool = False) -> Grid:
+    """The content of the score table (:func:`score_table` lays it out): one row per
+    seat with its seat number, traveller, points in each category (display names),
+    total and rank (``left`` 2); or, with ``seats_as_columns``, turned: the headers are
+    ``seat`` and the seat numbers, and each row is one of those figures across the
+    seats, its label first (``left`` 1)."""
     registry = game.ruleset.registry
-    scores = game.scores()
     cats = list(registry.categories)
-    labels = [registry.category_label(c) for c in cats]
-    names = [registry.traveller_name(s.traveller) if s.traveller else "-" for s in scores]
-    headers = ["seat", "traveller", *labels, "total", "rank"]
-    rows = [[str(s.seat), names[n], *[str(s.categories[c]) for c in cats], str(s.total),
-             str(s.rank)] for n, s in enumerate(scores)]
-    wide = _grid(headers, rows, left=2)
-    if max(len(line) for line in wide) <= width:
-        return "\n".join(wide)
-    columns = [[str(s.seat), names[n], *[str(s.categories[c]) for c in cats], str(s.total),
-                str(s.rank)] for n, s in enumerate(scores)]
-    side = headers
-    label_width = max(len(h) for h in side)
-    column_width = max(len(v) for col in columns for v in col)
-    spare = width - 2 * len(columns)
-    while label_width + column_width * len(columns) > spare and (label_width > 8
-                                                                 or column_width > 4):
+    headers = ["seat", "traveller", *(registry.category_label(c) for c in cats), "total",
+               "rank"]
+    rows = [[str(s.seat), registry.traveller_name(s.traveller) if s.traveller else "-",
+             *[str(s.categories[c]) for c in cats], str(s.total), str(s.rank)]
+            for s in game.scores()]
+    if not seats_as_columns:
+        return Grid(headers, rows, left=2)
+    turned = [[label, *(row[k] for row in rows)] for k, label in enumerate(headers)]
+    return Grid(turned[0], turned[1:], left=1)
+
+
+def score_table(game: Game, *, width: int = 80) -> str:
+    """The scores of every seat by category, total and rank (:func:`score_rows`), at
+    most ``width`` wide: seats as rows where that fits, else seats as columns (a
+    ruleset with many categories), names shortened only when even that does not fit."""
+    wide = score_rows(game)
+    lines = _grid(wide.headers, wide.rows, left=wide.left)
+    if max(len(line) for line in lines) <= width:
+        return "\n".join(lines)
+    turned = score_rows(game, seats_as_columns=True)
+    every = [turned.headers, *turned.rows]
+    seats = len(turned.headers) - 1
+    label_width = max(len(line[0]) for line in every)
+    column_width = max(len(v) for line in every for v in line[1:])
+    spare = width - 2 * seats
+    while label_width + column_width * seats > spare and (label_width > 8
+                                                          or column_width > 4):
         if label_width > 8 and label_width >= column_width:
             label_width -= 1
         else:
             column_width -= 1
     lines = []
-    for r, label in enumerate(side):
-        cells = [_cut(col[r], column_width).rjust(column_width) for col in columns]
+    for label, *values in every:
+        cells = [_cut(v, column_width).rjust(column_width) for v in values]
         lines.append(_cut(label, label_width).ljust(label_width) + "  " + "  ".join(cells))
     return "\n".join(line.rstrip()[:width] for line in lines)
 
