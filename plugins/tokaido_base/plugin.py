@@ -67,6 +67,29 @@ def completed_panorama_reason(kind: str) -> str:
     return f"the {kind} panorama is already complete"
 
 
+_STOP_CHECKS: dict[tuple[int, ...], tuple[tuple[Space, ...], tuple[tuple[int, str], ...],
+                                           tuple[tuple[int, str], ...]]] = {}
+
+
+def _stops_needing_checks(board: tuple[Space, ...], positions: tuple[int, ...]) -> tuple[
+        tuple[tuple[int, str], ...], tuple[tuple[int, str], ...]]:
+    """Of ``positions``, the stops that need a coin (with the reason a traveller without
+    one is turned away) and the panorama stops (with their kind), made once per tuple of
+    positions: the engine offers the same few again and again. An entry remembers its
+    board, so another board (another ruleset) is never answered from it."""
+    found = _STOP_CHECKS.get(positions)
+    if found is None or found[0] is not board:
+        coin = tuple((pos, f"stopping at a {board[pos].kind} needs at least 1 coin")
+                     for pos in positions if board[pos].kind in _NEEDS_A_COIN)
+        panorama = tuple((pos, board[pos].kind) for pos in positions
+                         if board[pos].kind in content.PANORAMAS)
+        found = (board, coin, panorama)
+        if len(_STOP_CHECKS) >= 4096:
+            _STOP_CHECKS.clear()
+        _STOP_CHECKS[positions] = found
+    return found[1], found[2]
+
+
 _STAGED: dict[tuple[int, str, int, int | None], Staged] = {}
 
 
@@ -265,15 +288,17 @@ class BasePlugin:
         p = state.pieces[piece]
         if p.seat is None:  # the neutral traveller may stop anywhere free
             return None
-        board = state.rules.board
-        forbidden = {}
-        for position in positions:
-            kind = board[position].kind
-            if kind in _NEEDS_A_COIN:
-                if p.coins < 1:
-                    forbidden[position] = f"stopping at a {kind} needs at least 1 coin"
-            elif kind in content.PANORAMAS and panorama_complete(state, piece, kind):
+        coin_stops, panorama_stops = _stops_needing_checks(state.rules.board, positions)
+        forbidden = None
+        if coin_stops and p.coins < 1:
+            forbidden = dict(coin_stops)
+        for position, kind in panorama_stops:
+            if panorama_complete(state, piece, kind):
+                if forbidden is None:
+                    forbidden = {}
                 forbidden[position] = completed_panorama_reason(kind)
+        if forbidden and coin_stops and panorama_stops:
+            return dict(sorted(forbidden.items()))  # by position, as the road goes
         return forbidden
 
     @hookimpl

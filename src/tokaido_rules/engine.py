@@ -30,6 +30,7 @@ from .events import (
     Scored,
     field_names,
     fold,
+    fold_rest,
 )
 from .frozen import FrozenMap, freeze_value
 from .model import GameState, Piece, Staged, Step, collection_zone
@@ -72,8 +73,15 @@ class Context:
         self.registry: Registry = rules.registry
 
     def emit(self, event: Event) -> None:
-        """Record an event and fold it into the state."""
-        self.state = fold(self.state, event)
+        """Record an event and fold it into the state (:func:`fold`, written out here:
+        every event of every game passes through)."""
+        state = self.state
+        new = event.apply(state)
+        if new.script or new is state or new.seq != state.seq:
+            new = fold_rest(state, new, event)
+        else:  # a fresh state nobody else has seen yet: numbered in place, as fold does
+            new.__dict__["seq"] = state.seq + 1
+        self.state = new
         self.events.append(event)
         self._draws = 0
 
@@ -232,25 +240,87 @@ def _destinations(state: GameState, piece: int) -> list[tuple[int, int, str | No
 
 _MOVES: dict[tuple[int, int, int, int], Move] = {}
 """Every plain move made so far, by its fields: moves are immutable and few (seat,
-piece, position, slot), so sharing one instance saves creating it at each decision."""
+piece, position, slot), so one instance of each is shared."""
 
 
-def legal_moves(state: GameState, step: Step) -> list[Action]:
-    """The moves of ``step.piece``: every free slot up to the next inn a rule allows."""
-    seat = step.seat if step.seat is not None else -1
+def _move(seat: int, piece: int, position: int, slot: int) -> Move:
+    key = (seat, piece, position, slot)
+    move = _MOVES.get(key)
+    if move is None:
+        move = _MOVES[key] = Move(seat, piece, position, slot)
+    return move
+
+
+OpenRoad = tuple[tuple[int, ...], tuple[Move, ...]]
+"""Every position up to the next inn and the move to its first slot."""
+
+
+def _open_road(rules: Rules, seat: int, piece: int, here: int) -> OpenRoad:
+    positions = tuple(range(here + 1, rules.next_inn[here] + 1))
+    return positions, tuple(_move(seat, piece, pos, 0) for pos in positions)
+
+
+def legal_moves(state: GameState, step: Step) -> tuple[Action, ...]:
+    """The moves of ``step.piece``: every free slot up to the next inn a rule allows.
+
+    The moves of an empty road ahead are made once per ruleset (:attr:`Rules.reach`);
+    only the positions other travellers hold are looked at each time.
+    """
     piece = step.piece
-    positions, free = _free_slots(state, piece)
-    forbidden = state.rules.hooks.forbidden_stops(state, piece, tuple(positions))
+    seat = step.seat if step.seat is not None else -1
+    rules = state.rules
+    pieces = state.pieces
+    here = pieces[piece].position
+    last = rules.next_inn[here]
+    road = rules.reach
+    found = road.get((seat, piece, here))
+    if found is None:
+        found = road[seat, piece, here] = _open_road(rules, seat, piece, here)
+    positions, moves = found
+    taken: dict[int, list[int]] | None = None
+    for q in pieces:
+        pos = q.position
+        if here < pos <= last:
+            if taken is None:
+                taken = {pos: [q.slot]}
+            else:
+                used = taken.get(pos)
+                if used is None:
+                    taken[pos] = [q.slot]
+                else:
+                    used.append(q.slot)
+    if taken is not None:
+        listed = list(moves)
+        full: list[int] = []
+        slots = rules.slots
+        for pos, used in taken.items():
+            i = pos - here - 1
+            count = slots[pos]
+            if count == 1:  # most spaces: free only if its one slot is
+                if 0 in used:
+                    full.append(i)
+            elif count == 0:  # an inn (no slot limit) takes everyone, in order of arrival
+                listed[i] = _move(seat, piece, pos, len(used))
+            else:
+                for slot in range(count):
+                    if slot not in used:
+                        if slot:
+                            listed[i] = _move(seat, piece, pos, slot)
+                        break
+                else:
+                    full.append(i)
+        if full:
+            kept = list(positions)
+            for i in sorted(full, reverse=True):
+                del kept[i]
+                del listed[i]
+            positions = tuple(kept)
+        moves = tuple(listed)
+    forbidden = rules.hooks.forbidden_stops(state, piece, positions)
+    if not forbidden:
+        return moves
     reason = forbidden.get
-    moves: list[Action] = []
-    for pos, slot in zip(positions, free, strict=True):
-        if reason(pos) is None:
-            key = (seat, piece, pos, slot)
-            move = _MOVES.get(key)
-            if move is None:
-                move = _MOVES[key] = Move(seat, piece, pos, slot)
-            moves.append(move)
-    return moves
+    return tuple([m for m in moves if reason(m.position) is None])
 
 
 def _explain_move(state: GameState, step: Step, action: Move) -> str:
@@ -303,7 +373,7 @@ def _implicit_move(state: GameState) -> Step | None:
 
 
 _MOVE_STEPS: dict[tuple[int, int | None], Step] = {}
-"""The move decision of each (piece, seat), shared like :data:`_MOVES`."""
+"""The move decision of each (piece, seat): steps are immutable, so one is shared."""
 
 
 def _legal(state: GameState, step: Step) -> tuple[Action, ...]:
@@ -545,9 +615,7 @@ class Game:
     # --- acting --------------------------------------------------------------------------
     def view(self, seat: int) -> View:
         """What ``seat`` may see now (:class:`~tokaido_rules.views.View`)."""
-        from .views import make_view
-
-        return make_view(self, seat)
+        return _make_view(self, seat)
 
     def apply(self, action: Action, *, expected_seq: int | None = None) -> Game:
         """Return the game after ``action``; raise :class:`IllegalActionError` if it is not
@@ -638,6 +706,16 @@ class Game:
         from .render import svg
 
         return svg(self)
+
+
+def _make_view(game: Game, seat: int) -> View:
+    """:func:`~tokaido_rules.views.make_view`, imported on first use (views import this
+    module) and then called directly: a bot asks for a view at every decision."""
+    global _make_view
+    from .views import make_view
+
+    _make_view = make_view
+    return make_view(game, seat)
 
 
 # --- creating games ------------------------------------------------------------------------

@@ -152,8 +152,17 @@ def fold(state: GameState, event: Event) -> GameState:
     from it; such a fresh state is given its sequence number in place, before anyone else
     can see it, which saves a copy per event.
     """
-    seq = state.seq + 1
     new = event.apply(state)
+    if new.script or new is state or new.seq != state.seq:
+        return fold_rest(state, new, event)
+    new.__dict__["seq"] = state.seq + 1  # frozen to everyone else; states keep a __dict__
+    return new
+
+
+def fold_rest(state: GameState, new: GameState, event: Event) -> GameState:
+    """The end of :func:`fold` once the mutator has run, where it needs a copy: a
+    scripted outcome is used up, or the mutator returned a state that is not fresh."""
+    seq = state.seq + 1
     if new.script:
         kind = event.chance_kind()
         if kind is not None and new.script.get(kind):
@@ -162,7 +171,7 @@ def fold(state: GameState, event: Event) -> GameState:
             return new.replace(script=script, seq=seq)
     if new is state or new.seq != state.seq:
         return new.replace(seq=seq)
-    new.__dict__["seq"] = seq  # frozen to everyone else; state classes keep a __dict__
+    new.__dict__["seq"] = seq
     return new
 
 

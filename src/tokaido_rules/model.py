@@ -58,9 +58,7 @@ def _copy(obj: C, changes: dict[str, Any]) -> C:
     dictionary: the cheapest copy CPython offers (state classes are not slotted for this
     reason; every event fold makes one or two)."""
     new = _new(type(obj))
-    attributes = obj.__dict__.copy()
-    attributes.update(changes)
-    _set(new, "__dict__", attributes)
+    _set(new, "__dict__", {**obj.__dict__, **changes})
     return new
 
 
@@ -202,13 +200,16 @@ class GameState:
         return (p.position, -p.slot)
 
     def rearmost(self) -> int:
-        """The piece that moves next when nothing else is pending."""
+        """The piece that moves next when nothing else is pending: the lowest
+        :meth:`order_key` (written out, as it runs at every move)."""
+        pieces = self.pieces
         best = 0
-        best_key = (self.pieces[0].position, -self.pieces[0].slot)
-        for i, p in enumerate(self.pieces):
-            key = (p.position, -p.slot)
-            if key < best_key:
-                best, best_key = i, key
+        position = pieces[0].position
+        slot = pieces[0].slot
+        for i in range(1, len(pieces)):
+            p = pieces[i]
+            if p.position < position or (p.position == position and p.slot > slot):
+                best, position, slot = i, p.position, p.slot
         return best
 
     def leader(self, *, seated_only: bool = False) -> int:
@@ -232,9 +233,16 @@ class GameState:
         return _copy(self, changes)
 
     def with_piece(self, index: int, **changes: Any) -> GameState:
-        pieces = list(self.pieces)
-        pieces[index] = _copy(pieces[index], changes)
-        return _copy(self, {"pieces": tuple(pieces)})
+        """A copy in which piece ``index`` has ``changes`` (as :meth:`Piece.replace`,
+        unchecked: event folds call it with the fields' own types)."""
+        pieces = self.pieces
+        old = pieces[index]
+        piece = _new(type(old))
+        _set(piece, "__dict__", {**old.__dict__, **changes})
+        new = _new(type(self))
+        _set(new, "__dict__", {**self.__dict__,
+                               "pieces": (*pieces[:index], piece, *pieces[index + 1:])})
+        return new
 
     def with_zone(self, name: str, cards: tuple[str, ...]) -> GameState:
         return self.replace(zones=self.zones.set(name, cards))

@@ -22,7 +22,7 @@ from attrs import field, frozen
 
 from .errors import TokaidoError
 from .events import Action, Event, fold
-from .frozen import FrozenMap
+from .frozen import EMPTY, FrozenMap
 from .model import GameState, Piece, Step
 from .visibility import split_zones, visible_data
 
@@ -93,28 +93,34 @@ def check_seat(state: GameState, seat: object) -> int:
     return seat
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
 def make_view(game: Game, seat: int) -> View:
+    """The :class:`View` of ``seat`` (a bot gets one at every decision): each zone's
+    size, and its cards or, hidden, its card backs."""
     state = game.state
-    seat = check_seat(state, seat)
+    rules = state.rules
+    if type(seat) is not int or not 0 <= seat < rules.players:
+        seat = check_seat(state, seat)
+    registry = rules.registry
     zones = state.zones
     shown, hidden = split_zones(state, seat)
-    return View(
-        seat=seat,
-        players=state.players,
-        seq=state.seq,
-        turn=state.turn,
-        over=state.over,
-        pieces=state.pieces,
-        zones=FrozenMap(shown),
-        zone_sizes=FrozenMap({name: len(cards) for name, cards in zones.items()}),
-        hidden_backs=FrozenMap(state.rules.registry.zone_backs(hidden)),
-        data=FrozenMap(visible_data(state, seat)),
-        agenda=state.agenda,
-        current_player=game.current_player,
-        current_step=game.current_step,
-        legal_actions=game.legal_actions() if game.current_player == seat else (),
-        ruleset=state.rules.ruleset,
-    )
+    step = game.current_step
+    player = None if step is None else step.seat
+    view = _new(View)
+    _set(view, "__dict__", {  # View's own fields, as attrs would set them (no converters)
+        "seat": seat, "players": rules.players, "seq": state.seq, "turn": state.turn,
+        "over": state.over, "pieces": state.pieces, "zones": FrozenMap(shown),
+        "zone_sizes": FrozenMap(zip(zones, map(len, zones.values()), strict=True)),
+        "hidden_backs": FrozenMap(registry.zone_backs(hidden)) if hidden else EMPTY,
+        "data": FrozenMap(visible_data(state, seat)), "agenda": state.agenda,
+        "current_player": player, "current_step": step,
+        "legal_actions": game.legal_actions() if player == seat else (),
+        "ruleset": rules.ruleset,
+    })
+    return view
 
 
 def determinize(view: View, seed: int) -> Game:

@@ -9,6 +9,7 @@ hidden (fail closed). Events declare which of their fields a seat may see
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .model import GameState
@@ -68,19 +69,7 @@ def split_zones(state: GameState, seat: int) -> tuple[dict[str, tuple[str, ...]]
                                                     dict[str, tuple[str, ...]]]:
     """The zones ``seat`` may see and those it may not, each with its cards, in one pass
     (a view shows the first and only the card backs of the second)."""
-    registry = state.rules.registry
-    rules = _rules(registry, _ZONES)
-    shown: dict[str, tuple[str, ...]] = {}
-    hidden: dict[str, tuple[str, ...]] = {}
-    for name, cards in state.zones.items():
-        resolved = rules.get(name)
-        if resolved is None:
-            resolved = _resolved(registry, _ZONES, name)
-        if resolved is True or (resolved is not False and _check(resolved, state, seat, name)):
-            shown[name] = cards
-        else:
-            hidden[name] = cards
-    return shown, hidden
+    return _split(state, seat, state.zones, _ZONES)
 
 
 def data_visible(state: GameState, seat: int, key: str) -> bool:
@@ -91,7 +80,7 @@ def data_visible(state: GameState, seat: int, key: str) -> bool:
 def visible_data(state: GameState, seat: int) -> dict[str, Any]:
     """Every game data value ``seat`` may see: :func:`data_visible` over all keys in
     one pass."""
-    return _visible(state, seat, state.data, _DATA)
+    return _split(state, seat, state.data, _DATA)[0]
 
 
 _ZONES = "_zone_rules"
@@ -119,16 +108,70 @@ def _resolved(registry: Registry, kind: str, name: str) -> Resolved:
 
 
 def _visible(state: GameState, seat: int, items: Mapping[str, T], kind: str) -> dict[str, T]:
-    registry = state.rules.registry
-    rules = _rules(registry, kind)
-    visible = {}
-    for name, value in items.items():
-        resolved = rules.get(name)
-        if resolved is None:
+    return _split(state, seat, items, kind)[0]
+
+
+Plan = tuple[Callable[[Mapping[str, Any]], dict[str, Any]],
+             Callable[[Mapping[str, Any]], dict[str, Any]],
+             tuple[tuple[str, Resolved], ...]]
+"""For one seat and one tuple of names: what picks the names the seat always sees,
+what picks those it never sees, and the names whose rule is asked each time."""
+
+_PLANS = "_visibility_plans"
+_PLANS_KEPT = 4096
+
+
+def _picker(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    """A function taking ``names`` (in order) out of a mapping, in C where it can."""
+    if not names:
+        return lambda items: {}
+    if len(names) == 1:
+        name = names[0]
+        return lambda items: {name: items[name]}
+    get = itemgetter(*names)
+    return lambda items: dict(zip(names, get(items), strict=True))
+
+
+def _plan(registry: Registry, kind: str, names: tuple[str, ...], seat: int) -> Plan:
+    """The :data:`Plan` of ``names`` for ``seat``, made from the declared rules alone
+    (names and seats are public), kept on the registry: views are made at every decision
+    and the names of a game's zones and data change only now and then."""
+    plans: dict[tuple[int, tuple[str, ...]], Plan] = registry.__dict__.setdefault(
+        _PLANS + kind, {})
+    plan = plans.get((seat, names))
+    if plan is None:
+        always: list[str] = []
+        never: list[str] = []
+        ask: list[tuple[str, Resolved]] = []
+        for name in names:
             resolved = _resolved(registry, kind, name)
-        if resolved is True or (resolved is not False and _check(resolved, state, seat, name)):
-            visible[name] = value
-    return visible
+            if resolved is True:
+                always.append(name)
+            elif resolved is False:
+                never.append(name)
+            else:
+                ask.append((name, resolved))
+        plan = (_picker(tuple(always)), _picker(tuple(never)), tuple(ask))
+        if len(plans) >= _PLANS_KEPT:
+            plans.clear()
+        plans[seat, names] = plan
+    return plan
+
+
+def _split(state: GameState, seat: int, items: Mapping[str, T],
+           kind: str) -> tuple[dict[str, T], dict[str, T]]:
+    """The items ``seat`` may see and those it may not."""
+    if not items:
+        return {}, {}
+    always, never, ask = _plan(state.rules.registry, kind, tuple(items), seat)
+    shown = always(items)
+    hidden = never(items)
+    for name, resolved in ask:
+        if _check(resolved, state, seat, name):
+            shown[name] = items[name]
+        else:
+            hidden[name] = items[name]
+    return shown, hidden
 
 
 def _zone_rule(zones: dict[str, Visibility], zone: str) -> Visibility:
