@@ -352,7 +352,7 @@ def schedule_arrival(ctx: Context, piece: int) -> None:
     Plugins that add their own kinds of move (a :class:`Move` subclass) call this from
     the move's resolver, as the core does for a plain move.
     """
-    ctx.schedule(*(s.step for s in ctx.hooks.arrival_steps(ctx.state, piece)))
+    ctx._new.extend([s.step for s in ctx.hooks.arrival_steps(ctx.state, piece)])
 
 
 # --- running ----------------------------------------------------------------------------
@@ -387,7 +387,8 @@ def _legal(state: GameState, step: Step) -> tuple[Action, ...]:
     stype = rules.registry.steps[step.kind]
     assert stype.legal is not None
     actions = stype.legal(state, step)
-    extra = rules.hooks.extra_actions(state, step)
+    hooks = rules.hooks
+    extra = hooks.extra_actions(state, step) if hooks.adds_actions else None
     if extra:
         actions = list(dict.fromkeys([*actions, *extra]))
         if not any(a.CONSUMES_STEP for a in actions):

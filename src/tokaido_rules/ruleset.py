@@ -335,6 +335,9 @@ class Hooks:
         self._hook = hook
         self._forbidden = hook.tokaido_forbidden_stops
         self._extra = hook.tokaido_extra_actions
+        self.adds_actions = bool(pm.hook.tokaido_extra_actions.get_hookimpls())
+        """Whether any plugin implements ``tokaido_extra_actions`` (if none does, the
+        engine does not call it: it would be called at every decision)."""
         self._arrival = hook.tokaido_arrival_steps
         self._gained = hook.tokaido_card_gained
         self._pay = hook.tokaido_pay

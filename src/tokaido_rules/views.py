@@ -113,7 +113,7 @@ def make_view(game: Game, seat: int) -> View:
     _set(view, "__dict__", {  # View's own fields, as attrs would set them (no converters)
         "seat": seat, "players": rules.players, "seq": state.seq, "turn": state.turn,
         "over": state.over, "pieces": state.pieces, "zones": FrozenMap(shown),
-        "zone_sizes": FrozenMap(zip(zones, map(len, zones.values()), strict=True)),
+        "zone_sizes": FrozenMap(zip(zones, map(len, zones.values()), strict=False)),
         "hidden_backs": FrozenMap(registry.zone_backs(hidden)) if hidden else EMPTY,
         "data": FrozenMap(visible_data(state, seat)), "agenda": state.agenda,
         "current_player": player, "current_step": step,

@@ -111,33 +111,34 @@ def _visible(state: GameState, seat: int, items: Mapping[str, T], kind: str) -> 
     return _split(state, seat, items, kind)[0]
 
 
-Plan = tuple[Callable[[Mapping[str, Any]], dict[str, Any]],
-             Callable[[Mapping[str, Any]], dict[str, Any]],
+Plan = tuple[tuple[str, ...], Callable[[Mapping[str, Any]], Any],
+             tuple[str, ...], Callable[[Mapping[str, Any]], Any],
              tuple[tuple[str, Resolved], ...]]
-"""For one seat and one tuple of names: what picks the names the seat always sees,
-what picks those it never sees, and the names whose rule is asked each time."""
+"""For one seat and one tuple of names: the names the seat always sees and what picks
+their values out of a mapping, the same for the names it never sees, and the names whose
+rule is asked each time."""
 
-_PLANS = "_visibility_plans"
+_PLANS = {_ZONES: "_zone_plans", _DATA: "_data_plans"}
 _PLANS_KEPT = 4096
 
 
-def _picker(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
-    """A function taking ``names`` (in order) out of a mapping, in C where it can."""
-    if not names:
-        return lambda items: {}
+def _picker(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], Any]:
+    """What takes the values of ``names`` (in order) out of a mapping, as a tuple."""
     if len(names) == 1:
         name = names[0]
-        return lambda items: {name: items[name]}
-    get = itemgetter(*names)
-    return lambda items: dict(zip(names, get(items), strict=True))
+        return lambda items: (items[name],)
+    if not names:
+        return lambda items: ()
+    return itemgetter(*names)
 
 
 def _plan(registry: Registry, kind: str, names: tuple[str, ...], seat: int) -> Plan:
     """The :data:`Plan` of ``names`` for ``seat``, made from the declared rules alone
     (names and seats are public), kept on the registry: views are made at every decision
     and the names of a game's zones and data change only now and then."""
-    plans: dict[tuple[int, tuple[str, ...]], Plan] = registry.__dict__.setdefault(
-        _PLANS + kind, {})
+    plans: dict[tuple[int, tuple[str, ...]], Plan] | None = registry.__dict__.get(_PLANS[kind])
+    if plans is None:
+        plans = registry.__dict__[_PLANS[kind]] = {}
     plan = plans.get((seat, names))
     if plan is None:
         always: list[str] = []
@@ -151,7 +152,8 @@ def _plan(registry: Registry, kind: str, names: tuple[str, ...], seat: int) -> P
                 never.append(name)
             else:
                 ask.append((name, resolved))
-        plan = (_picker(tuple(always)), _picker(tuple(never)), tuple(ask))
+        plan = (tuple(always), _picker(tuple(always)), tuple(never), _picker(tuple(never)),
+                tuple(ask))
         if len(plans) >= _PLANS_KEPT:
             plans.clear()
         plans[seat, names] = plan
@@ -163,9 +165,10 @@ def _split(state: GameState, seat: int, items: Mapping[str, T],
     """The items ``seat`` may see and those it may not."""
     if not items:
         return {}, {}
-    always, never, ask = _plan(state.rules.registry, kind, tuple(items), seat)
-    shown = always(items)
-    hidden = never(items)
+    always, get_always, never, get_never, ask = _plan(
+        state.rules.registry, kind, tuple(items), seat)
+    shown: dict[str, T] = dict(zip(always, get_always(items), strict=False))
+    hidden: dict[str, T] = dict(zip(never, get_never(items), strict=False))
     for name, resolved in ask:
         if _check(resolved, state, seat, name):
             shown[name] = items[name]
