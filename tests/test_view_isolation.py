@@ -213,6 +213,29 @@ def test_nothing_reachable_from_a_view_is_hidden(plugins: tuple[str, ...],
     assert walked > 20
 
 
+def test_the_ruleset_learns_nothing_from_play() -> None:
+    """What the engine remembers to answer faster (open roads, visibility plans) is kept
+    out of reach of views: the object graph reachable from a view's ruleset is the same
+    after games with views at every decision as before them, so one table's bot reads
+    nothing there of the games other tables played with the same ruleset."""
+    ruleset = Ruleset.build(("base", "crossroads"))
+    ruleset.registry.deck_census()  # the tables fixed by the content, built before any game
+    ruleset.registry.card_backs(())
+    for players in (2, 4):
+        ruleset.board_for(players)  # slots and next inns: the board's, for a player count
+    before = len(reachable(ruleset))
+    for players, seed in ((2, SEEDS[0]), (4, SEEDS[1])):
+        game = new_game(players, seed=seed, plugins=ruleset)
+        decisions = 0
+        while not game.is_over:
+            for seat in range(players):
+                assert game.view(seat).zone_backs
+            actions = game.legal_actions()
+            game = game.apply(actions[random_below(seed, decisions, 0, len(actions))])
+            decisions += 1
+    assert len(reachable(ruleset)) == before
+
+
 def test_the_search_finds_a_cache_of_hidden_zones() -> None:
     """The search is not blind: a cache of zone contents kept on the registry, as card
     backs were once remembered, is found from the view of the very first decision."""

@@ -255,15 +255,32 @@ OpenRoad = tuple[tuple[int, ...], tuple[Move, ...]]
 """Every position up to the next inn and the move to its first slot."""
 
 
-def _open_road(rules: Rules, seat: int, piece: int, here: int) -> OpenRoad:
-    positions = tuple(range(here + 1, rules.next_inn[here] + 1))
+def _open_road(next_inn: tuple[int, ...], seat: int, piece: int, here: int) -> OpenRoad:
+    positions = tuple(range(here + 1, next_inn[here] + 1))
     return positions, tuple(_move(seat, piece, pos, 0) for pos in positions)
+
+
+_ROADS: dict[int, tuple[tuple[int, ...], dict[tuple[int, int, int], OpenRoad]]] = {}
+"""The open roads of each board layout (its ``next_inn`` table, one per ruleset and
+player count), by seat, traveller and position. Kept here, not on the ruleset, which
+every view reaches: a table filled by play would tell one table's bot where the
+travellers of other games have been. An entry remembers its layout, so a layout made
+later at the same address is never answered from it."""
+
+
+def _roads(next_inn: tuple[int, ...]) -> dict[tuple[int, int, int], OpenRoad]:
+    entry = _ROADS.get(id(next_inn))
+    if entry is None or entry[0] is not next_inn:
+        if len(_ROADS) >= 64:
+            _ROADS.clear()
+        entry = _ROADS[id(next_inn)] = (next_inn, {})
+    return entry[1]
 
 
 def legal_moves(state: GameState, step: Step) -> tuple[Action, ...]:
     """The moves of ``step.piece``: every free slot up to the next inn a rule allows.
 
-    The moves of an empty road ahead are made once per ruleset (:attr:`Rules.reach`);
+    The moves of an empty road ahead are made once per board layout (:data:`_ROADS`);
     only the positions other travellers hold are looked at each time.
     """
     piece = step.piece
@@ -271,11 +288,12 @@ def legal_moves(state: GameState, step: Step) -> tuple[Action, ...]:
     rules = state.rules
     pieces = state.pieces
     here = pieces[piece].position
-    last = rules.next_inn[here]
-    road = rules.reach
-    found = road.get((seat, piece, here))
+    next_inn = rules.next_inn
+    last = next_inn[here]
+    roads = _roads(next_inn)
+    found = roads.get((seat, piece, here))
     if found is None:
-        found = road[seat, piece, here] = _open_road(rules, seat, piece, here)
+        found = roads[seat, piece, here] = _open_road(next_inn, seat, piece, here)
     positions, moves = found
     taken: dict[int, list[int]] | None = None
     for q in pieces:

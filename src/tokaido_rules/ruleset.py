@@ -668,7 +668,6 @@ class Ruleset:
             raise PluginDefinitionError("no enabled plugin sets a board")
         self.options: FrozenMap[str, object] = self._resolve_options(options)
         self._board_cache: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-        self._reach_caches: dict[int, dict[tuple[int, int, int], Any]] = {}
 
     def _call_own(self, hook: str, plugin: object, **kwargs: Any) -> Any:
         """Call one plugin's implementation of a hook (passing the arguments it takes),
@@ -735,12 +734,6 @@ class Ruleset:
         if value not in spec.choices or type(value) is not type(spec.default):
             choices = ", ".join(json.dumps(c) for c in spec.choices)
             raise OptionError(f"{where}: {name!r} cannot be {value!r} (choose from {choices})")
-
-    def reach_cache(self, players: int) -> dict[tuple[int, int, int], Any]:
-        """The moves of an empty road ahead, shared by this ruleset's games of
-        ``players`` (:attr:`Rules.reach`): positions and moves only, which are public,
-        and at most one entry per seat, traveller and position."""
-        return self._reach_caches.setdefault(players, {})
 
     def board_for(self, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Slots per position and the next inn after each position, for a player count."""
@@ -814,17 +807,12 @@ class Rules:
     board: tuple[Space, ...] = field(init=False, eq=False, repr=False)
     start: int = field(init=False, eq=False, repr=False)
     end: int = field(init=False, eq=False, repr=False)
-    reach: dict[tuple[int, int, int], Any] = field(init=False, eq=False, repr=False)
-    """For each seat, traveller and position, the positions up to the next inn and the
-    move to each: what the engine's move generation starts from, shared by every game of
-    the ruleset with this player count."""
 
     def __attrs_post_init__(self) -> None:
         derived = {
             "registry": self.ruleset.registry, "hooks": self.ruleset.hooks,
             "options": self.ruleset.options, "board": self.ruleset.registry.board,
             "start": 0, "end": len(self.ruleset.registry.board) - 1,
-            "reach": self.ruleset.reach_cache(self.players),
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)

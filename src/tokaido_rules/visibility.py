@@ -83,18 +83,42 @@ def visible_data(state: GameState, seat: int) -> dict[str, Any]:
     return _split(state, seat, state.data, _DATA)[0]
 
 
-_ZONES = "_zone_rules"
-_DATA = "_data_rules"
-"""The two kinds of names with a visibility rule; each names the registry attribute
-that remembers the rules resolved so far."""
+_ZONES = "zones"
+_DATA = "data"
+"""The two kinds of names with a visibility rule."""
+
+
+class _Kept:
+    """What this module remembers of one registry's names, to answer fast: the rules
+    resolved so far and the :data:`Plan` s made so far, per kind of names."""
+
+    __slots__ = ("plans", "registry", "rules")
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        self.rules: dict[str, dict[str, Resolved]] = {_ZONES: {}, _DATA: {}}
+        self.plans: dict[str, dict[tuple[int, tuple[str, ...]], Plan]] = {_ZONES: {}, _DATA: {}}
+
+
+_KEPT: dict[int, _Kept] = {}
+"""By registry. Kept here, not on the registry, which every view reaches: what is
+remembered as games are played (the names of their zones and data, which seats asked)
+would tell one table's bot what other games have had. An entry remembers its registry,
+so a registry made later at the same address is never answered from it."""
+
+
+def _kept(registry: Registry) -> _Kept:
+    kept = _KEPT.get(id(registry))
+    if kept is None or kept.registry is not registry:
+        if len(_KEPT) >= 64:
+            _KEPT.clear()
+        kept = _KEPT[id(registry)] = _Kept(registry)
+    return kept
 
 
 def _rules(registry: Registry, kind: str) -> dict[str, Resolved]:
-    """The rules resolved so far for one kind of names, kept on the registry."""
-    rules: dict[str, Resolved] | None = registry.__dict__.get(kind)
-    if rules is None:
-        rules = registry.__dict__[kind] = {}
-    return rules
+    """The rules resolved so far for one kind of names."""
+    return _kept(registry).rules[kind]
 
 
 def _resolved(registry: Registry, kind: str, name: str) -> Resolved:
@@ -118,7 +142,6 @@ Plan = tuple[tuple[str, ...], Callable[[Mapping[str, Any]], Any],
 their values out of a mapping, the same for the names it never sees, and the names whose
 rule is asked each time."""
 
-_PLANS = {_ZONES: "_zone_plans", _DATA: "_data_plans"}
 _PLANS_KEPT = 4096
 
 
@@ -134,11 +157,9 @@ def _picker(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], Any]:
 
 def _plan(registry: Registry, kind: str, names: tuple[str, ...], seat: int) -> Plan:
     """The :data:`Plan` of ``names`` for ``seat``, made from the declared rules alone
-    (names and seats are public), kept on the registry: views are made at every decision
-    and the names of a game's zones and data change only now and then."""
-    plans: dict[tuple[int, tuple[str, ...]], Plan] | None = registry.__dict__.get(_PLANS[kind])
-    if plans is None:
-        plans = registry.__dict__[_PLANS[kind]] = {}
+    (names and seats are public) and kept (:data:`_KEPT`): views are made at every
+    decision, and the names of a game's zones and data change only now and then."""
+    plans = _kept(registry).plans[kind]
     plan = plans.get((seat, names))
     if plan is None:
         always: list[str] = []
