@@ -110,6 +110,29 @@ def test_the_instruction_count_prints_one_figure(bots: list[str], players: str) 
     assert tail.endswith(f"instructions per game ({players}, mean of 1)")
 
 
+@pytest.mark.parametrize("views", [False, True])
+def test_the_bytecode_profile_counts_every_category(views: bool) -> None:
+    """``benchmarks/bytecodes.py`` traces a game and prints the bytecodes per game, the
+    share of each category (the engine's own ones all present) and the top functions."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bytecodes.py"), "--games", "1",
+         "--warmup", "0", "--top", "3", *(["--views"] if views else [])],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    path = "a view per decision" if views else "engine"
+    assert lines[0].endswith(f"bytecodes per game ({path} path, 1 games after 0 untraced)")
+    shares = {line[:34].strip(): float(line.rsplit(None, 1)[-1].rstrip("%"))
+              for line in lines[1:] if line.startswith("  ") and line.endswith("%")
+              and not line.startswith("   ")}
+    for name in ("event construction and folding", "engine decision loop", "move generation",
+                 "base game rules", "chance", "hook dispatch", "driver"):
+        assert shares[name] > 0, (name, result.stdout)
+    assert (shares.get("views", 0) > 5) is views
+    assert 99 < sum(shares.values()) < 101
+    assert lines[-4] == "top 3 functions:"
+
+
 def test_the_side_by_side_benchmark_runs_without_the_peer() -> None:
     """``benchmarks/peer.py --smoke`` (what CI runs: the peer is not a dependency) plays
     a few games of our side through both paths and says the peer was skipped."""

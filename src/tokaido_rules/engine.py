@@ -8,7 +8,7 @@ branching and tree search cost nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from attrs import frozen
 
@@ -36,9 +36,7 @@ from .frozen import FrozenMap, freeze_value
 from .model import GameState, Piece, Staged, Step, collection_zone
 from .registry import Registry, StepType
 from .ruleset import Hooks, Rules, Ruleset, Setup
-
-if TYPE_CHECKING:
-    from .views import View
+from .views import View, make_view
 
 T = TypeVar("T")
 
@@ -59,13 +57,15 @@ class Context:
     (:meth:`scripted`).
     """
 
-    __slots__ = ("_draws", "_new", "_stream", "events", "hooks", "registry", "rules", "state")
+    __slots__ = ("_draws", "_new", "_stream", "_stream_seq", "events", "hooks", "registry",
+                 "rules", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.events: list[Event] = []
         self._draws = 0
         self._stream = 0
+        self._stream_seq = -1
         self._new: list[Step] = []
         rules = state.rules
         self.rules: Rules = rules
@@ -83,7 +83,6 @@ class Context:
             new.__dict__["seq"] = state.seq + 1
         self.state = new
         self.events.append(event)
-        self._draws = 0
 
     def schedule(self, *steps: Step) -> None:
         """Queue steps to run right after the current one, in the given order."""
@@ -99,10 +98,18 @@ class Context:
         outcomes = self.state.script.get(kind)
         return outcomes[0] if outcomes else None
 
+    def _start_draws(self) -> None:
+        """The draws of the next event come from its own stream (seed, seq), counted
+        from 0; an event emitted since the last draw starts a new one."""
+        seq = self.state.seq
+        if self._stream_seq != seq:
+            self._stream = event_stream(self.state.seed, seq)
+            self._stream_seq = seq
+            self._draws = 0
+
     def random_below(self, n: int) -> int:
         """A seeded random number in ``range(n)``; emit its outcome as an event."""
-        if self._draws == 0:
-            self._stream = event_stream(self.state.seed, self.state.seq)
+        self._start_draws()
         value = draw_below(self._stream, self._draws, n)
         self._draws += 1
         return value
@@ -111,8 +118,7 @@ class Context:
         """A seeded random order of ``items`` (Fisher-Yates)."""
         out = list(items)
         if len(out) > 1:
-            if self._draws == 0:
-                self._stream = event_stream(self.state.seed, self.state.seq)
+            self._start_draws()
             self._draws = shuffle(out, self._stream, self._draws)
         return tuple(out)
 
@@ -634,7 +640,7 @@ class Game:
     # --- acting --------------------------------------------------------------------------
     def view(self, seat: int) -> View:
         """What ``seat`` may see now (:class:`~tokaido_rules.views.View`)."""
-        return _make_view(self, seat)
+        return make_view(self, seat)
 
     def apply(self, action: Action, *, expected_seq: int | None = None) -> Game:
         """Return the game after ``action``; raise :class:`IllegalActionError` if it is not
@@ -725,16 +731,6 @@ class Game:
         from .render import svg
 
         return svg(self)
-
-
-def _make_view(game: Game, seat: int) -> View:
-    """:func:`~tokaido_rules.views.make_view`, imported on first use (views import this
-    module) and then called directly: a bot asks for a view at every decision."""
-    global _make_view
-    from .views import make_view
-
-    _make_view = make_view
-    return make_view(game, seat)
 
 
 # --- creating games ------------------------------------------------------------------------
