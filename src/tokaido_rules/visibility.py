@@ -94,7 +94,7 @@ class _Kept:
 
     __slots__ = ("plans", "registry", "rules")
 
-    def __init__(self, registry: Registry) -> None:
+    def __init__(self, registry: Registry | None) -> None:
         self.registry = registry
         self.rules: dict[str, dict[str, Resolved]] = {_ZONES: {}, _DATA: {}}
         self.plans: dict[str, dict[tuple[int, tuple[str, ...]], Plan]] = {_ZONES: {}, _DATA: {}}
@@ -107,13 +107,22 @@ would tell one table's bot what other games have had. An entry remembers its reg
 so a registry made later at the same address is never answered from it."""
 
 
+_last = _Kept(None)
+"""The entry used last: nearly always the one asked for next."""
+
+
 def _kept(registry: Registry) -> _Kept:
-    kept = _KEPT.get(id(registry))
-    if kept is None or kept.registry is not registry:
+    global _last
+    kept = _last
+    if kept.registry is registry:
+        return kept
+    found = _KEPT.get(id(registry))
+    if found is None or found.registry is not registry:
         if len(_KEPT) >= 64:
             _KEPT.clear()
-        kept = _KEPT[id(registry)] = _Kept(registry)
-    return kept
+        found = _KEPT[id(registry)] = _Kept(registry)
+    _last = found
+    return found
 
 
 def _rules(registry: Registry, kind: str) -> dict[str, Resolved]:
