@@ -275,6 +275,25 @@ def test_exit_statuses_are_documented_and_kept(tmp_path: Path,
     assert main(["simulate", "--games"]) == 2
 
 
+@pytest.mark.parametrize(("env", "argv", "width"), [
+    ({"COLUMNS": "80"}, [], 80), ({}, ["--width", "40"], 40)])
+def test_the_plugin_list_is_wrapped_to_the_width(env: dict[str, str], argv: list[str],
+                                                  width: int) -> None:
+    """`tokaido plugins` wraps its lines at word boundaries to the terminal's width (or
+    `--width`), descriptions and requirements indented, and still names every plugin."""
+    done = subprocess.run([sys.executable, "-m", "tokaido_rules", "plugins", *argv],
+                          env={**os.environ, **env}, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert all(len(line) <= width for line in lines), [x for x in lines if len(x) > width]
+    words = " ".join(line.strip() for line in lines).split()
+    for row in cli.plugin_rows():
+        assert f"{row['id']}" in words
+        if "description" in row:
+            assert " ".join(row["description"].split()) in " ".join(words)
+
+
 INTERNAL_IDS = ("zenemon", "achievement.", "base.souvenirs", "temple_donations",
                 "traveller_powers", "hot_springs", "legendary_objects", "cherry_trees")
 """Ids that have a display name ("Zen-emon", "Temple donations", ...)."""

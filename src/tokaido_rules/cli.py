@@ -17,6 +17,7 @@ import os
 import shutil
 import signal
 import sys
+import textwrap
 import time
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
@@ -203,6 +204,8 @@ def _build_parser() -> _Parser:
     plg = command("plugins", "list the installed plugins")
     plg.add_argument("--format", choices=("text", "json"), default="text",
                      help="output: text or json")
+    plg.add_argument("--width", type=int, metavar="COLUMNS",
+                     help="text output's width (default: the terminal's, else 80)")
     rep = command("replay", "replay a full event log")
     rep.add_argument("file", metavar="FILE", help="the log (JSON Lines)")
     rep.add_argument("--to", type=int, metavar="SEQ", help="stop after event SEQ")
@@ -839,16 +842,23 @@ def _plugins(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(rows, indent=2))
         return 0
+    width = _width(args)
+
+    def say(text: str, indent: str = "") -> None:  # wrapped at word boundaries
+        print(textwrap.fill(text, width, initial_indent=indent, subsequent_indent="    ",
+                            break_long_words=False, break_on_hyphens=False))
+
     for row in rows:
         if "error" in row:
-            print(f"{row['id']} ({row['distribution']} {row['distribution_version']}): "
-                  f"FAILED TO LOAD: {row['error']}")
+            say(f"{row['id']} ({row['distribution']} {row['distribution_version']}): "
+                f"FAILED TO LOAD: {row['error']}")
             continue
         requires = ", ".join(row["requires"]) or "-"
         conflicts = ", ".join(row["conflicts"]) or "-"
-        print(f"{row['id']} {row['version']} ({row['distribution']} "
-              f"{row['distribution_version']})\n    {row['description']}\n"
-              f"    requires: {requires}; conflicts: {conflicts}")
+        say(f"{row['id']} {row['version']} ({row['distribution']} "
+            f"{row['distribution_version']})")
+        say(row["description"], "    ")
+        say(f"requires: {requires}; conflicts: {conflicts}", "    ")
     return 0
 
 
