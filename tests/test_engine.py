@@ -246,3 +246,33 @@ def test_same_seed_same_game() -> None:
     a, b = play(8), play(8)
     assert a.events == b.events and a.state == b.state
     assert play(9).events != a.events
+
+
+def test_a_refused_move_says_why_and_changes_nothing() -> None:
+    """A move the rules refuse raises an IllegalActionError naming the rule it breaks
+    (backwards, past the next inn, onto a full space, another slot than the free one, a
+    stop a rule forbids), and the game is unchanged. Three players: every road space has
+    one slot; nobody has a coin, so temples and villages are closed."""
+    game = start(["hiroshige", "kinko", "mitsukuni"], queue=[0, 1, 2],
+                 coins={0: 0, 1: 0, 2: 0})
+    game = move(game, 4)  # the first traveller takes the paddy field at 4
+    step = game.current_step
+    assert step is not None and step.seat is not None
+    seat, piece = step.seat, step.piece
+
+    def refused(position: int, slot: int = 0) -> str:
+        with pytest.raises(IllegalActionError) as info:
+            game.apply(Move(seat, piece, position, slot))
+        return str(info.value)
+
+    before = game.state
+    assert refused(0) == "a move goes forward: 0 is not past 0"
+    assert refused(15) == "a move never passes the next inn (14): 15 is past it"
+    assert refused(4) == "position 4 is full"
+    assert refused(5, 1) == "the free slot at 5 is 0, not 1"
+    assert refused(2) == "cannot stop at 2: stopping at a temple needs at least 1 coin"
+    assert refused(8) == "cannot stop at 8: stopping at a village needs at least 1 coin"
+    assert game.state is before
+    assert Move(seat, piece, 5, 0) in game.legal_actions()
+    assert all(m.position not in (2, 4, 8, 9) for m in game.legal_actions()
+               if isinstance(m, Move))

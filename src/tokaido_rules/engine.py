@@ -201,49 +201,6 @@ class Context:
 # --- the move decision ----------------------------------------------------------------
 
 
-def _free_slots(state: GameState, piece: int) -> tuple[list[int], list[int]]:
-    """Every position up to the next inn with a free slot, and that slot."""
-    rules = state.rules
-    pieces = state.pieces
-    here = pieces[piece].position
-    last = rules.next_inn[here]
-    taken: dict[int, list[int]] = {}
-    for q in pieces:
-        if here < q.position <= last:
-            used = taken.get(q.position)
-            if used is None:
-                taken[q.position] = [q.slot]
-            else:
-                used.append(q.slot)
-    board = rules.board
-    slots = rules.slots
-    positions: list[int] = []
-    free: list[int] = []
-    for pos in range(here + 1, last + 1):
-        used = taken.get(pos)
-        if used is None:
-            positions.append(pos)
-            free.append(0)
-        elif board[pos].inn:
-            positions.append(pos)
-            free.append(len(used))
-        else:
-            for slot in range(slots[pos]):
-                if slot not in used:
-                    positions.append(pos)
-                    free.append(slot)
-                    break
-    return positions, free
-
-
-def _destinations(state: GameState, piece: int) -> list[tuple[int, int, str | None]]:
-    """Every position up to the next inn with a free slot: (position, slot, reason it is
-    forbidden or ``None``)."""
-    positions, free = _free_slots(state, piece)
-    forbidden = state.rules.hooks.forbidden_stops(state, piece, tuple(positions))
-    return [(pos, slot, forbidden.get(pos)) for pos, slot in zip(positions, free, strict=True)]
-
-
 _MOVES: dict[tuple[int, int, int, int], Move] = {}
 """Every plain move made so far, by its fields: moves are immutable and few (seat,
 piece, position, slot), so one instance of each is shared."""
@@ -283,14 +240,12 @@ def _roads(next_inn: tuple[int, ...]) -> dict[tuple[int, int, int], OpenRoad]:
     return entry[1]
 
 
-def legal_moves(state: GameState, step: Step) -> tuple[Action, ...]:
-    """The moves of ``step.piece``: every free slot up to the next inn a rule allows.
+def _free_stops(state: GameState, piece: int, seat: int) -> OpenRoad:
+    """Every position up to the next inn with a free slot, and the move to that slot.
 
     The moves of an empty road ahead are made once per board layout (:data:`_ROADS`);
     only the positions other travellers hold are looked at each time.
     """
-    piece = step.piece
-    seat = step.seat if step.seat is not None else -1
     rules = state.rules
     pieces = state.pieces
     here = pieces[piece].position
@@ -313,34 +268,41 @@ def legal_moves(state: GameState, step: Step) -> tuple[Action, ...]:
                     taken[pos] = [q.slot]
                 else:
                     used.append(q.slot)
-    if taken is not None:
-        listed = list(moves)
-        full: list[int] = []
-        slots = rules.slots
-        for pos, used in taken.items():
-            i = pos - here - 1
-            count = slots[pos]
-            if count == 1:  # most spaces: free only if its one slot is
-                if 0 in used:
-                    full.append(i)
-            elif count == 0:  # an inn (no slot limit) takes everyone, in order of arrival
-                listed[i] = _move(seat, piece, pos, len(used))
+    if taken is None:
+        return found
+    listed = list(moves)
+    full: list[int] = []
+    slots = rules.slots
+    for pos, used in taken.items():
+        i = pos - here - 1
+        count = slots[pos]
+        if count == 1:  # most spaces: free only if its one slot is
+            if 0 in used:
+                full.append(i)
+        elif count == 0:  # an inn (no slot limit) takes everyone, in order of arrival
+            listed[i] = _move(seat, piece, pos, len(used))
+        else:
+            for slot in range(count):
+                if slot not in used:
+                    if slot:
+                        listed[i] = _move(seat, piece, pos, slot)
+                    break
             else:
-                for slot in range(count):
-                    if slot not in used:
-                        if slot:
-                            listed[i] = _move(seat, piece, pos, slot)
-                        break
-                else:
-                    full.append(i)
-        if full:
-            kept = list(positions)
-            for i in sorted(full, reverse=True):
-                del kept[i]
-                del listed[i]
-            positions = tuple(kept)
-        moves = tuple(listed)
-    forbidden = rules.hooks.forbidden_stops(state, piece, positions)
+                full.append(i)
+    if full:
+        kept = list(positions)
+        for i in sorted(full, reverse=True):
+            del kept[i]
+            del listed[i]
+        positions = tuple(kept)
+    return positions, tuple(listed)
+
+
+def legal_moves(state: GameState, step: Step) -> tuple[Action, ...]:
+    """The moves of ``step.piece``: every free slot up to the next inn a rule allows."""
+    piece = step.piece
+    positions, moves = _free_stops(state, piece, step.seat if step.seat is not None else -1)
+    forbidden = state.rules.hooks.forbidden_stops(state, piece, positions)
     if not forbidden:
         return moves
     reason = forbidden.get
@@ -356,12 +318,16 @@ def _explain_move(state: GameState, step: Step, action: Move) -> str:
     last = state.rules.next_inn[p.position]
     if action.position > last:
         return f"a move never passes the next inn ({last}): {action.position} is past it"
-    for pos, slot, reason in _destinations(state, action.piece):
-        if pos == action.position:
+    positions, moves = _free_stops(state, action.piece,
+                                   step.seat if step.seat is not None else -1)
+    forbidden = state.rules.hooks.forbidden_stops(state, action.piece, positions)
+    for move in moves:
+        if move.position == action.position:
+            reason = forbidden.get(move.position)
             if reason is not None:
-                return f"cannot stop at {pos}: {reason}"
-            if slot != action.slot:
-                return f"the free slot at {pos} is {slot}, not {action.slot}"
+                return f"cannot stop at {move.position}: {reason}"
+            if move.slot != action.slot:
+                return f"the free slot at {move.position} is {move.slot}, not {action.slot}"
     return f"position {action.position} is full"
 
 
