@@ -33,7 +33,7 @@ CATEGORIES: tuple[tuple[str, tuple[str, ...], frozenset[str]], ...] = (
     ("views", ("/views.py", "/visibility.py"),
      frozenset({"zone_backs", "_backs_tables", "inn_hand_visible", "hand_inn"})),
     ("move generation", (), frozenset({
-        "_free_slots", "legal_moves", "forbidden_stops", "tokaido_forbidden_stops",
+        "_free_slots", "_free_stops", "legal_moves", "forbidden_stops", "tokaido_forbidden_stops",
         "_stops_needing_checks", "_roads", "_move", "_open_road", "panorama_complete"})),
     ("event construction and folding", ("/events.py", "/model.py", "/frozen.py",
                                         "<attrs generated"), frozenset({"emit"})),
