@@ -24,6 +24,12 @@ never end), then uniformly random legal actions until the end:
 Printed per round: games per second (CPU time of this process), microseconds per
 decision and the ratio to the peer; then the minimum and median of each over the
 rounds. Timing is never asserted anywhere: this machine's speed wanders.
+
+With ``--instructions``, each engine instead plays the same ``N`` seeds under valgrind's
+callgrind, in a process of its own, and the machine instructions per game are printed
+with the ratio of the peer's to ours (the speed ratio if both ran at the same
+instructions per second): a measure that repeats exactly whatever the machine's load.
+Each count is that of ``N`` games minus that of none, after the same warm-up games.
 """
 
 from __future__ import annotations
@@ -32,7 +38,9 @@ import argparse
 import os
 import platform
 import random
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -89,6 +97,11 @@ def ours_views(ruleset: Ruleset) -> Runner:
     return play
 
 
+RUNNERS: dict[str, Callable[[Ruleset], Runner]] = {
+    "ours, engine": ours_engine, "ours, a view per decision": ours_views}
+"""Our two paths, by the name printed."""
+
+
 @contextmanager
 def in_directory(path: Path) -> Any:
     before = Path.cwd()
@@ -130,6 +143,46 @@ def timed(run: Runner, seeds: range) -> tuple[float, int]:
     return time.process_time() - start, decisions
 
 
+def instructions(peer: Path | None, name: str, games: int, seed: int, warmup: int) -> int:
+    """Instructions executed by a process playing ``games`` games of one engine, under
+    callgrind (see :func:`inner`)."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+               sys.executable, __file__, "--inner", name, "--games", str(games),
+               "--seed", str(seed), "--warmup", str(warmup)]
+    if peer is not None:
+        command += ["--peer", str(peer)]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    for line in result.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[1])
+    raise SystemExit(f"error: valgrind reported no count:\n{result.stderr[-2000:]}")
+
+
+def inner(runner: Runner, games: int, seed: int, warmup: int, where: Path | None) -> None:
+    """The counted work of :func:`instructions`: the warm-up, then ``games`` games."""
+    with in_directory(where) if where is not None else _nothing():
+        for s in range(10**6, 10**6 + warmup):
+            runner(s)
+        for s in range(seed, seed + games):
+            runner(s)
+
+
+def count_instructions(peer: Path | None, names: list[str], games: int, seed: int,
+                       warmup: int) -> None:
+    """Print each engine's instructions per game, and the ratio to the peer's."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("error: --instructions needs valgrind on the PATH")
+    print(f"machine instructions per game (valgrind), {games} games after {warmup} "
+          "warm-up games, each engine in its own process")
+    per_game: dict[str, float] = {}
+    for name in names:
+        per_game[name] = (instructions(peer, name, games, seed, warmup)
+                          - instructions(peer, name, 0, seed, warmup)) / games
+        ratio = (f"  ratio {per_game['peer'] / per_game[name]:.2f}"
+                 if "peer" in per_game and name != "peer" else "")
+        print(f"  {name:<28} {per_game[name] / 1e6:>7.2f} M instructions/game{ratio}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--peer", type=Path, help="a checkout of liamdj/tokaido-bot")
@@ -140,7 +193,28 @@ def main(argv: list[str] | None = None) -> int:
                         help="untimed games per engine first (default: 3000 on PyPy, 50)")
     parser.add_argument("--smoke", action="store_true",
                         help="a few games of our side only (what CI runs)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count machine instructions per game with valgrind instead "
+                             "of timing (exact from run to run)")
+    parser.add_argument("--inner", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.inner is not None:  # one engine's games, counted by an outer --instructions
+        runner = (load_peer(args.peer.resolve()) if args.inner == "peer"
+                  else RUNNERS[args.inner](Ruleset.build(["base"])))
+        inner(runner, args.games, args.seed, args.warmup or 0,
+              args.peer.resolve() if args.inner == "peer" else None)
+        return 0
+    if args.instructions:
+        peer = args.peer.resolve() if args.peer is not None else None
+        if peer is not None:
+            load_peer(peer)  # a wrong path is said here, not by valgrind
+        else:
+            print("peer: skipped (give --peer PATH, a checkout of liamdj/tokaido-bot)")
+        names = (["peer"] if peer is not None else []) + list(RUNNERS)
+        warmup = args.warmup if args.warmup is not None else 50
+        count_instructions(peer, names, 5 if args.smoke else args.games, args.seed,
+                           0 if args.smoke else warmup)
+        return 0
     pypy = platform.python_implementation() == "PyPy"
     if pypy:
         tune_jit()
@@ -157,8 +231,8 @@ def main(argv: list[str] | None = None) -> int:
         runners["peer"] = load_peer(args.peer.resolve())
     else:
         print("peer: skipped (give --peer PATH, a checkout of liamdj/tokaido-bot)")
-    runners["ours, engine"] = ours_engine(ruleset)
-    runners["ours, a view per decision"] = ours_views(ruleset)
+    for name, make in RUNNERS.items():
+        runners[name] = make(ruleset)
     peer_dir = args.peer.resolve() if "peer" in runners and args.peer else None
     for name, run in runners.items():
         with in_directory(peer_dir) if name == "peer" and peer_dir else _nothing():

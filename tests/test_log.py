@@ -446,3 +446,42 @@ def test_feed_since_a_seq_resumes_where_the_receiver_is() -> None:
         assert "".join(lines) == dump_log(later, viewer=2)
     with pytest.raises(ValueError, match="since must be a seq"):
         LogFeed(game, 0, since=len(game.events) + 1)
+
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _outcome(structure: Any, data: Any, cls: type) -> tuple[str, object]:
+    """What a structure function makes of ``data``: its result, or its error message."""
+    try:
+        return "made", structure(data, cls)
+    except Exception as exc:  # compared by message: the converter's own wording
+        return type(exc).__name__, log_module._describe(exc)
+
+
+def test_the_fast_path_of_loading_agrees_with_the_converter() -> None:
+    """Every event line of every golden log, and wrong versions of each kind of line
+    (each field missing, null, of another type, an extra key), give the same event or
+    the same error with the fast path as with the converter's structure function."""
+    checked: set[type] = set()
+    for path in sorted(GOLDEN.glob("*/*.full.jsonl")):
+        head, events, _ = log_module.read_log(path)
+        conv, structurers = log_module._converter_and_structurers(head.ruleset)
+        for event in events:
+            cls = type(event)
+            data = log_module.event_data(event)
+            slow = conv.get_structure_hook(cls)
+            made = structurers[cls](json.loads(json.dumps(data)), cls)
+            assert made == event and made == slow(json.loads(json.dumps(data)), cls)
+            if cls in checked:
+                continue
+            checked.add(cls)
+            wrong: list[Any] = [{**data, "extra": 1}, [], None]
+            for name, value in data.items():
+                wrong.append({k: v for k, v in data.items() if k != name})
+                for other in (None, "1", 1, True, [1], ["x"], [{"kind": 1}], {"a": [1.5]}):
+                    if other != value:
+                        wrong.append({**data, name: other})
+            for case in wrong:
+                assert _outcome(structurers[cls], case, cls) == _outcome(slow, case, cls)
+    assert len(checked) >= 20

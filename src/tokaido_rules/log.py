@@ -27,8 +27,10 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any, BinaryIO, Protocol, get_args, get_origin
+from types import UnionType
+from typing import Any, BinaryIO, Protocol, Union, get_args, get_origin, get_type_hints
 
+import attrs
 import cattrs
 from attrs import frozen
 from cattrs.gen import make_dict_structure_fn
@@ -46,7 +48,7 @@ from .errors import (
     TokaidoError,
 )
 from .events import Action, Event, fold
-from .frozen import FrozenMap
+from .frozen import EMPTY, FrozenMap
 from .model import GameState, Piece, Step
 from .registry import Registry
 from .ruleset import (
@@ -200,10 +202,100 @@ def _converter_and_structurers(
         conv = make_converter()
         structurers: dict[type[Event], Structurer] = {}
         for cls in key:
-            structurers[cls] = make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True)
-            conv.register_structure_hook(cls, structurers[cls])
+            slow = make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True)
+            conv.register_structure_hook(cls, slow)
+            structurers[cls] = _with_fast_path(cls, slow)
         found = _RULESET_CONVERTERS[key] = (conv, structurers)
     return found
+
+
+class _NotPlain(Exception):
+    """Raised by a fast structurer for data it does not take: the converter decides."""
+
+
+def _with_fast_path(cls: type, slow: Structurer) -> Structurer:
+    """``slow`` (the converter's structure function of ``cls``) behind a fast path for
+    the data a log usually holds: every field present, of exactly its type
+    (:func:`_plain_structurer`). Any other data, including data that is wrong, goes to
+    ``slow``, so results and error messages are the converter's own."""
+    fast = _plain_structurer(cls)
+    if fast is None:
+        return slow
+
+    def structure(data: Any, kind: Any) -> Any:
+        try:
+            return fast(data)
+        except Exception:
+            return slow(data, kind)
+
+    return structure
+
+
+_PLAIN_TYPES = (int, str, bool)
+
+
+@lru_cache(maxsize=1024)  # a class each: bounded only against classes made on the fly
+def _plain_structurer(cls: type) -> Callable[[Any], Any] | None:
+    """A function making ``cls`` from a dict holding all its fields, each exactly of its
+    declared type (JSON has no other way to hold them): fields of type int, str, bool,
+    one of those or ``None``, a tuple of int or str, a tuple of attrs instances made the
+    same way, a FrozenMap or ``Any`` (frozen as the converter freezes them). It raises
+    for anything else, and is ``None`` for a class with a field of another type.
+    Generated once per class: loading a log calls it for every line."""
+    if not attrs.has(cls):
+        return None
+    hints = get_type_hints(cls)
+    fields = attrs.fields(cls)
+    if any(not f.init or f.kw_only or f.alias != f.name for f in fields):
+        return None
+    scope: dict[str, Any] = {"_cls": cls, "_freeze": freeze_json, "_NotPlain": _NotPlain,
+                             "_EMPTY": EMPTY}
+    lines = ["def structure(data):", "    if data.keys() != _keys: raise _NotPlain"]
+    scope["_keys"] = frozenset(f.name for f in fields)
+    args = []
+    for i, f in enumerate(fields):
+        kind = hints.get(f.name, Any)
+        value = f"v{i}"
+        lines.append(f"    {value} = data[{f.name!r}]")
+        check = _plain_check(kind, value, scope, i)
+        if check is None:
+            return None
+        lines.extend(f"    {line}" for line in check)
+        args.append(value)
+    lines.append(f"    return _cls({', '.join(args)})")
+    exec("\n".join(lines), scope)  # code made here from type hints, as attrs does
+    return scope["structure"]  # type: ignore[no-any-return]
+
+
+def _plain_check(kind: Any, value: str, scope: dict[str, Any], i: int) -> list[str] | None:
+    """Lines checking (and converting in place) ``value`` of type ``kind``."""
+    if kind in _PLAIN_TYPES:
+        return [f"if type({value}) is not {kind.__name__}: raise _NotPlain"]
+    if kind is Any or kind is FrozenMap or get_origin(kind) is FrozenMap:
+        if kind is Any:
+            return [f"{value} = _freeze({value})"]
+        return [f"if type({value}) is not dict: raise _NotPlain",
+                f"{value} = _freeze({value}) if {value} else _EMPTY"]
+    args = get_args(kind)
+    if get_origin(kind) in (Union, UnionType) and len(args) == 2 and type(None) in args:
+        other = args[0] if args[1] is type(None) else args[1]
+        if other in _PLAIN_TYPES:
+            return [f"if {value} is not None and type({value}) is not {other.__name__}: "
+                    "raise _NotPlain"]
+        return None
+    if get_origin(kind) is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = args[0]
+        lines = [f"if type({value}) is not list: raise _NotPlain"]
+        if item in (int, str):
+            return [*lines, f"for x in {value}:",
+                    f"    if type(x) is not {item.__name__}: raise _NotPlain",
+                    f"{value} = tuple({value})"]
+        inner = _plain_structurer(item) if isinstance(item, type) else None
+        if inner is None:
+            return None
+        scope[f"_item{i}"] = inner
+        return [*lines, f"{value} = tuple([_item{i}(x) for x in {value}])"]
+    return None
 
 
 def event_data(event: Event) -> dict[str, Any]:
@@ -705,6 +797,14 @@ def _parse_event(obj: dict[str, Any], number: int, seq: int, registry: Registry,
     cls = registry.events.get(kind) if isinstance(kind, str) else None
     if cls is None and trailers and kind == TRAILER:
         return None
+    data: Any = obj.get("data")
+    if (cls is not None and obj.keys() == _EVENT_KEY_SET and type(obj["seq"]) is int
+            and obj["seq"] == seq and obj["v"] == cls.VERSION and type(obj["v"]) is int
+            and type(data) is dict):  # a usual line: the checks below, in one
+        try:
+            return structurers[cls](data, cls)  # type: ignore[no-any-return]
+        except Exception as exc:
+            raise LogFormatError(f"bad {kind} data: {_describe(exc)}", number) from None
     if obj.keys() != _EVENT_KEY_SET:
         _check_keys(obj, EVENT_KEYS, number)
     if type(obj["seq"]) is not int:
