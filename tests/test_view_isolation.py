@@ -31,10 +31,13 @@ from tokaido_rules import (
     dump_log,
     load_log,
     new_game,
+    views,
+    visibility,
 )
 from tokaido_rules.bots import BOTS, MASK
 from tokaido_rules.chance import bot_seed, event_stream, new_seed, random_below
 from tokaido_rules.engine import Context
+from tokaido_rules.frozen import FrozenMap
 from tokaido_rules.play import run
 from tokaido_rules.ruleset import Rules
 from tokaido_rules.visibility import data_visible, zone_visible
@@ -234,6 +237,41 @@ def test_the_ruleset_learns_nothing_from_play() -> None:
             game = game.apply(actions[random_below(seed, decisions, 0, len(actions))])
             decisions += 1
     assert len(reachable(ruleset)) == before
+
+
+def _fresh_view(game: Game, seat: int) -> View:
+    """The view made with nothing remembered from earlier views."""
+    kept, last, sizes = dict(visibility._KEPT), visibility._last, views._last_sizes
+    visibility._KEPT.clear()
+    visibility._last = visibility._Kept(None)
+    views._last_sizes = (FrozenMap(), FrozenMap())
+    try:
+        return game.view(seat)
+    finally:
+        visibility._KEPT.update(kept)
+        visibility._last, views._last_sizes = last, sizes
+
+
+@pytest.mark.parametrize("plugins", [("base",), ("base", "crossroads")])
+def test_what_views_remember_never_changes_a_view(plugins: tuple[str, ...]) -> None:
+    """Views remember the last zones and data they split (what every seat sees, what
+    none sees) and the last zones' sizes, to answer the next view of the same ones
+    faster. Every view, of every seat, in two games played in turns, equals the view
+    made with nothing remembered: another seat, another game or another state is
+    never answered from what was kept."""
+    ruleset = Ruleset.build(plugins)
+    games = [new_game(players, seed=seed, plugins=ruleset)
+             for players, seed in ((2, SEEDS[0]), (4, SEEDS[1]))]
+    decisions = 0
+    while not all(g.is_over for g in games):
+        for i, game in enumerate(games):
+            if game.is_over:
+                continue
+            for seat in range(game.players):
+                assert game.view(seat) == _fresh_view(game, seat)
+            actions = game.legal_actions()
+            games[i] = game.apply(actions[random_below(SEEDS[0], decisions, i, len(actions))])
+        decisions += 1
 
 
 def test_the_search_finds_a_cache_of_hidden_zones() -> None:

@@ -14,7 +14,7 @@ it into a client's message.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -96,10 +96,15 @@ def check_seat(state: GameState, seat: object) -> int:
 _new = object.__new__
 _set = object.__setattr__
 
+_last_sizes: tuple[Mapping[str, tuple[str, ...]], FrozenMap[str, int]] = (EMPTY, EMPTY)
+"""The zones of the last view made and the number of cards of each (public): the next
+view is often of the same zones, for another seat. Kept here, where no view reaches."""
+
 
 def make_view(game: Game, seat: int) -> View:
     """The :class:`View` of ``seat`` (a bot gets one at every decision): each zone's
     size, and its cards or, hidden, its card backs."""
+    global _last_sizes
     state = game.state
     rules = state.rules
     if type(seat) is not int or not 0 <= seat < rules.players:
@@ -109,11 +114,16 @@ def make_view(game: Game, seat: int) -> View:
     shown, hidden = split_zones(state, seat)
     step = game.current_step
     player = None if step is None else step.seat
+    if _last_sizes[0] is zones:
+        sizes = _last_sizes[1]
+    else:
+        sizes = FrozenMap(zip(zones, map(len, zones.values()), strict=False))
+        _last_sizes = (zones, sizes)
     view = _new(View)
     _set(view, "__dict__", {  # View's own fields, as attrs would set them (no converters)
         "seat": seat, "players": rules.players, "seq": state.seq, "turn": state.turn,
         "over": state.over, "pieces": state.pieces, "zones": FrozenMap(shown),
-        "zone_sizes": FrozenMap(zip(zones, map(len, zones.values()), strict=False)),
+        "zone_sizes": sizes,
         "hidden_backs": FrozenMap(registry.zone_backs(hidden)) if hidden else EMPTY,
         "data": FrozenMap(visible_data(state, seat)), "agenda": state.agenda,
         "current_player": player, "current_step": step,

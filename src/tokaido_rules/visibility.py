@@ -90,14 +90,16 @@ _DATA = "data"
 
 class _Kept:
     """What this module remembers of one registry's names, to answer fast: the rules
-    resolved so far and the :data:`Plan` s made so far, per kind of names."""
+    resolved so far, the :data:`Plan` s made so far, and the last split made, per kind
+    of names."""
 
-    __slots__ = ("plans", "registry", "rules")
+    __slots__ = ("last", "plans", "registry", "rules")
 
     def __init__(self, registry: Registry | None) -> None:
         self.registry = registry
         self.rules: dict[str, dict[str, Resolved]] = {_ZONES: {}, _DATA: {}}
-        self.plans: dict[str, dict[tuple[int, tuple[str, ...]], Plan]] = {_ZONES: {}, _DATA: {}}
+        self.plans: dict[str, dict[tuple[str, ...], Plan]] = {_ZONES: {}, _DATA: {}}
+        self.last: dict[str, Split] = {}
 
 
 _KEPT: dict[int, _Kept] = {}
@@ -147,9 +149,14 @@ def _visible(state: GameState, seat: int, items: Mapping[str, T], kind: str) -> 
 Plan = tuple[tuple[str, ...], Callable[[Mapping[str, Any]], Any],
              tuple[str, ...], Callable[[Mapping[str, Any]], Any],
              tuple[tuple[str, Resolved], ...]]
-"""For one seat and one tuple of names: the names the seat always sees and what picks
-their values out of a mapping, the same for the names it never sees, and the names whose
-rule is asked each time."""
+"""For one tuple of names: the names every seat sees and what picks their values out of
+a mapping, the same for the names no seat sees, and the names whose rule is asked for
+each seat and state (a seat's own, or a plugin's function)."""
+
+Split = tuple[Mapping[str, Any], dict[str, Any], dict[str, Any], tuple[tuple[str, Resolved], ...]]
+"""A mapping of names (a state's zones or data, itself) split by its :data:`Plan`: what
+every seat sees, what none sees, and the names still to ask. It holds for any seat and
+as long as the mapping is the same object (mappings of a state never change)."""
 
 _PLANS_KEPT = 4096
 
@@ -164,12 +171,12 @@ def _picker(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], Any]:
     return itemgetter(*names)
 
 
-def _plan(registry: Registry, kind: str, names: tuple[str, ...], seat: int) -> Plan:
-    """The :data:`Plan` of ``names`` for ``seat``, made from the declared rules alone
-    (names and seats are public) and kept (:data:`_KEPT`): views are made at every
-    decision, and the names of a game's zones and data change only now and then."""
+def _plan(registry: Registry, kind: str, names: tuple[str, ...]) -> Plan:
+    """The :data:`Plan` of ``names``, made from the declared rules alone (names are
+    public) and kept (:data:`_KEPT`): views are made at every decision, and the names of
+    a game's zones and data change only now and then."""
     plans = _kept(registry).plans[kind]
-    plan = plans.get((seat, names))
+    plan = plans.get(names)
     if plan is None:
         always: list[str] = []
         never: list[str] = []
@@ -186,7 +193,7 @@ def _plan(registry: Registry, kind: str, names: tuple[str, ...], seat: int) -> P
                 tuple(ask))
         if len(plans) >= _PLANS_KEPT:
             plans.clear()
-        plans[seat, names] = plan
+        plans[names] = plan
     return plan
 
 
@@ -195,11 +202,16 @@ def _split(state: GameState, seat: int, items: Mapping[str, T],
     """The items ``seat`` may see and those it may not."""
     if not items:
         return {}, {}
-    always, get_always, never, get_never, ask = _plan(
-        state.rules.registry, kind, tuple(items), seat)
-    shown: dict[str, T] = dict(zip(always, get_always(items), strict=False))
-    hidden: dict[str, T] = dict(zip(never, get_never(items), strict=False))
-    for name, resolved in ask:
+    registry = state.rules.registry
+    kept = _kept(registry)
+    last = kept.last.get(kind)
+    if last is None or last[0] is not items:  # else the same mapping as last time
+        always, get_always, never, get_never, ask = _plan(registry, kind, tuple(items))
+        last = kept.last[kind] = (items, dict(zip(always, get_always(items), strict=False)),
+                                  dict(zip(never, get_never(items), strict=False)), ask)
+    shown: dict[str, T] = last[1].copy()
+    hidden: dict[str, T] = last[2].copy()
+    for name, resolved in last[3]:
         if _check(resolved, state, seat, name):
             shown[name] = items[name]
         else:
