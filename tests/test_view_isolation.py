@@ -242,21 +242,23 @@ def test_the_ruleset_learns_nothing_from_play() -> None:
 def _fresh_view(game: Game, seat: int) -> View:
     """The view made with nothing remembered from earlier views."""
     kept, last, sizes = dict(visibility._KEPT), visibility._last, views._last_sizes
+    backs = views._backs_kept
     visibility._KEPT.clear()
     visibility._last = visibility._Kept(None)
     views._last_sizes = (FrozenMap(), FrozenMap())
+    views._backs_kept = (None, {})
     try:
         return game.view(seat)
     finally:
         visibility._KEPT.update(kept)
-        visibility._last, views._last_sizes = last, sizes
+        visibility._last, views._last_sizes, views._backs_kept = last, sizes, backs
 
 
 @pytest.mark.parametrize("plugins", [("base",), ("base", "crossroads")])
 def test_what_views_remember_never_changes_a_view(plugins: tuple[str, ...]) -> None:
     """Views remember the last zones and data they split (what every seat sees, what
-    none sees) and the last zones' sizes, to answer the next view of the same ones
-    faster. Every view, of every seat, in two games played in turns, equals the view
+    none sees), the last zones' sizes and the card backs of each hidden zone's cards, to
+    answer the next view of the same ones faster. Every view, of every seat, in two games played in turns, equals the view
     made with nothing remembered: another seat, another game or another state is
     never answered from what was kept."""
     ruleset = Ruleset.build(plugins)

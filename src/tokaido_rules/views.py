@@ -28,6 +28,7 @@ from .visibility import split_zones, visible_data
 
 if TYPE_CHECKING:
     from .engine import Game
+    from .registry import Registry
     from .ruleset import Ruleset
 
 
@@ -100,6 +101,31 @@ _last_sizes: tuple[Mapping[str, tuple[str, ...]], FrozenMap[str, int]] = (EMPTY,
 """The zones of the last view made and the number of cards of each (public): the next
 view is often of the same zones, for another seat. Kept here, where no view reaches."""
 
+_backs_kept: tuple[Registry | None, dict[str, tuple[tuple[str, ...], FrozenMap[str, int]]]] = (
+    None, {})
+"""By zone name, the cards of that zone last counted for a view and their backs (with
+the registry that counted them): a hidden deck keeps its cards, the very same tuple,
+over many decisions, and counting the backs of a deck checks every card of it. Kept
+here, where no view reaches."""
+
+
+def _hidden_backs(registry: Registry, hidden: dict[str, tuple[str, ...]]) -> FrozenMap[
+        str, FrozenMap[str, int]]:
+    """:meth:`Registry.zone_backs` of the hidden zones, counted again only for a zone
+    whose cards are not the same tuple as when last counted."""
+    global _backs_kept
+    owner, kept = _backs_kept
+    if owner is not registry or len(kept) > 1024:  # zone names are few; bounded all the same
+        kept = {}
+        _backs_kept = (registry, kept)
+    backs: dict[str, FrozenMap[str, int]] = {}
+    for name, cards in hidden.items():
+        found = kept.get(name)
+        if found is None or found[0] is not cards:
+            found = kept[name] = (cards, registry.zone_backs({name: cards})[name])
+        backs[name] = found[1]
+    return FrozenMap(backs)
+
 
 def make_view(game: Game, seat: int) -> View:
     """The :class:`View` of ``seat`` (a bot gets one at every decision): each zone's
@@ -124,7 +150,7 @@ def make_view(game: Game, seat: int) -> View:
         "seat": seat, "players": rules.players, "seq": state.seq, "turn": state.turn,
         "over": state.over, "pieces": state.pieces, "zones": FrozenMap(shown),
         "zone_sizes": sizes,
-        "hidden_backs": FrozenMap(registry.zone_backs(hidden)) if hidden else EMPTY,
+        "hidden_backs": _hidden_backs(registry, hidden) if hidden else EMPTY,
         "data": FrozenMap(visible_data(state, seat)), "agenda": state.agenda,
         "current_player": player, "current_step": step,
         "legal_actions": game.legal_actions() if player == seat else (),

@@ -211,8 +211,13 @@ def _split(state: GameState, seat: int, items: Mapping[str, T],
                                   dict(zip(never, get_never(items), strict=False)), ask)
     shown: dict[str, T] = last[1].copy()
     hidden: dict[str, T] = last[2].copy()
+    pieces = state.pieces
     for name, resolved in last[3]:
-        if _check(resolved, state, seat, name):
+        if type(resolved) is int:  # a seat's own name (as _check, written out)
+            seen = resolved < len(pieces) and pieces[resolved].seat == seat
+        else:
+            seen = _check(resolved, state, seat, name)
+        if seen:
             shown[name] = items[name]
         else:
             hidden[name] = items[name]
