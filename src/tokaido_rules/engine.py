@@ -8,6 +8,7 @@ branching and tree search cost nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from attrs import frozen
@@ -165,7 +166,7 @@ class Context:
                    bottom: bool = True, chance: str | None = None) -> None:
         cards = tuple(cards)
         if cards:
-            self.emit(CardsMoved(src, dst, cards, from_top, bottom, chance))
+            self.emit(CardsMoved(src, dst, cards, from_top, bottom, chance, len(cards)))
 
     def return_to_bottom(self, src: str, deck: str, cards: Iterable[str]) -> None:
         """Put cards under ``deck`` in random order (chance kind ``"order.<deck>"``, used
@@ -185,7 +186,7 @@ class Context:
         """Move ``card`` from zone ``source`` into the collection, score its own
         ``points`` in ``category``, then let plugins react
         (:func:`~tokaido_rules.hookspecs.tokaido_card_gained`)."""
-        self.emit(CardsMoved(source, collection_zone(piece), (card,), from_top, True))
+        self.emit(CardsMoved(source, collection_zone(piece), (card,), from_top, True, None, 1))
         if points:
             self.emit(Scored(piece, category, points))
         self.hooks.card_gained(self, piece, card, source)
@@ -336,13 +337,16 @@ def resolve_move(ctx: Context, step: Step, action: Move) -> None:
     schedule_arrival(ctx, action.piece)
 
 
+_STEP_OF = attrgetter("step")
+
+
 def schedule_arrival(ctx: Context, piece: int) -> None:
     """Schedule what a traveller's stop triggers (:func:`tokaido_arrival_steps`).
 
     Plugins that add their own kinds of move (a :class:`Move` subclass) call this from
     the move's resolver, as the core does for a plain move.
     """
-    ctx._new.extend([s.step for s in ctx.hooks.arrival_steps(ctx.state, piece)])
+    ctx._new.extend(map(_STEP_OF, ctx.hooks.arrival_steps(ctx.state, piece)))
 
 
 # --- running ----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from attrs import Factory, field, fields, frozen
 
 from .errors import FoldError
 from .frozen import FrozenMap
-from .model import GameState, Step
+from .model import GameState, Step, _copy
 from .visibility import data_visible, zone_visible
 
 
@@ -450,9 +450,10 @@ class Move(Action):
         return self._moved(state, state.agenda)
 
     def _moved(self, state: GameState, agenda: tuple[Step, ...]) -> GameState:
-        pieces = list(state.pieces)
-        pieces[self.piece] = pieces[self.piece].replace(position=self.position, slot=self.slot)
-        return state.replace(pieces=tuple(pieces), turn=state.turn + 1, agenda=agenda)
+        pieces = list(state.pieces)  # copies as Piece.replace and GameState.replace make
+        pieces[self.piece] = _copy(pieces[self.piece], {"position": self.position,
+                                                        "slot": self.slot})
+        return _copy(state, {"pieces": tuple(pieces), "turn": state.turn + 1, "agenda": agenda})
 
     def __str__(self) -> str:
         slot = f" (slot {self.slot})" if self.slot else ""

@@ -228,6 +228,19 @@ def _hook_caller(caller: Any) -> Callable[..., Any]:
     return lambda *args: [r for call in calls if (r := call(*args)) is not None]
 
 
+def _only_implementation(caller: Any) -> Callable[..., Any] | None:
+    """The one implementation of a hook, taking the spec's arguments positionally, if
+    it has exactly one and no wrapper: then a hook that runs at every decision can call
+    it without the list of results (``None`` otherwise)."""
+    impls = caller.get_hookimpls()
+    if len(impls) != 1:
+        return None
+    impl = impls[0]
+    if impl.hookwrapper or impl.wrapper or impl.kwargnames:
+        return None
+    return _positional(impl.function, tuple(impl.argnames), tuple(caller.spec.argnames))
+
+
 def _no_result(*args: Any) -> None:
     return None
 
@@ -334,12 +347,17 @@ class Hooks:
         self._pm = pm
         self._hook = hook
         self._forbidden = hook.tokaido_forbidden_stops
+        self._forbidden_only = _only_implementation(pm.hook.tokaido_forbidden_stops)
         self._extra = hook.tokaido_extra_actions
         self.adds_actions = bool(pm.hook.tokaido_extra_actions.get_hookimpls())
         """Whether any plugin implements ``tokaido_extra_actions`` (if none does, the
         engine does not call it: it would be called at every decision)."""
         self._arrival = hook.tokaido_arrival_steps
+        self._arrival_only = _only_implementation(pm.hook.tokaido_arrival_steps)
         self._gained = hook.tokaido_card_gained
+        only_gained = _only_implementation(pm.hook.tokaido_card_gained)
+        if only_gained is not None:  # its result is not used: no list of results
+            self._gained = only_gained
         self._pay = hook.tokaido_pay
 
     def neutral_travellers(self, players: int) -> int:
@@ -402,6 +420,14 @@ class Hooks:
     def forbidden_stops(self, state: GameState, piece: int,
                         positions: tuple[int, ...]) -> Mapping[int, str]:
         try:
+            one = self._forbidden_only
+            if one is not None:  # its one result, as below, without the list of results
+                result = one(state, piece, positions)
+                if result is None:
+                    return EMPTY
+                if type(result) is dict or isinstance(result, Mapping):
+                    return result
+                raise TypeError("not a mapping")  # blamed below
             found = self._forbidden(state, piece, positions)
             if len(found) == 1:
                 only = found[0]
@@ -438,6 +464,15 @@ class Hooks:
 
     def arrival_steps(self, state: GameState, piece: int) -> list[Staged]:
         try:
+            only = self._arrival_only
+            if only is not None:  # as _flatten of its one result, without the lists
+                found = only(state, piece)
+                if not found:
+                    return []
+                staged = list(found)
+                if len(staged) > 1:
+                    staged.sort(key=_ORDER)
+                return staged
             return _flatten(self._arrival(state, piece))
         except TokaidoError:
             raise
