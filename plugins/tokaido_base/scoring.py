@@ -61,6 +61,9 @@ def souvenir_points(state: GameState, piece: int, new_family: str) -> int:
 
 def panorama_sections(state: GameState, piece: int, kind: str) -> int:
     """How many sections of the ``kind`` panorama a traveller has."""
+    sections = _SECTION_SETS.get(kind)
+    if sections is not None:  # each section is one card: count them in one pass
+        return len(sections.intersection(state.collection(piece)))
     prefix = kind + "."
     return sum(1 for c in state.collection(piece) if c.startswith(prefix))
 
@@ -78,6 +81,7 @@ def panorama_complete(state: GameState, piece: int, kind: str) -> bool:
 _SECTIONS_LAST_FIRST = {
     kind: tuple(f"{kind}.{n}" for n in range(count, 0, -1)) for kind, count in PANORAMAS.items()
 }
+_SECTION_SETS = {kind: frozenset(sections) for kind, sections in _SECTIONS_LAST_FIRST.items()}
 
 
 def open_panoramas(state: GameState, piece: int) -> list[str]:

@@ -233,12 +233,20 @@ later at the same address is never answered from it."""
 
 
 def _roads(next_inn: tuple[int, ...]) -> dict[tuple[int, int, int], OpenRoad]:
+    global _last_roads
+    if _last_roads[0] is next_inn:
+        return _last_roads[1]
     entry = _ROADS.get(id(next_inn))
     if entry is None or entry[0] is not next_inn:
         if len(_ROADS) >= 64:
             _ROADS.clear()
         entry = _ROADS[id(next_inn)] = (next_inn, {})
+    _last_roads = entry
     return entry[1]
+
+
+_last_roads: tuple[tuple[int, ...], dict[tuple[int, int, int], OpenRoad]] = ((), {})
+"""The entry of :data:`_ROADS` used last: nearly always the one asked for next."""
 
 
 def _free_stops(state: GameState, piece: int, seat: int) -> OpenRoad:
