@@ -18,6 +18,7 @@ per game, so that start-up and imports are not counted. Needs ``valgrind`` on th
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -45,7 +46,8 @@ def count(games: int, players: int, ruleset: str, bots: str) -> int:
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                sys.executable, __file__, "--inner", "--games", str(games),
                "--players", str(players), "--ruleset", ruleset, "--bots", bots]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    env = {**os.environ, "PYTHONHASHSEED": "0"}  # string hashes, so dict layouts, repeat
+    result = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     for line in result.stderr.splitlines():
         if "Collected :" in line:
             return int(line.split(":")[1])

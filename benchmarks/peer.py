@@ -151,7 +151,8 @@ def instructions(peer: Path | None, name: str, games: int, seed: int, warmup: in
                "--seed", str(seed), "--warmup", str(warmup)]
     if peer is not None:
         command += ["--peer", str(peer)]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    env = {**os.environ, "PYTHONHASHSEED": "0"}  # string hashes, so dict layouts, repeat
+    result = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     for line in result.stderr.splitlines():
         if "Collected :" in line:
             return int(line.split(":")[1])
