@@ -234,8 +234,9 @@ later at the same address is never answered from it."""
 
 def _roads(next_inn: tuple[int, ...]) -> dict[tuple[int, int, int], OpenRoad]:
     global _last_roads
-    if _last_roads[0] is next_inn:
-        return _last_roads[1]
+    last = _last_roads  # read once: another thread may replace it meanwhile
+    if last[0] is next_inn:
+        return last[1]
     entry = _ROADS.get(id(next_inn))
     if entry is None or entry[0] is not next_inn:
         if len(_ROADS) >= 64:

@@ -244,7 +244,10 @@ def _plain_structurer(cls: type) -> Callable[[Any], Any] | None:
     Generated once per class: loading a log calls it for every line."""
     if not attrs.has(cls):
         return None
-    hints = get_type_hints(cls)
+    try:
+        hints = get_type_hints(cls)
+    except Exception:  # a hint that does not resolve: the converter alone decides
+        return None
     fields = attrs.fields(cls)
     if any(not f.init or f.kw_only or f.alias != f.name for f in fields):
         return None

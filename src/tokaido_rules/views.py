@@ -140,8 +140,9 @@ def make_view(game: Game, seat: int) -> View:
     shown, hidden = split_zones(state, seat)
     step = game.current_step
     player = None if step is None else step.seat
-    if _last_sizes[0] is zones:
-        sizes = _last_sizes[1]
+    last = _last_sizes  # read once: another thread may replace it meanwhile
+    if last[0] is zones:
+        sizes = last[1]
     else:
         sizes = FrozenMap(zip(zones, map(len, zones.values()), strict=False))
         _last_sizes = (zones, sizes)
