@@ -485,3 +485,27 @@ def test_the_fast_path_of_loading_agrees_with_the_converter() -> None:
             for case in wrong:
                 assert _outcome(structurers[cls], case, cls) == _outcome(slow, case, cls)
     assert len(checked) >= 20
+
+
+def test_the_fast_path_is_made_only_for_the_field_types_it_knows() -> None:
+    """A generated structure function exists for the core events; a class with a field
+    of another type (a fixed-length tuple, a dict), or with a type hint that does not
+    resolve, gets none and is loaded by the converter alone."""
+    from attrs import frozen
+
+    @frozen
+    class Pair:
+        pair: tuple[int, int]
+
+    @frozen
+    class Table:
+        table: dict[str, int]
+
+    @frozen
+    class Unresolved:
+        thing: NoSuchType  # type: ignore[name-defined]  # noqa: F821
+
+    assert log_module._plain_structurer(CardsMoved) is not None
+    assert log_module._plain_structurer(CoinsChanged) is not None
+    for cls in (Pair, Table, Unresolved):
+        assert log_module._plain_structurer(cls) is None

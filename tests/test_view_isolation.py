@@ -258,9 +258,9 @@ def _fresh_view(game: Game, seat: int) -> View:
 def test_what_views_remember_never_changes_a_view(plugins: tuple[str, ...]) -> None:
     """Views remember the last zones and data they split (what every seat sees, what
     none sees), the last zones' sizes and the card backs of each hidden zone's cards, to
-    answer the next view of the same ones faster. Every view, of every seat, in two games played in turns, equals the view
-    made with nothing remembered: another seat, another game or another state is
-    never answered from what was kept."""
+    answer the next view of the same ones faster. Every view, of every seat, in two
+    games played in turns, equals the view made with nothing remembered: another seat,
+    another game or another state is never answered from what was kept."""
     ruleset = Ruleset.build(plugins)
     games = [new_game(players, seed=seed, plugins=ruleset)
              for players, seed in ((2, SEEDS[0]), (4, SEEDS[1]))]
