@@ -41,17 +41,23 @@ def play(games: int, players: int, ruleset: str, bots: str) -> None:
         random_game(players, seed, rules)
 
 
-def count(games: int, players: int, ruleset: str, bots: str) -> int:
-    """Instructions executed by this script playing ``games`` games, under callgrind."""
+def callgrind_count(arguments: list[str]) -> int:
+    """Instructions executed by this Python running ``arguments``, under callgrind,
+    with string hashes (so dict layouts) fixed, so that the count repeats exactly."""
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-               sys.executable, __file__, "--inner", "--games", str(games),
-               "--players", str(players), "--ruleset", ruleset, "--bots", bots]
-    env = {**os.environ, "PYTHONHASHSEED": "0"}  # string hashes, so dict layouts, repeat
+               sys.executable, *arguments]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
     result = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     for line in result.stderr.splitlines():
         if "Collected :" in line:
             return int(line.split(":")[1])
     raise SystemExit(f"error: valgrind reported no count:\n{result.stderr[-2000:]}")
+
+
+def count(games: int, players: int, ruleset: str, bots: str) -> int:
+    """Instructions executed by this script playing ``games`` games, under callgrind."""
+    return callgrind_count([__file__, "--inner", "--games", str(games), "--players",
+                            str(players), "--ruleset", ruleset, "--bots", bots])
 
 
 def main() -> None:

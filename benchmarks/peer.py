@@ -40,7 +40,6 @@ import platform
 import random
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -48,6 +47,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from instructions import callgrind_count
 from tokaido_rules import Ruleset, new_game
 from tokaido_rules.bots import RandomBot
 from tokaido_rules.chance import random_below
@@ -146,17 +146,11 @@ def timed(run: Runner, seeds: range) -> tuple[float, int]:
 def instructions(peer: Path | None, name: str, games: int, seed: int, warmup: int) -> int:
     """Instructions executed by a process playing ``games`` games of one engine, under
     callgrind (see :func:`inner`)."""
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-               sys.executable, __file__, "--inner", name, "--games", str(games),
-               "--seed", str(seed), "--warmup", str(warmup)]
+    arguments = [__file__, "--inner", name, "--games", str(games), "--seed", str(seed),
+                 "--warmup", str(warmup)]
     if peer is not None:
-        command += ["--peer", str(peer)]
-    env = {**os.environ, "PYTHONHASHSEED": "0"}  # string hashes, so dict layouts, repeat
-    result = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
-    for line in result.stderr.splitlines():
-        if "Collected :" in line:
-            return int(line.split(":")[1])
-    raise SystemExit(f"error: valgrind reported no count:\n{result.stderr[-2000:]}")
+        arguments += ["--peer", str(peer)]
+    return callgrind_count(arguments)
 
 
 def inner(runner: Runner, games: int, seed: int, warmup: int, where: Path | None) -> None:
