@@ -144,3 +144,16 @@ def test_the_side_by_side_benchmark_runs_without_the_peer() -> None:
     assert "peer: skipped (give --peer PATH" in out
     assert "ours, engine" in out and "ours, a view per decision" in out
     assert "summary (min / median over rounds):" in out
+
+
+def test_counting_instructions_without_valgrind_is_a_one_line_error(tmp_path: Path) -> None:
+    """``peer.py --instructions`` needs valgrind: without it on the PATH the script says
+    so in one line and exits with status 1, before playing anything."""
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "peer.py"), "--instructions", "--smoke"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+        env={"PATH": str(bare)})
+    assert result.returncode == 1
+    assert result.stderr.strip() == "error: --instructions needs valgrind on the PATH"
