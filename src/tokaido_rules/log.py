@@ -26,7 +26,8 @@ import json.scanner
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import lru_cache, partial
+from operator import itemgetter
 from types import UnionType
 from typing import Any, BinaryIO, Protocol, Union, get_args, get_origin, get_type_hints
 
@@ -218,30 +219,30 @@ def _with_fast_path(cls: type, slow: Structurer) -> Structurer:
     the data a log usually holds: every field present, of exactly its type
     (:func:`_plain_structurer`). Any other data, including data that is wrong, goes to
     ``slow``, so results and error messages are the converter's own."""
-    fast = _plain_structurer(cls)
-    if fast is None:
-        return slow
-
-    def structure(data: Any, kind: Any) -> Any:
-        try:
-            return fast(data)
-        except Exception:
-            return slow(data, kind)
-
-    return structure
+    return _plain_structurer(cls, slow) or slow
 
 
 _PLAIN_TYPES = (int, str, bool)
+_JSON_TYPES = frozenset({type(None), bool, int, float, str, list, dict})
+_MOST_SHAPES = 64
+"""A class whose fields may hold more combinations of JSON types than this gets no
+fast path (real events have one, two or seven)."""
+
+Convert = Callable[[Any], Any]
 
 
 @lru_cache(maxsize=1024)  # a class each: bounded only against classes made on the fly
-def _plain_structurer(cls: type) -> Callable[[Any], Any] | None:
-    """A function making ``cls`` from a dict holding all its fields, each exactly of its
-    declared type (JSON has no other way to hold them): fields of type int, str, bool,
-    one of those or ``None``, a tuple of int or str, a tuple of attrs instances made the
-    same way, a FrozenMap or ``Any`` (frozen as the converter freezes them). It raises
-    for anything else, and is ``None`` for a class with a field of another type.
-    Generated once per class: loading a log calls it for every line."""
+def _plain_structurer(cls: type, slow: Structurer | None = None) -> Structurer | None:
+    """A structure function making ``cls`` from a dict holding all its fields, each
+    exactly of its declared type (JSON has no other way to hold them): fields of type
+    int, str, bool, one of those or ``None``, a tuple of int or str, a tuple of attrs
+    instances made the same way, a FrozenMap or ``Any`` (frozen as the converter freezes
+    them). Other data goes to ``slow``, or raises without one. ``None`` for a class with
+    a field of another type.
+
+    Made once per class, from the field types, and run for every line of a log: the
+    values are taken and their types checked in C (one ``itemgetter``, one set lookup
+    of the tuple of their types); only the fields that need converting run Python."""
     if not attrs.has(cls):
         return None
     try:
@@ -249,56 +250,83 @@ def _plain_structurer(cls: type) -> Callable[[Any], Any] | None:
     except Exception:  # a hint that does not resolve: the converter alone decides
         return None
     fields = attrs.fields(cls)
-    if any(not f.init or f.kw_only or f.alias != f.name for f in fields):
+    if not fields or any(not f.init or f.kw_only or f.alias != f.name for f in fields):
         return None
-    scope: dict[str, Any] = {"_cls": cls, "_freeze": freeze_json, "_NotPlain": _NotPlain,
-                             "_EMPTY": EMPTY}
-    lines = ["def structure(data):", "    if data.keys() != _keys: raise _NotPlain"]
-    scope["_keys"] = frozenset(f.name for f in fields)
-    args = []
+    allowed: list[frozenset[type]] = []
+    converts: list[tuple[int, Convert]] = []
     for i, f in enumerate(fields):
-        kind = hints.get(f.name, Any)
-        value = f"v{i}"
-        lines.append(f"    {value} = data[{f.name!r}]")
-        check = _plain_check(kind, value, scope, i)
-        if check is None:
+        found = _plain_field(hints.get(f.name, Any))
+        if found is None:
             return None
-        lines.extend(f"    {line}" for line in check)
-        args.append(value)
-    lines.append(f"    return _cls({', '.join(args)})")
-    exec("\n".join(lines), scope)  # code made here from type hints, as attrs does
-    return scope["structure"]  # type: ignore[no-any-return]
+        allowed.append(found[0])
+        if found[1] is not None:
+            converts.append((i, found[1]))
+    shapes = 1
+    for kinds in allowed:
+        shapes *= len(kinds)
+    if shapes > _MOST_SHAPES:
+        return None
+    valid = frozenset(itertools.product(*allowed))
+    names = [f.name for f in fields]
+    count = len(names)
+    pick: Callable[[Any], tuple[Any, ...]] = (
+        itemgetter(*names) if count > 1 else lambda data: (data[names[0]],))
+
+    def structure(data: Any, kind: Any = cls) -> Any:
+        try:
+            values = pick(data)  # every field there (else KeyError), and nothing else
+            if len(data) == count and tuple(map(type, values)) in valid:
+                if not converts:
+                    return cls(*values)
+                converted = list(values)
+                for i, convert in converts:
+                    converted[i] = convert(converted[i])
+                return cls(*converted)
+        except Exception:
+            if slow is None:
+                raise
+        if slow is None:
+            raise _NotPlain
+        return slow(data, kind)
+
+    return structure
 
 
-def _plain_check(kind: Any, value: str, scope: dict[str, Any], i: int) -> list[str] | None:
-    """Lines checking (and converting in place) ``value`` of type ``kind``."""
+def _plain_field(kind: Any) -> tuple[frozenset[type], Convert | None] | None:
+    """The JSON types a field of type ``kind`` may hold, and what converts such a value
+    (``None``: kept as it is); ``None`` for a type without a fast path."""
     if kind in _PLAIN_TYPES:
-        return [f"if type({value}) is not {kind.__name__}: raise _NotPlain"]
-    if kind is Any or kind is FrozenMap or get_origin(kind) is FrozenMap:
-        if kind is Any:
-            return [f"{value} = _freeze({value})"]
-        return [f"if type({value}) is not dict: raise _NotPlain",
-                f"{value} = _freeze({value}) if {value} else _EMPTY"]
+        return frozenset({kind}), None
+    if kind is Any:
+        return _JSON_TYPES, freeze_json
+    if kind is FrozenMap or get_origin(kind) is FrozenMap:
+        return frozenset({dict}), _frozen_map
     args = get_args(kind)
     if get_origin(kind) in (Union, UnionType) and len(args) == 2 and type(None) in args:
         other = args[0] if args[1] is type(None) else args[1]
-        if other in _PLAIN_TYPES:
-            return [f"if {value} is not None and type({value}) is not {other.__name__}: "
-                    "raise _NotPlain"]
-        return None
+        return (frozenset({other, type(None)}), None) if other in _PLAIN_TYPES else None
     if get_origin(kind) is tuple and len(args) == 2 and args[1] is Ellipsis:
         item = args[0]
-        lines = [f"if type({value}) is not list: raise _NotPlain"]
         if item in (int, str):
-            return [*lines, f"for x in {value}:",
-                    f"    if type(x) is not {item.__name__}: raise _NotPlain",
-                    f"{value} = tuple({value})"]
+            return frozenset({list}), partial(_plain_tuple, frozenset({item}))
         inner = _plain_structurer(item) if isinstance(item, type) else None
-        if inner is None:
-            return None
-        scope[f"_item{i}"] = inner
-        return [*lines, f"{value} = tuple([_item{i}(x) for x in {value}])"]
+        if inner is not None:
+            return frozenset({list}), partial(_tuple_of, inner)
     return None
+
+
+def _frozen_map(value: dict[str, Any]) -> FrozenMap[str, Any]:
+    return freeze_json(value) if value else EMPTY
+
+
+def _plain_tuple(kinds: frozenset[type], value: list[Any]) -> tuple[Any, ...]:
+    if value and not kinds.issuperset(map(type, value)):
+        raise _NotPlain
+    return tuple(value)
+
+
+def _tuple_of(structure: Callable[..., Any], value: list[Any]) -> tuple[Any, ...]:
+    return tuple(map(structure, value))
 
 
 def event_data(event: Event) -> dict[str, Any]:
