@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import weakref
 
 import attrs
 import pytest
@@ -112,6 +113,27 @@ def test_events_fold_to_the_state() -> None:
         game = game.apply(actions[i % len(actions)])
     assert replay(game.state.rules, game.seed, game.events) == game.state
     assert game.state.seq == len(game.events)
+
+
+def test_a_game_keeps_its_events_but_not_the_earlier_states() -> None:
+    """A simulation holds only its newest game: the states of earlier games are freed
+    (memory per game does not grow with its length), yet every game, old or new, still
+    lists all its events, in order."""
+    first = new_game(4, seed=5)
+    game = first
+    for i in range(30):
+        actions = game.legal_actions()
+        game = game.apply(actions[i % len(actions)])
+        if i == 10:
+            middle = game
+    gone = weakref.ref(middle.state)
+    middle_events = middle.events
+    del middle
+    assert gone() is None  # the newest game does not hold it
+    assert game.events[:len(middle_events)] == middle_events
+    assert game.events[:len(first.events)] == first.events
+    assert replay(game.state.rules, game.seed, game.events) == game.state
+    assert len(game.events) == game.state.seq
 
 
 @pytest.mark.parametrize(

@@ -546,6 +546,34 @@ class Score:
 # --- the game -----------------------------------------------------------------------------
 
 
+class _History:
+    """The events of a game as a chain of the parts each :meth:`Game.apply` added.
+
+    A game links to its parent's history, never to its parent: the states of earlier
+    games are freed as soon as nobody holds those games (a simulation keeps only the
+    newest), while every game can still list all its events."""
+
+    __slots__ = ("everything", "new", "parent")
+
+    def __init__(self, new: tuple[Event, ...], parent: _History | None) -> None:
+        self.new = new
+        self.parent = parent
+        self.everything: tuple[Event, ...] | None = new if parent is None else None
+
+    def events(self) -> tuple[Event, ...]:
+        """Every event of the chain, in order (joined once, then kept)."""
+        if self.everything is None:
+            parts: list[tuple[Event, ...]] = []
+            link: _History | None = self
+            while link is not None and link.everything is None:
+                parts.append(link.new)
+                link = link.parent
+            base = () if link is None or link.everything is None else link.everything
+            self.everything = base + tuple(e for part in reversed(parts) for e in part)
+            self.parent = None
+        return self.everything
+
+
 class Game:
     """An immutable game: a state and the events that led to it.
 
@@ -553,15 +581,14 @@ class Game:
     :attr:`current_player`, and :meth:`apply` to get the next game.
     """
 
-    __slots__ = ("_events", "_legal", "_new_events", "_parent", "_step", "state")
+    __slots__ = ("_history", "_legal", "_step", "state")
 
     def __init__(self, state: GameState, new_events: tuple[Event, ...],
                  parent: Game | None = None, legal: tuple[Action, ...] | None = None,
                  step: Step | None = None) -> None:
         self.state = state
-        self._new_events = new_events
-        self._parent = parent
-        self._events: tuple[Event, ...] | None = None if parent is not None else new_events
+        self._history: _History = _History(
+            new_events, None if parent is None else parent._history)
         self._legal = legal
         self._step = step
 
@@ -581,16 +608,7 @@ class Game:
     @property
     def events(self) -> tuple[Event, ...]:
         """Every event since the start, setup included, in order."""
-        if self._events is None:
-            chain: list[tuple[Event, ...]] = []
-            game: Game | None = self
-            while game is not None and game._events is None:
-                chain.append(game._new_events)
-                game = game._parent
-            base: tuple[Event, ...] = () if game is None or game._events is None else game._events
-            self._events = base + tuple(e for part in reversed(chain) for e in part)
-            self._parent = None
-        return self._events
+        return self._history.events()
 
     @property
     def is_over(self) -> bool:
