@@ -9,7 +9,7 @@ its code is part of this project: it is imported from PATH at run time. Without
 skipped.
 
 Each round plays the same ``N`` seeds on each engine, one engine after the other
-(A B A B ...: peer, ours through the engine, ours through a view per decision), so that
+(A B A B ...: peer, ours through the engine, our random bot, a view per decision), so that
 the machine's load falls on all of them alike. A game: 4 distinct travellers drawn from
 the seed among the nine both engines share (Satsuki left out: the peer's games with her
 never end), then uniformly random legal actions until the end:
@@ -18,8 +18,11 @@ never end), then uniformly random legal actions until the end:
   from the game seed, since it draws its cards from it);
 - ours, engine path: ``new_game`` with a prebuilt ruleset, ``legal_actions``, ``apply``
   (validation on, as always);
-- ours, bot path: the same through a :class:`~tokaido_rules.View` per decision, as
-  ``tokaido simulate --bots random`` plays (a random bot chooses from the view).
+- ours, random bot: a :class:`~tokaido_rules.bots.RandomBot` asked through
+  :func:`~tokaido_rules.bots.next_action`, as ``tokaido simulate --bots random`` plays
+  (it needs only the legal actions, so no view is made);
+- ours, a view per decision: the same bot handed a :class:`~tokaido_rules.View` at
+  every decision, as a bot that reads the game plays.
 
 Printed per round: games per second (CPU time of this process), microseconds per
 decision and the ratio to the peer; then the minimum and median of each over the
@@ -49,7 +52,7 @@ from typing import Any
 
 from instructions import callgrind_count
 from tokaido_rules import Ruleset, new_game
-from tokaido_rules.bots import RandomBot
+from tokaido_rules.bots import RandomBot, next_action
 from tokaido_rules.chance import random_below
 from tokaido_rules.simulate import tune_jit
 
@@ -97,9 +100,23 @@ def ours_views(ruleset: Ruleset) -> Runner:
     return play
 
 
+def ours_bot(ruleset: Ruleset) -> Runner:
+    def play(seed: int) -> int:
+        names = tuple(SHARED[t] for t in travellers(seed))
+        game = new_game(PLAYERS, seed=seed, plugins=ruleset, travellers=names)
+        bot = RandomBot(seed)
+        decisions = 0
+        while not game.is_over:
+            game = game.apply(next_action(bot, game))
+            decisions += 1
+        return decisions
+    return play
+
+
 RUNNERS: dict[str, Callable[[Ruleset], Runner]] = {
-    "ours, engine": ours_engine, "ours, a view per decision": ours_views}
-"""Our two paths, by the name printed."""
+    "ours, engine": ours_engine, "ours, random bot": ours_bot,
+    "ours, a view per decision": ours_views}
+"""Our three paths, by the name printed."""
 
 
 @contextmanager

@@ -16,6 +16,7 @@ from tokaido_rules.bots import (
     BOTS,
     GREEDY_COIN_VALUE,
     SKIP_COST,
+    ActionsBot,
     Bot,
     GreedyBot,
     RandomBot,
@@ -185,6 +186,59 @@ def test_bots_see_only_a_view() -> None:
     assert seen[0].seat == game.current_player
     assert seen[0] == game.view(seen[0].seat)
     assert not hasattr(seen[0], "state") and not hasattr(seen[0], "seed")
+
+
+def test_a_bot_that_needs_only_the_actions_is_given_no_view(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot with choose_from(actions) gets the legal actions of the seat deciding, and
+    no view is made for it; a bot with choose(view) alone still gets its view."""
+    given: list[tuple[Action, ...]] = []
+
+    class FirstOfThem:
+        def choose(self, view: View) -> Action:
+            raise AssertionError("choose_from is there: no view is needed")
+
+        def choose_from(self, actions: tuple[Action, ...]) -> Action:
+            given.append(actions)
+            return actions[0]
+
+    bot: ActionsBot = FirstOfThem()
+    game = new_game(4, seed=8)
+    for _ in range(12):
+        game = game.apply(next_action(bot, game))
+    assert len(given) == 12
+    views: list[int] = []
+    make_view = Game.view
+
+    def counted_view(self: Game, seat: int) -> View:
+        views.append(seat)
+        return make_view(self, seat)
+
+    monkeypatch.setattr(Game, "view", counted_view)
+    game = game.apply(next_action(RandomBot(3), game))
+    assert views == []
+    game = game.apply(next_action(CheapestBot(), game))  # choose(view) alone
+    assert len(views) == 1
+
+
+@pytest.mark.parametrize("players", [2, 5])
+@pytest.mark.parametrize("plugins", [BASE, EVERYTHING], ids=lambda p: "+".join(p))
+def test_the_random_bot_chooses_alike_from_a_view_or_the_actions(
+        plugins: tuple[str, ...], players: int) -> None:
+    """RandomBot plays the same whole game whether it is handed views (choose) or the
+    legal actions alone (choose_from, what next_action uses)."""
+    games = []
+    for through_views in (True, False):
+        game = new_game(players, seed=41, plugins=plugins)
+        bots = [RandomBot(100 + seat) for seat in range(players)]
+        while not game.is_over:
+            seat = game.current_player
+            assert seat is not None
+            bot = bots[seat]
+            game = game.apply(bot.choose(game.view(seat)) if through_views
+                              else next_action(bot, game))
+        games.append(game)
+    assert games[0].events == games[1].events
 
 
 # --- determinize ---------------------------------------------------------------------

@@ -142,7 +142,8 @@ def test_the_side_by_side_benchmark_runs_without_the_peer() -> None:
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "peer: skipped (give --peer PATH" in out
-    assert "ours, engine" in out and "ours, a view per decision" in out
+    assert "ours, engine" in out and "ours, random bot" in out
+    assert "ours, a view per decision" in out
     assert "summary (min / median over rounds):" in out
 
 

@@ -2,8 +2,12 @@
 
 The bot interface is one method, ``choose(view) -> Action``: a bot gets what its seat
 may see (:class:`~tokaido_rules.views.View`, which includes the legal actions) and never
-the game itself, so it cannot read hidden information. Bots keep their own random state
-and never draw from the game's. :func:`next_action` asks a bot to decide for a game.
+the game itself, so it cannot read hidden information. A bot that looks at nothing but
+the legal actions may also have ``choose_from(actions) -> Action`` (:class:`ActionsBot`):
+:func:`next_action` then gives it the legal actions alone and builds no view, which is
+most of the cost of a decision in a batch of random games. Bots keep their own random
+state and never draw from the game's. :func:`next_action` asks a bot to decide for a
+game.
 
 - :class:`RandomBot`: uniformly random legal actions.
 - :class:`GreedyBot`: the best immediate gain (points, and coins at a point each, minus
@@ -43,23 +47,42 @@ class Bot(Protocol):
     def choose(self, view: View) -> Action: ...
 
 
+class ActionsBot(Bot, Protocol):
+    """A bot whose choice depends on the legal actions alone (and its own state).
+
+    ``choose_from(actions)`` must return what ``choose(view)`` would for a view whose
+    ``legal_actions`` are ``actions``; :func:`next_action` calls it instead, and no view
+    is made. The actions are those of the seat deciding (``actions[0].seat``), which its
+    view shows too, so nothing hidden is handed over."""
+
+    def choose_from(self, actions: tuple[Action, ...]) -> Action: ...
+
+
 def next_action(bot: Bot, game: Game) -> Action:
-    """Ask ``bot`` for the decision of the seat whose turn it is (it sees only its view)."""
+    """Ask ``bot`` for the decision of the seat whose turn it is: from its view, or, for
+    an :class:`ActionsBot`, from the legal actions alone."""
     seat = game.current_player
     if seat is None:
         raise ValueError("the game is over: nobody decides")
+    choose_from: Callable[[tuple[Action, ...]], Action] | None = getattr(
+        bot, "choose_from", None)
+    if choose_from is not None:
+        return choose_from(game.legal_actions())
     return bot.choose(game.view(seat))
 
 
 class RandomBot:
-    """Chooses uniformly among the legal actions, from its own seeded stream."""
+    """Chooses uniformly among the legal actions, from its own seeded stream (an
+    :class:`ActionsBot`: it needs no view)."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed & MASK
         self.decisions = 0
 
     def choose(self, view: View) -> Action:
-        actions = view.legal_actions
+        return self.choose_from(view.legal_actions)
+
+    def choose_from(self, actions: tuple[Action, ...]) -> Action:
         index = random_below(self.seed, self.decisions, 0, len(actions))
         self.decisions += 1
         return actions[index]
