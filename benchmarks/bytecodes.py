@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=300)
     parser.add_argument("--views", action="store_true",
-                        help="a view per decision (the bot path)")
+                        help="a view per decision (as a bot that reads the game plays)")
     parser.add_argument("--top", type=int, default=15)
     args = parser.parse_args(argv)
     counted = count(args.games, args.warmup, args.views)
