@@ -4,7 +4,7 @@ Run: ``python benchmarks/bytecodes.py [--games N] [--warmup W] [--views] [--top 
 
 Plays the games of ``benchmarks/peer.py`` (4-player base games, four travellers drawn
 from the seed, uniformly random legal actions; ``--views``: through a view per decision,
-as ``tokaido simulate --bots random`` plays) under a ``sys.settrace`` opcode tracer and
+as a bot that reads the game plays) under a ``sys.settrace`` opcode tracer and
 prints the bytecodes executed per game, by category (event construction and folding,
 move generation, views, the engine's decision loop, hook dispatch, chance, the base
 game's rules, the driver), then the ``K`` functions that execute the most.
