@@ -85,7 +85,9 @@ def ours_engine(ruleset: Ruleset) -> Runner:
     return play
 
 
-def ours_views(ruleset: Ruleset) -> Runner:
+def ours_bot(ruleset: Ruleset, *, views: bool = False) -> Runner:
+    """A random bot through ``next_action`` (no view: it needs only the legal actions),
+    or, with ``views``, handed its seat's view at every decision."""
     def play(seed: int) -> int:
         names = tuple(SHARED[t] for t in travellers(seed))
         game = new_game(PLAYERS, seed=seed, plugins=ruleset, travellers=names)
@@ -94,23 +96,14 @@ def ours_views(ruleset: Ruleset) -> Runner:
         while not game.is_over:
             seat = game.current_player
             assert seat is not None
-            game = game.apply(bot.choose(game.view(seat)))
+            game = game.apply(bot.choose(game.view(seat)) if views else next_action(bot, game))
             decisions += 1
         return decisions
     return play
 
 
-def ours_bot(ruleset: Ruleset) -> Runner:
-    def play(seed: int) -> int:
-        names = tuple(SHARED[t] for t in travellers(seed))
-        game = new_game(PLAYERS, seed=seed, plugins=ruleset, travellers=names)
-        bot = RandomBot(seed)
-        decisions = 0
-        while not game.is_over:
-            game = game.apply(next_action(bot, game))
-            decisions += 1
-        return decisions
-    return play
+def ours_views(ruleset: Ruleset) -> Runner:
+    return ours_bot(ruleset, views=True)
 
 
 RUNNERS: dict[str, Callable[[Ruleset], Runner]] = {
