@@ -205,7 +205,10 @@ def test_a_bot_that_needs_only_the_actions_is_given_no_view(
     bot: ActionsBot = FirstOfThem()
     game = new_game(4, seed=8)
     for _ in range(12):
+        offered, seat = game.legal_actions(), game.current_player
         game = game.apply(next_action(bot, game))
+        assert given[-1] is offered  # the deciding seat's own actions, nothing else
+        assert {a.seat for a in offered} == {seat}
     assert len(given) == 12
     views: list[int] = []
     make_view = Game.view
