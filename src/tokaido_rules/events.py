@@ -16,7 +16,7 @@ from attrs import Factory, field, fields, frozen
 
 from .errors import FoldError
 from .frozen import FrozenMap
-from .model import GameState, Step, _copy
+from .model import GameState, Step, _copy_piece, _copy_state
 from .visibility import data_visible, zone_visible
 
 
@@ -451,9 +451,10 @@ class Move(Action):
 
     def _moved(self, state: GameState, agenda: tuple[Step, ...]) -> GameState:
         pieces = list(state.pieces)  # copies as Piece.replace and GameState.replace make
-        pieces[self.piece] = _copy(pieces[self.piece], {"position": self.position,
-                                                        "slot": self.slot})
-        return _copy(state, {"pieces": tuple(pieces), "turn": state.turn + 1, "agenda": agenda})
+        pieces[self.piece] = _copy_piece(pieces[self.piece],
+                                         {"position": self.position, "slot": self.slot})
+        return _copy_state(state, {"pieces": tuple(pieces), "turn": state.turn + 1,
+                                   "agenda": agenda})
 
     def __str__(self) -> str:
         slot = f" (slot {self.slot})" if self.slot else ""

@@ -7,7 +7,7 @@ State never changes in place: events return new states (:mod:`tokaido_rules.even
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from attrs import field, fields, frozen
 
@@ -49,16 +49,22 @@ class Space:
 
 
 _new = object.__new__
-_set = object.__setattr__
-C = TypeVar("C")
 
 
-def _copy(obj: C, changes: dict[str, Any]) -> C:
-    """A copy of a frozen state object with ``changes``, made by copying its attribute
-    dictionary: the cheapest copy CPython offers (state classes are not slotted for this
-    reason; every event fold makes one or two)."""
-    new = _new(type(obj))
-    _set(new, "__dict__", {**obj.__dict__, **changes})
+def _copy_state(state: GameState, changes: dict[str, Any]) -> GameState:
+    """A copy of a state with ``changes``, made by copying its attribute dictionary: the
+    cheapest copy CPython offers (state classes are not slotted for this reason; every
+    event fold makes one or two). The new dictionary is set through the class's own
+    ``__dict__`` descriptor, a cheaper call than ``object.__setattr__``."""
+    new = _new(type(state))
+    _set_state_dict(new, {**state.__dict__, **changes})
+    return new
+
+
+def _copy_piece(piece: Piece, changes: dict[str, Any]) -> Piece:
+    """A copy of a piece with ``changes``, made as :func:`_copy_state` makes a state's."""
+    new = _new(type(piece))
+    _set_piece_dict(new, {**piece.__dict__, **changes})
     return new
 
 
@@ -148,7 +154,7 @@ class Piece:
         converters (the values must already have the fields' types)."""
         if not changes.keys() <= _PIECE_FIELDS:
             raise TypeError(f"Piece has no field(s) {sorted(changes.keys() - _PIECE_FIELDS)}")
-        return _copy(self, changes)
+        return _copy_piece(self, changes)
 
 
 @frozen(slots=False)
@@ -230,7 +236,7 @@ class GameState:
         converters (the values must already have the fields' types). Event folds use it."""
         if not changes.keys() <= _STATE_FIELDS:
             raise TypeError(f"GameState has no field(s) {sorted(changes.keys() - _STATE_FIELDS)}")
-        return _copy(self, changes)
+        return _copy_state(self, changes)
 
     def with_piece(self, index: int, **changes: Any) -> GameState:
         """A copy in which piece ``index`` has ``changes`` (as :meth:`Piece.replace`,
@@ -238,10 +244,10 @@ class GameState:
         pieces = self.pieces
         old = pieces[index]
         piece = _new(type(old))
-        _set(piece, "__dict__", {**old.__dict__, **changes})
+        _set_piece_dict(piece, {**old.__dict__, **changes})
         new = _new(type(self))
-        _set(new, "__dict__", {**self.__dict__,
-                               "pieces": (*pieces[:index], piece, *pieces[index + 1:])})
+        _set_state_dict(new, {**self.__dict__,
+                              "pieces": (*pieces[:index], piece, *pieces[index + 1:])})
         return new
 
     def with_zone(self, name: str, cards: tuple[str, ...]) -> GameState:
@@ -270,9 +276,12 @@ class GameState:
                     raise FoldError(f"zone {src!r} holds no {card!r}") from None
             left = tuple(rest)
         target = left if dst == src else zones.get(dst, ())
-        return _copy(self, {"zones": zones.merge(
+        return _copy_state(self, {"zones": zones.merge(
             ((src, left), (dst, target + cards if bottom else cards + target)))})
 
 
+_set_piece_dict = Piece.__dict__["__dict__"].__set__
+_set_state_dict = GameState.__dict__["__dict__"].__set__
+"""The setters of the ``__dict__`` of pieces and states (:func:`_copy_state`)."""
 _PIECE_FIELDS = frozenset(f.name for f in fields(Piece))
 _STATE_FIELDS = frozenset(f.name for f in fields(GameState))
