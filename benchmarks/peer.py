@@ -17,7 +17,8 @@ never end), then uniformly random legal actions until the end:
 - peer: ``available_actions()`` / ``take_action()`` (its own global ``random`` seeded
   from the game seed, since it draws its cards from it);
 - ours, engine path: ``new_game`` with a prebuilt ruleset, ``legal_actions``, ``apply``
-  (validation on, as always);
+  (validation on, as always), the action chosen as the peer's driver chooses (a
+  ``random.Random`` seeded from the game seed);
 - ours, random bot: a :class:`~tokaido_rules.bots.RandomBot` asked through
   :func:`~tokaido_rules.bots.next_action`, as ``tokaido simulate --bots random`` plays
   (it needs only the legal actions, so no view is made);
@@ -53,7 +54,6 @@ from typing import Any
 from instructions import callgrind_count
 from tokaido_rules import Ruleset, new_game
 from tokaido_rules.bots import RandomBot, next_action
-from tokaido_rules.chance import random_below
 from tokaido_rules.simulate import tune_jit
 
 SHARED = {  # the peer's traveller names -> ours (Satsuki left out)
@@ -76,10 +76,10 @@ def ours_engine(ruleset: Ruleset) -> Runner:
     def play(seed: int) -> int:
         names = tuple(SHARED[t] for t in travellers(seed))
         game = new_game(PLAYERS, seed=seed, plugins=ruleset, travellers=names)
+        choose = random.Random(seed ^ 0x5EED).choice  # the peer's driver chooses so too
         decisions = 0
         while not game.is_over:
-            actions = game.legal_actions()
-            game = game.apply(actions[random_below(seed, decisions, 3, len(actions))])
+            game = game.apply(choose(game.legal_actions()))
             decisions += 1
         return decisions
     return play

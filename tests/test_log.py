@@ -509,3 +509,55 @@ def test_the_fast_path_is_made_only_for_the_field_types_it_knows() -> None:
     assert log_module._plain_structurer(CoinsChanged) is not None
     for cls in (Pair, Table, Unresolved):
         assert log_module._plain_structurer(cls) is None
+
+
+# --- lines seen before --------------------------------------------------------------------
+
+
+def test_a_line_seen_before_loads_as_the_same_event(log_text: str) -> None:
+    """Loading remembers parsed event lines: a second load gives an equal game built
+    from the very same (immutable) event objects."""
+    first = load_log(log_text)
+    second = load_log(log_text)
+    assert second.state == first.state
+    assert all(a is b for a, b in zip(first.events, second.events, strict=True))
+
+
+def test_a_remembered_line_at_the_wrong_place_is_still_refused(log_text: str) -> None:
+    """Only the text after the sequence number is remembered: the same event line with
+    another seq is refused, and one that is seen but does not fit the game still fails."""
+    load_log(log_text)
+    lines = lines_of(log_text)
+    index = line_of(log_text, '"type":"core.scored"')
+    moved = lines[index].replace(f'{{"seq":{index - 1},', f'{{"seq":{index},', 1)
+    with pytest.raises(LogSequenceError) as err:
+        load_log(join([*lines[:index], moved, *lines[index + 1:]]))
+    assert err.value.line == index + 1
+    coins = line_of(log_text, '"type":"core.coins"')
+    early = lines[coins].replace(f'{{"seq":{coins - 1},', '{"seq":0,', 1)
+    with pytest.raises(LogStateError):  # seen, but coins before any traveller has any
+        load_log(join([lines[0], early, *lines[2:]]))
+
+
+def test_a_line_with_a_second_seq_is_never_taken_from_memory(log_text: str) -> None:
+    """JSON keeps the last of two equal keys: a line whose text names its seq twice
+    must be read whole each time, or a copy of it elsewhere would pass as the right seq."""
+    lines = lines_of(log_text)
+    index = line_of(log_text, '"type":"core.scored"')
+    seq = index - 1
+    doubled = lines[index][:-1] + f',"seq":{seq}}}'
+    assert load_log(join([*lines[:index], doubled, *lines[index + 1:]])).state == \
+        load_log(log_text).state
+    elsewhere = doubled.replace(f'{{"seq":{seq},', f'{{"seq":{seq + 1},', 1)
+    with pytest.raises(LogSequenceError):
+        load_log(join([*lines[:index + 1], elsewhere, *lines[index + 2:]]))
+
+
+def test_the_memory_of_lines_is_bounded(log_text: str,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(log_module, "SEEN_LINES", 50)
+    log_module._SEEN.clear()
+    for seed in range(3):
+        load_log(dump_log(played(seed=seed)))
+        assert all(len(seen) <= 50 for seen in log_module._SEEN.values())
+    assert load_log(log_text).state == played().state

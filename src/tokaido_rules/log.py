@@ -886,6 +886,31 @@ def _check_trailer(obj: dict[str, Any], number: int, events: int) -> None:
                              f"{events}", number)
 
 
+SEEN_LINES = 20_000
+"""How many distinct event lines each set of event types remembers (:func:`_seen_lines`);
+past that, it starts again from none."""
+_SEEN: dict[tuple[type[Event], ...], dict[str, Event]] = {}
+
+
+def _seen_lines(registry: Registry) -> dict[str, Event]:
+    """The events already parsed from lines of logs with these event types, by the text
+    of the line after its sequence number.
+
+    Events are immutable and a line's text after ``{"seq":N,`` decides its event alone,
+    so a line seen before is that event again: it needs no JSON scan and no structuring.
+    Lines repeat a lot (nine in ten across a hundred random 4-player games: the same
+    coins paid, points scored, agendas written); only lines that parsed the usual way (the
+    current version of their event, no other ``"seq"`` in them) are remembered, and the
+    fold still checks every event against the game."""
+    key = tuple(registry.events.values())
+    seen = _SEEN.get(key)
+    if seen is None:
+        if len(_SEEN) >= 64:
+            _SEEN.clear()
+        seen = _SEEN[key] = {}
+    return seen
+
+
 class _Reader:
     """The header and the events of a log, parsed one line at a time.
 
@@ -909,6 +934,7 @@ class _Reader:
     def __iter__(self) -> Iterator[tuple[int, Event]]:
         registry = self.head.ruleset.registry
         structurers = _converter_and_structurers(self.head.ruleset)[1]
+        seen = _seen_lines(registry)
         trailers = self.head.version >= 2
         scan = _SCAN
         count = 0
@@ -916,6 +942,16 @@ class _Reader:
         for block in itertools.chain((self._first[1:],), self._blocks):
             for index, text in enumerate(block):
                 number += 1
+                prefix = f'{{"seq":{count},'
+                if text.startswith(prefix):  # the usual line: one seen before is known
+                    rest = text[len(prefix):]
+                    event = seen.get(rest)
+                    if event is not None:
+                        count += 1
+                        yield number, event
+                        continue
+                else:
+                    rest = ""
                 obj: Any = None
                 if scan is not None:  # the fast path; anything unusual is described below
                     try:
@@ -935,6 +971,10 @@ class _Reader:
                         raise LogFormatError(f"nothing may follow the trailer (line "
                                              f"{number}), which ends the log", number + 1)
                     return
+                if rest and obj["v"] == event.VERSION and '"seq"' not in rest:
+                    if len(seen) >= SEEN_LINES:
+                        seen.clear()
+                    seen[rest] = event
                 count += 1
                 yield number, event
         self.count, self.number = count, number
