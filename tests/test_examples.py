@@ -60,8 +60,8 @@ def test_example_output_is_deterministic(name: str) -> None:
 
 
 def test_the_benchmark_prints_every_measure() -> None:
-    """A tiny run of ``benchmarks/bench.py`` prints each table, with six columns of games
-    (timings are not checked: they depend on the machine)."""
+    """A tiny run of ``benchmarks/bench.py`` prints each table: six columns of games, six
+    of replay (a corpus and cold) (timings are not checked: they depend on the machine)."""
     result = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--games", "2",
          "--players", "2,3", "--rulesets", "base", "--repeat", "1", "--warmup", "3"],
@@ -78,8 +78,8 @@ def test_the_benchmark_prints_every_measure() -> None:
     rows = [line.split() for line in lines if line.startswith("base ")]
     assert [row[:2] for row in rows] == [["base", "2"], ["base", "3"], ["base", "2"],
                                          ["base", "3"]]
-    assert [len(row) for row in rows] == [6, 6, 5, 5]
-    assert any("replay events/s" in line for line in lines)
+    assert [len(row) for row in rows] == [6, 6, 6, 6]
+    assert any("replay events/s" in line and "cold" in line for line in lines)
     assert lines[-1].startswith("peak memory:")
 
 
