@@ -886,7 +886,7 @@ def _check_trailer(obj: dict[str, Any], number: int, events: int) -> None:
                              f"{events}", number)
 
 
-SEEN_LINES = 20_000
+SEEN_LINES = 10_000
 """How many distinct event lines each set of event types remembers (:func:`_seen_lines`);
 past that, it starts again from none."""
 _SEEN: dict[tuple[type[Event], ...], dict[str, Event]] = {}
