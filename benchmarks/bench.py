@@ -110,8 +110,11 @@ def replay_speed(players: int, games: int, ruleset: Ruleset,
 
 
 def forget_lines() -> None:
-    """Empty ``load_log``'s memory of the event lines it has seen (a private table)."""
-    log._SEEN.clear()
+    """Empty ``load_log``'s memory of the event lines it has seen (a private table;
+    versions before it have none, so that the scripts compare them too)."""
+    seen = getattr(log, "_SEEN", None)
+    if seen is not None:
+        seen.clear()
 
 
 def default_warmup() -> int:

@@ -110,6 +110,20 @@ def test_the_instruction_count_prints_one_figure(bots: list[str], players: str) 
     assert tail.endswith(f"instructions per game ({players}, mean of 1)")
 
 
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is a system tool")
+def test_the_instruction_count_of_loading_logs_prints_one_figure() -> None:
+    """``benchmarks/instructions.py --replay`` counts loading a log instead of playing."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "instructions.py"), "--games", "1",
+         "--players", "2", "--replay", "cold"], cwd=ROOT, capture_output=True, text=True,
+        timeout=600, check=False)
+    assert result.returncode == 0, result.stderr
+    head, _, tail = result.stdout.strip().partition(": ")
+    assert head == "base, 2 players"
+    assert float(tail.split()[0]) > 1  # millions of instructions per log
+    assert tail.endswith("instructions per log loaded (cold, mean of 1)")
+
+
 @pytest.mark.parametrize("views", [False, True])
 def test_the_bytecode_profile_counts_every_category(views: bool) -> None:
     """``benchmarks/bytecodes.py`` traces a game and prints the bytecodes per game, the
