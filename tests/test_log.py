@@ -553,11 +553,14 @@ def test_a_line_with_a_second_seq_is_never_taken_from_memory(log_text: str) -> N
         load_log(join([*lines[:index + 1], elsewhere, *lines[index + 2:]]))
 
 
-def test_the_memory_of_lines_is_bounded(log_text: str,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(log_module, "SEEN_LINES", 50)
+def test_the_memory_of_lines_is_bounded_in_characters(
+        log_text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """However long the lines, the text remembered stays within ``SEEN_CHARACTERS``."""
+    monkeypatch.setattr(log_module, "SEEN_CHARACTERS", 3000)
     log_module._SEEN.clear()
     for seed in range(3):
         load_log(dump_log(played(seed=seed)))
-        assert all(len(seen) <= 50 for seen in log_module._SEEN.values())
+        for memory in log_module._SEEN.values():
+            assert memory.characters == sum(map(len, memory.events)) <= 3000
+            assert memory.events
     assert load_log(log_text).state == played().state

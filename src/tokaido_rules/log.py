@@ -886,15 +886,16 @@ def _check_trailer(obj: dict[str, Any], number: int, events: int) -> None:
                              f"{events}", number)
 
 
-SEEN_LINES = 10_000
-"""How many distinct event lines each set of event types remembers (:func:`_seen_lines`);
-past that, it starts again from none."""
-_SEEN: dict[tuple[type[Event], ...], dict[str, Event]] = {}
+SEEN_CHARACTERS = 2_000_000
+"""How much line text each set of event types remembers (:class:`_SeenLines`), in
+characters; past that, it starts again from none. Measured in text, not in lines, so
+that long lines cannot make it large: the events of 200 random 4-player games, about a
+million characters of distinct lines, take about 4 MB."""
 
 
-def _seen_lines(registry: Registry) -> dict[str, Event]:
-    """The events already parsed from lines of logs with these event types, by the text
-    of the line after its sequence number.
+class _SeenLines:
+    """The events already parsed from lines of logs with one set of event types, by the
+    text of the line after its sequence number (:attr:`events`).
 
     Events are immutable and a line's text after ``{"seq":N,`` decides its event alone,
     so a line seen before is that event again: it needs no JSON scan and no structuring.
@@ -902,12 +903,35 @@ def _seen_lines(registry: Registry) -> dict[str, Event]:
     coins paid, points scored, agendas written); only lines that parsed the usual way (the
     current version of their event, no other ``"seq"`` in them) are remembered, and the
     fold still checks every event against the game."""
+
+    __slots__ = ("characters", "events")
+
+    def __init__(self) -> None:
+        self.events: dict[str, Event] = {}
+        self.characters = 0
+
+    def remember(self, rest: str, event: Event) -> None:
+        if len(rest) > SEEN_CHARACTERS:
+            return
+        if self.characters + len(rest) > SEEN_CHARACTERS:
+            self.events.clear()  # in place: readers hold this dictionary
+            self.characters = 0
+        self.events[rest] = event
+        self.characters += len(rest)
+
+
+_SEEN: dict[tuple[type[Event], ...], _SeenLines] = {}
+
+
+def _seen_lines(registry: Registry) -> _SeenLines:
+    """The :class:`_SeenLines` of a registry's event types (rulesets with the same event
+    types share one)."""
     key = tuple(registry.events.values())
     seen = _SEEN.get(key)
     if seen is None:
         if len(_SEEN) >= 64:
             _SEEN.clear()
-        seen = _SEEN[key] = {}
+        seen = _SEEN[key] = _SeenLines()
     return seen
 
 
@@ -934,7 +958,8 @@ class _Reader:
     def __iter__(self) -> Iterator[tuple[int, Event]]:
         registry = self.head.ruleset.registry
         structurers = _converter_and_structurers(self.head.ruleset)[1]
-        seen = _seen_lines(registry)
+        memory = _seen_lines(registry)
+        seen = memory.events
         trailers = self.head.version >= 2
         scan = _SCAN
         count = 0
@@ -972,9 +997,7 @@ class _Reader:
                                              f"{number}), which ends the log", number + 1)
                     return
                 if rest and obj["v"] == event.VERSION and '"seq"' not in rest:
-                    if len(seen) >= SEEN_LINES:
-                        seen.clear()
-                    seen[rest] = event
+                    memory.remember(rest, event)
                 count += 1
                 yield number, event
         self.count, self.number = count, number
