@@ -13,11 +13,6 @@ from hypothesis import strategies as st
 
 from scenario import move, start
 from tokaido_rules import (
-    CardsMoved,
-    CoinsChanged,
-    Context,
-    CounterChanged,
-    Event,
     FrozenMap,
     Game,
     GameState,
@@ -25,11 +20,9 @@ from tokaido_rules import (
     Move,
     Piece,
     Ruleset,
-    Scored,
     Setup,
     SetupError,
     chance,
-    engine,
     new_game,
     replay,
 )
@@ -277,46 +270,6 @@ def test_same_seed_same_game() -> None:
     a, b = play(8), play(8)
     assert a.events == b.events and a.state == b.state
     assert play(9).events != a.events
-
-
-def test_common_changes_share_one_event_instance() -> None:
-    """The coins, points, counters and card moves made through a context's methods are
-    shared instances, the same object wherever the same change recurs (events are
-    immutable values), and equal to the events made anew."""
-    state = new_game(4, seed=8).state
-    deck = "base.souvenirs"
-    category = next(iter(state.rules.registry.categories))
-
-    def changes() -> list[Event]:
-        ctx = Context(state)
-        ctx.coins(0, 2)
-        ctx.score(1, category, 3)
-        ctx.count(2, "base.donations", 1)
-        ctx.move_cards(deck, "base.village", state.zone(deck)[:3], from_top=True)
-        ctx.gain(3, ctx.state.zone(deck)[0], deck, category=category, points=2)
-        return ctx.events
-
-    first = changes()
-    assert [type(e) for e in first] == [CoinsChanged, Scored, CounterChanged, CardsMoved,
-                                        CardsMoved, Scored]
-    again = changes()
-    assert all(a is b for a, b in zip(first, again, strict=True))
-    engine._SHARED.clear()
-    fresh = changes()
-    assert fresh == first
-    assert not any(a is b for a, b in zip(first, fresh, strict=True))
-
-
-def test_the_table_of_shared_events_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past ``SHARED_MOST`` instances the table starts again from none."""
-    monkeypatch.setattr(engine, "SHARED_MOST", 5)
-    engine._SHARED.clear()
-    game = new_game(4, seed=3)
-    for i in range(40):
-        actions = game.legal_actions()
-        game = game.apply(actions[i % len(actions)])
-        assert len(engine._SHARED) <= 5
-    assert engine._SHARED
 
 
 def test_a_refused_move_says_why_and_changes_nothing() -> None:

@@ -40,7 +40,6 @@ from .ruleset import Hooks, Rules, Ruleset, Setup
 from .views import View, make_view
 
 T = TypeVar("T")
-E = TypeVar("E", bound=Event)
 
 MOVE = "core.move"
 GAME_OVER_STEP = "core.game_over"
@@ -148,14 +147,11 @@ class Context:
     # --- common changes -------------------------------------------------------------
     def coins(self, piece: int, delta: int) -> None:
         if delta:
-            event = _SHARED.get((CoinsChanged, piece, delta))
-            self.emit(event or _share((CoinsChanged, piece, delta), CoinsChanged(piece, delta)))
+            self.emit(CoinsChanged(piece, delta))
 
     def score(self, piece: int, category: str, points: int) -> None:
         if points:
-            event = _SHARED.get((Scored, piece, category, points))
-            self.emit(event or _share((Scored, piece, category, points),
-                                      Scored(piece, category, points)))
+            self.emit(Scored(piece, category, points))
 
     def emit_data(self, key: str, value: Any) -> None:
         """Set a plugin value; it is frozen first (:func:`~tokaido_rules.frozen.freeze_value`),
@@ -164,18 +160,13 @@ class Context:
 
     def count(self, piece: int, name: str, delta: int) -> None:
         if delta:
-            event = _SHARED.get((CounterChanged, piece, name, delta))
-            self.emit(event or _share((CounterChanged, piece, name, delta),
-                                      CounterChanged(piece, name, delta)))
+            self.emit(CounterChanged(piece, name, delta))
 
     def move_cards(self, src: str, dst: str, cards: Iterable[str], *, from_top: bool = False,
                    bottom: bool = True, chance: str | None = None) -> None:
         cards = tuple(cards)
         if cards:
-            key = (CardsMoved, src, dst, cards, from_top, bottom, chance)
-            event = _SHARED.get(key)
-            self.emit(event or _share(key, CardsMoved(src, dst, cards, from_top, bottom,
-                                                      chance, len(cards))))
+            self.emit(CardsMoved(src, dst, cards, from_top, bottom, chance, len(cards)))
 
     def return_to_bottom(self, src: str, deck: str, cards: Iterable[str]) -> None:
         """Put cards under ``deck`` in random order (chance kind ``"order.<deck>"``, used
@@ -195,12 +186,9 @@ class Context:
         """Move ``card`` from zone ``source`` into the collection, score its own
         ``points`` in ``category``, then let plugins react
         (:func:`~tokaido_rules.hookspecs.tokaido_card_gained`)."""
-        key = (CardsMoved, source, piece, card, from_top)
-        event = _SHARED.get(key)
-        self.emit(event or _share(key, CardsMoved(source, collection_zone(piece), (card,),
-                                                  from_top, True, None, 1)))
+        self.emit(CardsMoved(source, collection_zone(piece), (card,), from_top, True, None, 1))
         if points:
-            self.score(piece, category, points)
+            self.emit(Scored(piece, category, points))
         self.hooks.card_gained(self, piece, card, source)
 
     def pay_for_cards(self, piece: int, amount: int, cards: tuple[str, ...]) -> None:
@@ -209,24 +197,6 @@ class Context:
             return
         if not self.hooks.pay(self, piece, amount, cards):
             self.emit(CoinsChanged(piece, -amount))
-
-
-_SHARED: dict[tuple[Any, ...], Event] = {}
-"""The events :class:`Context` made for its common changes, by type and fields: events
-are immutable values and the same few recur in every game (a coin paid, a point scored,
-a card gained), so one instance of each is shared rather than made anew (an attrs
-instance costs more to make than to find). Kept here, where no view reaches; emptied
-when it holds :data:`SHARED_MOST`."""
-
-SHARED_MOST = 4096
-
-
-def _share(key: tuple[Any, ...], event: E) -> E:
-    """Keep ``event`` in :data:`_SHARED` under ``key`` and return it."""
-    if len(_SHARED) >= SHARED_MOST:
-        _SHARED.clear()
-    _SHARED[key] = event
-    return event
 
 
 # --- the move decision ----------------------------------------------------------------
