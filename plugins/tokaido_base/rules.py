@@ -51,10 +51,16 @@ def drawn(piece: int) -> str:
 def hand_inn(state: GameState) -> int | None:
     """The inn whose meal hand is out: the furthest inn a traveller has reached (nobody
     leaves an inn before the last arrival, when the hand goes back under the deck)."""
-    board = state.rules.board
-    inns = [p.position for p in state.pieces
-            if board[p.position].inn and p.position != state.rules.start]
-    return max(inns) if inns else None
+    rules = state.rules
+    board = rules.board
+    start = rules.start
+    furthest = None
+    for p in state.pieces:  # a loop, not max() of a list: every view of a seat asks
+        position = p.position
+        if position != start and board[position].inn and (
+                furthest is None or position > furthest):
+            furthest = position
+    return furthest
 
 
 def inn_hand_visible(state: GameState, seat: int, zone: str) -> bool:

@@ -206,9 +206,7 @@ def _split(state: GameState, seat: int, items: Mapping[str, T],
     kept = _kept(registry)
     last = kept.last.get(kind)
     if last is None or last[0] is not items:  # else the same mapping as last time
-        always, get_always, never, get_never, ask = _plan(registry, kind, tuple(items))
-        last = kept.last[kind] = (items, dict(zip(always, get_always(items), strict=False)),
-                                  dict(zip(never, get_never(items), strict=False)), ask)
+        last = kept.last[kind] = _split_anew(registry, kind, items, last)
     shown: dict[str, T] = last[1].copy()
     hidden: dict[str, T] = last[2].copy()
     pieces = state.pieces
@@ -222,6 +220,37 @@ def _split(state: GameState, seat: int, items: Mapping[str, T],
         else:
             hidden[name] = items[name]
     return shown, hidden
+
+
+def _split_anew(registry: Registry, kind: str, items: Mapping[str, Any],
+                last: Split | None) -> Split:
+    """The :data:`Split` of ``items``: made from ``last``, the split of the mapping before,
+    when ``items`` has the same names in the same order (an event changes a value or two,
+    seldom the names), else from the names' :data:`Plan`."""
+    if last is not None and len(last[0]) == len(items):
+        always, never = last[1], last[2]
+        new_always = new_never = None
+        for (name, value), (name_before, value_before) in zip(
+                items.items(), last[0].items(), strict=True):
+            if name is not name_before and name != name_before:
+                break
+            if value is value_before:
+                continue
+            if name in always:
+                if new_always is None:
+                    new_always = always.copy()
+                new_always[name] = value
+            elif name in never:
+                if new_never is None:
+                    new_never = never.copy()
+                new_never[name] = value
+            # else a name whose rule is asked at every split, which reads its value then
+        else:
+            return (items, always if new_always is None else new_always,
+                    never if new_never is None else new_never, last[3])
+    always_names, get_always, never_names, get_never, ask = _plan(registry, kind, tuple(items))
+    return (items, dict(zip(always_names, get_always(items), strict=False)),
+            dict(zip(never_names, get_never(items), strict=False)), ask)
 
 
 def _zone_rule(zones: dict[str, Visibility], zone: str) -> Visibility:
