@@ -13,11 +13,6 @@ from hypothesis import strategies as st
 
 from scenario import move, start
 from tokaido_rules import (
-    CardsMoved,
-    CoinsChanged,
-    Context,
-    CounterChanged,
-    Event,
     FrozenMap,
     Game,
     GameState,
@@ -25,11 +20,9 @@ from tokaido_rules import (
     Move,
     Piece,
     Ruleset,
-    Scored,
     Setup,
     SetupError,
     chance,
-    engine,
     new_game,
     replay,
 )
@@ -277,50 +270,6 @@ def test_same_seed_same_game() -> None:
     a, b = play(8), play(8)
     assert a.events == b.events and a.state == b.state
     assert play(9).events != a.events
-
-
-def _common_changes(state: GameState) -> list[Event]:
-    """The events of one of each common change of a context (coins, points, a counter,
-    a card move, a gain with its points), made on ``state``."""
-    deck = "base.souvenirs"
-    ctx = Context(state)
-    ctx.coins(0, 2)
-    ctx.score(1, "souvenirs", 3)
-    ctx.count(2, "base.donations", 1)
-    ctx.move_cards(deck, "base.village", state.zone(deck)[:3], from_top=True)
-    ctx.gain(3, ctx.state.zone(deck)[0], deck, category="souvenirs", points=2)
-    return ctx.events
-
-
-def test_common_changes_share_one_event_instance_on_cpython() -> None:
-    """The coins, points, counters and card moves made through a context's methods are
-    the events made anew; on CPython the same change is the same shared instance
-    wherever it recurs (events are immutable values), on PyPy a new one."""
-    state = new_game(4, seed=8).state
-    first, again = _common_changes(state), _common_changes(state)
-    top = state.zone("base.souvenirs")
-    assert first == again == [
-        CoinsChanged(0, 2), Scored(1, "souvenirs", 3), CounterChanged(2, "base.donations", 1),
-        CardsMoved("base.souvenirs", "base.village", top[:3], True, True, None, 3),
-        CardsMoved("base.souvenirs", "core.collection.3", top[3:4], True, True, None, 1),
-        Scored(3, "souvenirs", 2)]
-    shared = sys.implementation.name != "pypy"
-    assert all((a is b) is shared for a, b in zip(first, again, strict=True))
-
-
-def test_the_shared_events_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past ``SHARED_MOST`` events of a type, the engine starts keeping them again from
-    none (CPython; PyPy keeps none)."""
-    state = new_game(4, seed=8).state
-    for made in engine._SHARED.values():  # what earlier tests left
-        made.clear()
-    monkeypatch.setattr(engine, "SHARED_MOST", 2)
-    ctx = Context(state)
-    for delta in range(1, 6):
-        ctx.coins(0, delta)
-        assert len(engine._SHARED.get(CoinsChanged, {})) <= 2
-    assert ctx.events == [CoinsChanged(0, d) for d in range(1, 6)]
-    assert bool(engine._SHARED.get(CoinsChanged)) is (sys.implementation.name != "pypy")
 
 
 def test_a_refused_move_says_why_and_changes_nothing() -> None:

@@ -7,8 +7,7 @@ branching and tree search cost nothing.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, TypeVar
 
@@ -41,7 +40,6 @@ from .ruleset import Hooks, Rules, Ruleset, Setup
 from .views import View, make_view
 
 T = TypeVar("T")
-E = TypeVar("E", bound=Event)
 
 MOVE = "core.move"
 GAME_OVER_STEP = "core.game_over"
@@ -149,11 +147,11 @@ class Context:
     # --- common changes -------------------------------------------------------------
     def coins(self, piece: int, delta: int) -> None:
         if delta:
-            self.emit(_coins_changed(piece, delta))
+            self.emit(CoinsChanged(piece, delta))
 
     def score(self, piece: int, category: str, points: int) -> None:
         if points:
-            self.emit(_scored(piece, category, points))
+            self.emit(Scored(piece, category, points))
 
     def emit_data(self, key: str, value: Any) -> None:
         """Set a plugin value; it is frozen first (:func:`~tokaido_rules.frozen.freeze_value`),
@@ -162,13 +160,13 @@ class Context:
 
     def count(self, piece: int, name: str, delta: int) -> None:
         if delta:
-            self.emit(_counter_changed(piece, name, delta))
+            self.emit(CounterChanged(piece, name, delta))
 
     def move_cards(self, src: str, dst: str, cards: Iterable[str], *, from_top: bool = False,
                    bottom: bool = True, chance: str | None = None) -> None:
         cards = tuple(cards)
         if cards:
-            self.emit(_cards_moved(src, dst, cards, from_top, bottom, chance, len(cards)))
+            self.emit(CardsMoved(src, dst, cards, from_top, bottom, chance, len(cards)))
 
     def return_to_bottom(self, src: str, deck: str, cards: Iterable[str]) -> None:
         """Put cards under ``deck`` in random order (chance kind ``"order.<deck>"``, used
@@ -188,9 +186,9 @@ class Context:
         """Move ``card`` from zone ``source`` into the collection, score its own
         ``points`` in ``category``, then let plugins react
         (:func:`~tokaido_rules.hookspecs.tokaido_card_gained`)."""
-        self.emit(_cards_moved(source, collection_zone(piece), (card,), from_top, True, None, 1))
+        self.emit(CardsMoved(source, collection_zone(piece), (card,), from_top, True, None, 1))
         if points:
-            self.emit(_scored(piece, category, points))
+            self.emit(Scored(piece, category, points))
         self.hooks.card_gained(self, piece, card, source)
 
     def pay_for_cards(self, piece: int, amount: int, cards: tuple[str, ...]) -> None:
@@ -198,43 +196,7 @@ class Context:
         if amount <= 0:
             return
         if not self.hooks.pay(self, piece, amount, cards):
-            self.emit(_coins_changed(piece, -amount))
-
-
-SHARED_MOST = 4096
-"""How many events each maker of :func:`_shared` keeps at most (then it starts again)."""
-
-_SHARED: dict[type[Event], dict[tuple[Any, ...], Event]] = {}
-"""The events kept by :func:`_shared`, by type, then by fields."""
-
-
-def _shared(kind: type[E]) -> Callable[..., E]:
-    """What :class:`Context` makes the events of its common changes with (a coin paid, a
-    point scored, a card gained): events are immutable values and the same few recur in
-    every game, so on CPython, where an attrs instance costs more to make than to find,
-    one instance per fields is kept and shared (at most :data:`SHARED_MOST`; kept here,
-    where no view reaches). On PyPy, whose JIT makes small objects nearly free, the table
-    was no gain (in alternating timed runs the engine path was at 0.70 to 1.10 of the
-    other engine's speed with it, 0.85 to 1.33 without), so there it is ``kind`` itself."""
-    if sys.implementation.name == "pypy":
-        return kind
-    made = _SHARED[kind] = {}
-
-    def make(*fields: Any) -> E:
-        event = made.get(fields)
-        if event is None:
-            if len(made) >= SHARED_MOST:
-                made.clear()
-            event = made[fields] = kind(*fields)
-        return event  # type: ignore[return-value]
-
-    return make
-
-
-_coins_changed = _shared(CoinsChanged)
-_scored = _shared(Scored)
-_counter_changed = _shared(CounterChanged)
-_cards_moved = _shared(CardsMoved)
+            self.emit(CoinsChanged(piece, -amount))
 
 
 # --- the move decision ----------------------------------------------------------------
