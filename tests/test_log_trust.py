@@ -14,9 +14,10 @@ import json
 import pickle
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
+from attrs import frozen
 
 from tokaido_rules import (
     Game,
@@ -615,6 +616,94 @@ def test_plugin_errors_at_setup_and_registration() -> None:
         Ruleset.build(["base", Broken()])
     with pytest.raises(SetupError, match="this table is closed"):
         new_game(3, plugins=["base", Closed()])
+
+
+def wobbly(fails: str) -> Any:
+    """A plugin whose registered function ``fails`` raises: the run of a step, the legal
+    actions or automatic test of a decision, or an action's mutator or resolver. At
+    setup it asks seat 0 to poke; the poke's resolver schedules a step that runs."""
+
+    @frozen
+    class Poke(Action):
+        TYPE: ClassVar[str] = "wobbly.poke"
+        PUBLIC: ClassVar[bool] = True
+
+        def effect(self, state: GameState) -> GameState:
+            return state if fails != "mutator" else broken()
+
+    def broken() -> Any:
+        raise ZeroDivisionError("the plugin divided by zero")
+
+    def resolve(ctx: Any, step: Step, action: Poke) -> None:
+        if fails == "resolver":
+            broken()
+        ctx.schedule(Step("wobbly.after", 0))
+
+    class Wobbly:
+        tokaido_plugin = PluginInfo("wobbly", "1", requires=("base",))
+
+        @hookimpl
+        def tokaido_register(self, registry: Any) -> None:
+            registry.add_action(Poke, resolve)
+            registry.add_step(
+                "wobbly.ask", legal=lambda state, step: (Poke(0),) if fails != "legal"
+                else broken(), automatic=lambda state, step: fails == "automatic" and broken())
+            registry.add_step("wobbly.after", run=lambda ctx, step: fails == "run" and broken())
+
+        @hookimpl
+        def tokaido_setup_steps(self, state: GameState) -> Sequence[Staged]:
+            return [Staged(10_000, Step("wobbly.ask", 0, 0))]
+
+    return Wobbly()
+
+
+@pytest.mark.parametrize(("fails", "where"), [
+    ("legal", "legal actions of step 'wobbly.ask'"),
+    ("automatic", "automatic test of step 'wobbly.ask'"),
+    ("mutator", "mutator of action 'wobbly.poke'"),
+    ("resolver", "resolver of action 'wobbly.poke'"),
+    ("run", "run of step 'wobbly.after'"),
+])
+def test_a_failing_step_or_action_function_is_a_plugin_error(fails: str, where: str) -> None:
+    """The functions a plugin registers for its steps and actions are named like its
+    hooks when they raise: a PluginError with the plugin and which function, the
+    exception as its cause; the game before the failed apply stays as it was."""
+    travellers = ["kinko", "satsuki", "umegae"]
+    if fails in ("legal", "automatic"):  # asked while the game is set up
+        with pytest.raises(PluginError) as info:
+            new_game(3, plugins=["base", wobbly(fails)], travellers=travellers)
+    else:
+        game = new_game(3, plugins=["base", wobbly(fails)], travellers=travellers)
+        assert game.legal_actions() == (game.legal_actions()[0],)
+        poke, seq, events = game.legal_actions()[0], game.state.seq, game.events
+        with pytest.raises(PluginError) as info:
+            game.apply(poke)
+        assert (game.state.seq, game.events, game.legal_actions()) == (seq, events, (poke,))
+    assert (info.value.plugin, info.value.hook) == ("wobbly", where)
+    assert str(info.value) == (f"plugin 'wobbly': {where} raised ZeroDivisionError: "
+                               "the plugin divided by zero")
+    assert isinstance(info.value.__cause__, ZeroDivisionError)
+
+
+def test_a_typed_error_a_step_raises_on_purpose_passes_through() -> None:
+    """A TokaidoError from a plugin's step is its message to the caller, not a fault."""
+
+    class Strict:
+        tokaido_plugin = PluginInfo("strict", "1", requires=("base",))
+
+        @hookimpl
+        def tokaido_register(self, registry: Any) -> None:
+            registry.add_step("strict.check", run=self.check)
+
+        def check(self, ctx: Any, step: Step) -> None:
+            raise SetupError("this table needs a referee")
+
+        @hookimpl
+        def tokaido_setup_steps(self, state: GameState) -> Sequence[Staged]:
+            return [Staged(10_000, Step("strict.check"))]
+
+    with pytest.raises(SetupError, match="needs a referee"):
+        new_game(3, plugins=["base", Strict()], travellers=["kinko", "satsuki", "umegae"])
 
 
 def test_plugin_versions_must_follow_pep_440() -> None:

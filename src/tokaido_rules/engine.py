@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from attrs import frozen
 
 from .chance import draw_below, event_stream, shuffle
-from .errors import IllegalActionError, SetupError, StaleActionError
+from .errors import IllegalActionError, PluginError, SetupError, StaleActionError, TokaidoError
 from .events import (
     Action,
     AgendaSet,
@@ -36,7 +36,7 @@ from .events import (
 from .frozen import FrozenMap, freeze_value
 from .model import GameState, Piece, Staged, Step, collection_zone
 from .registry import Registry, StepType
-from .ruleset import Hooks, Rules, Ruleset, Setup
+from .ruleset import Hooks, Rules, Ruleset, Setup, describe_exception
 from .views import View, make_view
 
 T = TypeVar("T")
@@ -389,7 +389,12 @@ def _legal(state: GameState, step: Step) -> tuple[Action, ...]:
     rules = state.rules
     stype = rules.registry.steps[step.kind]
     assert stype.legal is not None
-    actions = stype.legal(state, step)
+    try:
+        actions = stype.legal(state, step)
+    except TokaidoError:
+        raise
+    except Exception as exc:
+        raise _step_failed(stype, "legal actions", exc) from exc
     hooks = rules.hooks
     extra = hooks.extra_actions(state, step) if hooks.adds_actions else None
     if extra:
@@ -431,7 +436,12 @@ def _run(ctx: Context, working: list[Step]) -> tuple[Step | None, tuple[Action, 
             working.pop(0)
             ctx._new = []
             assert stype.run is not None
-            stype.run(ctx, step)
+            try:
+                stype.run(ctx, step)
+            except TokaidoError:
+                raise
+            except Exception as exc:
+                raise _step_failed(stype, "run", exc) from exc
             working[:0] = ctx._new
         if working or ctx.state.over:
             break
@@ -463,8 +473,14 @@ def _forced(ctx: Context, stype: StepType, step: Step,
     if answer is None:
         return None
     automatic = stype.automatic
-    if not (automatic is True or (callable(automatic) and automatic(ctx.state, step))):
-        return None
+    if automatic is not True:
+        try:
+            if not (callable(automatic) and automatic(ctx.state, step)):
+                return None
+        except TokaidoError:
+            raise
+        except Exception as exc:
+            raise _step_failed(stype, "automatic test", exc) from exc
     if ctx.hooks.ask_decision(ctx.state, step):
         return None
     return answer
@@ -479,11 +495,48 @@ def _take_alone(ctx: Context, working: list[Step], step: Step, action: Action) -
     if not _same_steps(working, ctx.state.agenda):
         ctx.emit(AgendaSet(tuple(working)))
     ctx.emit(_AUTOMATIC)
-    ctx.emit(action)
+    _take(ctx, action)
     working.pop(0)
     ctx._new = []
-    ctx.registry.resolvers[type(action)](ctx, step, action)
+    _resolve(ctx, step, action)
     working[:0] = ctx._new
+
+
+def _take(ctx: Context, action: Action) -> None:
+    """Emit ``action``: its mutator is the plugin's (:meth:`~Action.effect`)."""
+    try:
+        ctx.emit(action)
+    except TokaidoError:
+        raise
+    except Exception as exc:
+        raise _event_failed(ctx.registry, action, "mutator", exc) from exc
+
+
+def _resolve(ctx: Context, step: Step, action: Action) -> None:
+    """Run the resolver of ``action``, the answer to ``step``."""
+    try:
+        ctx.registry.resolvers[type(action)](ctx, step, action)
+    except TokaidoError:
+        raise
+    except Exception as exc:
+        raise _event_failed(ctx.registry, action, "resolver", exc) from exc
+
+
+def _step_failed(stype: StepType, part: str, exc: Exception) -> PluginError:
+    """A step kind's function raised: named as a failing hook is (the plugin that
+    registered the step, and which of its functions)."""
+    where = f"{part} of step {stype.kind!r}"
+    return PluginError(f"plugin {stype.plugin!r}: {where} raised {describe_exception(exc)}",
+                       stype.plugin, where)
+
+
+def _event_failed(registry: Registry, event: Event, part: str, exc: Exception) -> PluginError:
+    """An event's mutator or an action's resolver raised: named as a failing hook is."""
+    plugin = registry.event_plugins.get(event.TYPE, "")
+    kind = "action" if isinstance(event, Action) else "event"
+    where = f"{part} of {kind} {event.TYPE!r}"
+    return PluginError(f"plugin {plugin!r}: {where} raised {describe_exception(exc)}",
+                       plugin, where)
 
 
 def _same_steps(working: list[Step], agenda: tuple[Step, ...]) -> bool:
@@ -660,9 +713,19 @@ class Game:
         else:
             action = self._matching(legal, step, action)
         ctx = Context(self.state)
-        ctx.emit(action)
+        try:  # (written out: _take and _resolve, at every decision)
+            ctx.emit(action)
+        except TokaidoError:
+            raise
+        except Exception as exc:
+            raise _event_failed(ctx.registry, action, "mutator", exc) from exc
         working = list(ctx.state.agenda)
-        ctx.registry.resolvers[type(action)](ctx, step, action)
+        try:
+            ctx.registry.resolvers[type(action)](ctx, step, action)
+        except TokaidoError:
+            raise
+        except Exception as exc:
+            raise _event_failed(ctx.registry, action, "resolver", exc) from exc
         working[:0] = ctx._new
         next_step, next_legal = _run(ctx, working)
         return Game(ctx.state, tuple(ctx.events), self, next_legal, next_step)

@@ -39,12 +39,17 @@ class PluginDefinitionError(RulesetError):
 
 
 class PluginError(TokaidoError):
-    """A plugin's hook raised an exception or returned a value of the wrong type.
+    """A plugin's code raised an exception, or its hook returned a value of the wrong
+    type.
 
     ``plugin`` is the id of the plugin at fault (``None`` when it cannot be told apart
-    from the others implementing the hook), ``hook`` the hook's name. The game the hook
-    ran for is unchanged: a failed :meth:`~tokaido_rules.Game.apply` returns nothing.
-    A :class:`TokaidoError` a hook raises on purpose passes through as it is.
+    from the others implementing the hook). ``hook`` says which code: the hook's name,
+    or a function the plugin registered for a step kind or an action type (``"run of
+    step 'base.inn'"``; also ``legal actions`` and ``automatic test`` of a step,
+    ``mutator`` and ``resolver`` of an action); the exception raised is the error's
+    ``__cause__``. The game the code ran for is unchanged: a failed
+    :meth:`~tokaido_rules.Game.apply` returns nothing. A :class:`TokaidoError` the
+    plugin raises on purpose passes through as it is.
     """
 
     def __init__(self, message: str, plugin: str | None, hook: str) -> None:

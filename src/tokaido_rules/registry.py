@@ -117,6 +117,9 @@ class Registry:
         self.steps: dict[str, StepType] = {}
         self.resolvers: dict[type[Action], Resolver] = {}
         self.events: dict[str, type[Event]] = {}
+        self.event_plugins: dict[str, str] = {}
+        """The plugin that registered each event type, by wire name (it is named when
+        the event's mutator or, for an action, its resolver fails)."""
         self.options: dict[str, OptionSpec] = {}
         self.categories: dict[str, str] = {}
         self.upcasters: dict[tuple[str, int], Upcaster] = {}
@@ -383,6 +386,7 @@ class Registry:
         self._own(cls.TYPE, "event")
         self._unique(self.events, cls.TYPE, "event")
         self.events[cls.TYPE] = cls
+        self.event_plugins[cls.TYPE] = self.plugin
         for version, upcast in cls.UPCASTERS.items():
             self.add_upcaster(cls.TYPE, version, upcast)
 

@@ -552,7 +552,8 @@ def _short(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _describe_exception(exc: BaseException) -> str:
+def describe_exception(exc: BaseException) -> str:
+    """An exception for an error message: its type, and its text if it has one."""
     try:
         text = str(exc)
     except Exception:
@@ -620,11 +621,11 @@ def _failure(pm: pluggy.PluginManager, name: str, exc: BaseException,
         plugin = codes.get(tb.tb_frame.f_code)
         if plugin is not None:
             return PluginError(f"plugin {plugin!r}: {name} raised "
-                               f"{_describe_exception(exc)}", plugin, name)
+                               f"{describe_exception(exc)}", plugin, name)
         tb = tb.tb_next
     if args is not None and check is not None:
         return _blame(pm, name, args, check)
-    return _unattributed(impls, name, f"raised {_describe_exception(exc)}")
+    return _unattributed(impls, name, f"raised {describe_exception(exc)}")
 
 
 def _blame(pm: pluggy.PluginManager, name: str, args: tuple[Any, ...],
@@ -644,7 +645,7 @@ def _blame(pm: pluggy.PluginManager, name: str, args: tuple[Any, ...],
             continue
         except Exception as exc:
             return PluginError(f"plugin {impl.plugin_name!r}: {name} raised "
-                               f"{_describe_exception(exc)}", impl.plugin_name, name)
+                               f"{describe_exception(exc)}", impl.plugin_name, name)
         problem = check(result)
         if problem is not None:
             return PluginError(f"plugin {impl.plugin_name!r}: {name} {problem}",
@@ -716,7 +717,7 @@ class Ruleset:
                 except Exception as exc:
                     pid = plugin_info(plugin).id
                     raise PluginError(f"plugin {pid!r}: {hook} raised "
-                                      f"{_describe_exception(exc)}", pid, hook) from exc
+                                      f"{describe_exception(exc)}", pid, hook) from exc
         return None
 
     @classmethod
