@@ -495,25 +495,22 @@ def _take_alone(ctx: Context, working: list[Step], step: Step, action: Action) -
     if not _same_steps(working, ctx.state.agenda):
         ctx.emit(AgendaSet(tuple(working)))
     ctx.emit(_AUTOMATIC)
-    _take(ctx, action)
+    _answer(ctx, step, action)
     working.pop(0)
-    ctx._new = []
-    _resolve(ctx, step, action)
     working[:0] = ctx._new
 
 
-def _take(ctx: Context, action: Action) -> None:
-    """Emit ``action``: its mutator is the plugin's (:meth:`~Action.effect`)."""
+def _answer(ctx: Context, step: Step, action: Action) -> None:
+    """Emit ``action``, the answer to ``step``, and run its resolver, which schedules on
+    a fresh ``ctx._new``. A plugin's mutator (:meth:`~Action.effect`) or resolver that
+    raises is a :class:`PluginError` naming it."""
     try:
         ctx.emit(action)
     except TokaidoError:
         raise
     except Exception as exc:
         raise _event_failed(ctx.registry, action, "mutator", exc) from exc
-
-
-def _resolve(ctx: Context, step: Step, action: Action) -> None:
-    """Run the resolver of ``action``, the answer to ``step``."""
+    ctx._new = []
     try:
         ctx.registry.resolvers[type(action)](ctx, step, action)
     except TokaidoError:
@@ -713,7 +710,7 @@ class Game:
         else:
             action = self._matching(legal, step, action)
         ctx = Context(self.state)
-        try:  # (written out: _take and _resolve, at every decision)
+        try:  # (as _answer does, written out: every decision passes here)
             ctx.emit(action)
         except TokaidoError:
             raise
