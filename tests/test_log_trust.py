@@ -685,6 +685,34 @@ def test_a_failing_step_or_action_function_is_a_plugin_error(fails: str, where: 
     assert isinstance(info.value.__cause__, ZeroDivisionError)
 
 
+def test_an_action_type_nobody_registered_is_a_plugin_error_naming_no_plugin() -> None:
+    """A decision offering an action whose type no plugin registered fails when the
+    action is taken: nobody registered what it does next, and no plugin can be named."""
+
+    @frozen
+    class Stray(Action):
+        TYPE: ClassVar[str] = "loose.stray"
+        PUBLIC: ClassVar[bool] = True
+
+    class Loose:
+        tokaido_plugin = PluginInfo("loose", "1", requires=("base",))
+
+        @hookimpl
+        def tokaido_register(self, registry: Any) -> None:
+            registry.add_step("loose.ask", legal=lambda state, step: (Stray(0),))
+
+        @hookimpl
+        def tokaido_setup_steps(self, state: GameState) -> Sequence[Staged]:
+            return [Staged(10_000, Step("loose.ask", 0, 0))]
+
+    game = new_game(3, plugins=["base", Loose()], travellers=["kinko", "satsuki", "umegae"])
+    with pytest.raises(PluginError) as info:
+        game.apply(game.legal_actions()[0])
+    assert str(info.value).startswith("an unregistered action type: resolver of action "
+                                      "'loose.stray' raised KeyError")
+    assert (info.value.plugin, info.value.hook) == (None, "resolver of action 'loose.stray'")
+
+
 def test_a_typed_error_a_step_raises_on_purpose_passes_through() -> None:
     """A TokaidoError from a plugin's step is its message to the caller, not a fault."""
 

@@ -509,14 +509,14 @@ def _answer(ctx: Context, step: Step, action: Action) -> None:
     except TokaidoError:
         raise
     except Exception as exc:
-        raise _event_failed(ctx.registry, action, "mutator", exc) from exc
+        raise _action_failed(ctx.registry, action, "mutator", exc) from exc
     ctx._new = []
     try:
         ctx.registry.resolvers[type(action)](ctx, step, action)
     except TokaidoError:
         raise
     except Exception as exc:
-        raise _event_failed(ctx.registry, action, "resolver", exc) from exc
+        raise _action_failed(ctx.registry, action, "resolver", exc) from exc
 
 
 def _step_failed(stype: StepType, part: str, exc: Exception) -> PluginError:
@@ -527,13 +527,14 @@ def _step_failed(stype: StepType, part: str, exc: Exception) -> PluginError:
                        stype.plugin, where)
 
 
-def _event_failed(registry: Registry, event: Event, part: str, exc: Exception) -> PluginError:
-    """An event's mutator or an action's resolver raised: named as a failing hook is."""
-    plugin = registry.event_plugins.get(event.TYPE, "")
-    kind = "action" if isinstance(event, Action) else "event"
-    where = f"{part} of {kind} {event.TYPE!r}"
-    return PluginError(f"plugin {plugin!r}: {where} raised {describe_exception(exc)}",
-                       plugin, where)
+def _action_failed(registry: Registry, action: Action, part: str,
+                   exc: Exception) -> PluginError:
+    """An action's mutator or resolver raised: named as a failing hook is (the plugin
+    that registered the action type; ``None`` for a type nobody registered)."""
+    plugin = registry.event_plugins.get(action.TYPE)
+    where = f"{part} of action {action.TYPE!r}"
+    who = "an unregistered action type" if plugin is None else f"plugin {plugin!r}"
+    return PluginError(f"{who}: {where} raised {describe_exception(exc)}", plugin, where)
 
 
 def _same_steps(working: list[Step], agenda: tuple[Step, ...]) -> bool:
@@ -715,14 +716,14 @@ class Game:
         except TokaidoError:
             raise
         except Exception as exc:
-            raise _event_failed(ctx.registry, action, "mutator", exc) from exc
+            raise _action_failed(ctx.registry, action, "mutator", exc) from exc
         working = list(ctx.state.agenda)
         try:
             ctx.registry.resolvers[type(action)](ctx, step, action)
         except TokaidoError:
             raise
         except Exception as exc:
-            raise _event_failed(ctx.registry, action, "resolver", exc) from exc
+            raise _action_failed(ctx.registry, action, "resolver", exc) from exc
         working[:0] = ctx._new
         next_step, next_legal = _run(ctx, working)
         return Game(ctx.state, tuple(ctx.events), self, next_legal, next_step)

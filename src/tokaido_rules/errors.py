@@ -43,7 +43,8 @@ class PluginError(TokaidoError):
     type.
 
     ``plugin`` is the id of the plugin at fault (``None`` when it cannot be told apart
-    from the others implementing the hook). ``hook`` says which code: the hook's name,
+    from the others implementing the hook, or for an action type no plugin registered,
+    which has no resolver). ``hook`` says which code: the hook's name,
     or a function the plugin registered for a step kind or an action type (``"run of
     step 'base.inn'"``; also ``legal actions`` and ``automatic test`` of a step,
     ``mutator`` and ``resolver`` of an action); the exception raised is the error's
