@@ -500,16 +500,17 @@ def _take_alone(ctx: Context, working: list[Step], step: Step, action: Action) -
     working[:0] = ctx._new
 
 
-def _answer(ctx: Context, step: Step, action: Action) -> None:
+def _answer(ctx: Context, step: Step, action: Action) -> tuple[Step, ...]:
     """Emit ``action``, the answer to ``step``, and run its resolver, which schedules on
-    a fresh ``ctx._new``. A plugin's mutator (:meth:`~Action.effect`) or resolver that
-    raises is a :class:`PluginError` naming it."""
+    a fresh ``ctx._new``; return the agenda as the action left it. A plugin's mutator
+    (:meth:`~Action.effect`) or resolver that raises is a :class:`PluginError` naming it."""
     try:
         ctx.emit(action)
     except TokaidoError:
         raise
     except Exception as exc:
         raise _action_failed(ctx.registry, action, "mutator", exc) from exc
+    agenda = ctx.state.agenda
     ctx._new = []
     try:
         ctx.registry.resolvers[type(action)](ctx, step, action)
@@ -517,6 +518,7 @@ def _answer(ctx: Context, step: Step, action: Action) -> None:
         raise
     except Exception as exc:
         raise _action_failed(ctx.registry, action, "resolver", exc) from exc
+    return agenda
 
 
 def _step_failed(stype: StepType, part: str, exc: Exception) -> PluginError:
@@ -711,19 +713,7 @@ class Game:
         else:
             action = self._matching(legal, step, action)
         ctx = Context(self.state)
-        try:  # (as _answer does, written out: every decision passes here)
-            ctx.emit(action)
-        except TokaidoError:
-            raise
-        except Exception as exc:
-            raise _action_failed(ctx.registry, action, "mutator", exc) from exc
-        working = list(ctx.state.agenda)
-        try:
-            ctx.registry.resolvers[type(action)](ctx, step, action)
-        except TokaidoError:
-            raise
-        except Exception as exc:
-            raise _action_failed(ctx.registry, action, "resolver", exc) from exc
+        working = list(_answer(ctx, step, action))
         working[:0] = ctx._new
         next_step, next_legal = _run(ctx, working)
         return Game(ctx.state, tuple(ctx.events), self, next_legal, next_step)
