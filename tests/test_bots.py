@@ -430,6 +430,7 @@ class CheapestBot:
 
     def choose(self, view: View) -> Action:
         assert view.legal_actions and view.current_player == view.seat
+        assert view.seat is not None  # a seat's view: bots never get the public one
         self.seats.add(view.seat)
         self.decisions += 1
         moves = [a for a in view.legal_actions if isinstance(a, Move)]

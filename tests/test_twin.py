@@ -23,9 +23,12 @@ from tokaido_rules import (
     PluginInfo,
     Registry,
     Ruleset,
+    Setup,
     Staged,
     Step,
+    dump_log,
     hookimpl,
+    new_game,
     secret_zone,
 )
 from tokaido_rules.events import Automatic, DeckSet, Move, decisions
@@ -37,6 +40,7 @@ from tokaido_rules.testing import (
     play,
     twins,
 )
+from tokaido_rules.views import PUBLIC
 
 DECK = "leak.deck"
 CARDS = ("leak.x", "leak.y")
@@ -244,3 +248,81 @@ def test_a_twin_can_be_given() -> None:
     other = Twin("the other order", {f"shuffle.{DECK}": (tuple(reversed(order)),)})
     with pytest.raises(ConformanceError, match="twin: the other order"):
         check_twin(ruleset, game, 5, variants=[other])
+
+
+TELL_DECK = "tell.deck"
+TELL_CARDS = ("tell.x", "tell.y")
+
+
+class Tell:
+    """A plugin that deals its hidden deck of two cards at setup, one to each of seats 0
+    and 1 (their secret cards), so that a twin with the two swapped differs for each
+    seat in its own card: no seat is compared after the deal, only the public. With
+    ``tell``, it announces seat 0's card in public data at every stop: a leak that only
+    the public view and the public copy of the log can show."""
+
+    def __init__(self, tell: bool) -> None:
+        self.tell = tell
+        self.tokaido_plugin = PluginInfo("tell", "1", requires=("base",))
+
+    @hookimpl
+    def tokaido_register(self, registry: Registry) -> None:
+        for card in TELL_CARDS:
+            registry.add_card(Card(card, "tell", card))
+        registry.add_deck(TELL_DECK, TELL_CARDS)
+        registry.add_data("tell.", "public")
+        registry.add_step("tell.deal", run=self.deal)
+        registry.add_step("tell.say", run=self.say)
+
+    @staticmethod
+    def deal(ctx: Context, step: Step) -> None:
+        for piece in (0, 1):
+            ctx.move_cards(TELL_DECK, secret_zone(piece), ctx.state.zone(TELL_DECK)[:1],
+                           from_top=True)
+
+    @staticmethod
+    def say(ctx: Context, step: Step) -> None:
+        ctx.emit_data("tell.card", ctx.state.secret(0)[0])
+
+    @hookimpl
+    def tokaido_setup_steps(self, state: GameState) -> Sequence[Staged]:
+        return [Staged(300, Step("tell.deal"))]
+
+    @hookimpl
+    def tokaido_arrival_steps(self, state: GameState, piece: int) -> Sequence[Staged]:
+        return [Staged(5, Step("tell.say", piece))] if self.tell else []
+
+
+def tell_check(tell: bool) -> int:
+    ruleset = Ruleset.build(["base", Tell(tell)])
+    game = play(ruleset, 2, 3)
+    return check_twin(ruleset, game, 3, kinds=("shuffle.tell.",))
+
+
+def test_a_leak_only_a_spectator_can_see_is_caught() -> None:
+    """Each seat sees a difference of its own (its secret card), so no seat's view or
+    copy is compared after the deal; the public ones are, and show seat 0's card."""
+    with pytest.raises(ConformanceError, match=r"the public copy of the log shows facts "
+                                               r"some seat cannot see.*twin: shuffle\.tell\."
+                                               r"deck.*the public"):
+        tell_check(True)
+    assert tell_check(False) == 1
+
+
+def test_the_public_view_and_copy_are_the_same_in_twins_only_a_seat_tells_apart() -> None:
+    """Seat 0 is dealt the top card of the hidden deck: in the twin with the deck's two
+    cards swapped its view differs; the others' views, the public view and the public
+    copy of the log do not."""
+    ruleset = Ruleset.build(["base", Leak("own")])
+    game = new_game(3, seed=2, plugins=ruleset)
+    order = next(e.cards for e in game.events if isinstance(e, DeckSet) and e.zone == DECK)
+    twin = new_game(3, seed=2, plugins=ruleset,
+                    setup=Setup(chance={f"shuffle.{DECK}": (tuple(reversed(order)),)}))
+    while not game.state.zone(secret_zone(0)):  # the traveller tiles first, then the deal
+        action = game.legal_actions()[0]
+        game, twin = game.apply(action), twin.apply(action)
+    assert twin.view(0) != game.view(0) and twin.view(1) == game.view(1)
+    assert twin.public_view() == game.public_view() == game.view(None)
+    assert secret_zone(0) not in game.public_view().zones
+    assert dump_log(twin, viewer=PUBLIC) == dump_log(game, viewer=PUBLIC)
+    assert dump_log(twin, viewer=0) != dump_log(game, viewer=0)

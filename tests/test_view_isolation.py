@@ -40,7 +40,12 @@ from tokaido_rules.engine import Context
 from tokaido_rules.frozen import FrozenMap
 from tokaido_rules.play import run
 from tokaido_rules.ruleset import Rules
-from tokaido_rules.visibility import data_visible, zone_visible
+from tokaido_rules.visibility import (
+    data_visible,
+    data_visible_to_all,
+    zone_visible,
+    zone_visible_to_all,
+)
 
 SEEDS = (0xC5A1_7E09_3B6D_F214, 0x9F3E_22D1_4A87_0C5B, 0xE1B0_5D6C_7729_83AF,
          0xB7D4_0E13_96C2_5F88)
@@ -133,13 +138,15 @@ def leaks(view: View, game: Game, exempt: dict[int, object]) -> list[str]:
     data values, states and games, the seed and the generator's streams. The objects in
     ``exempt`` (by id: the tuples the ruleset held before any game, such as the decks as
     declared) and the cards of the zones the seat sees are not suspects of holding a
-    hidden order."""
+    hidden order. A public view (``seat`` ``None``) may know what every seat may."""
     state = game.state
     seat = view.seat
     hidden_zones = {name: cards for name, cards in state.zones.items()
-                    if cards and not zone_visible(state, seat, name)}
+                    if cards and not (zone_visible_to_all(state, name) if seat is None
+                                      else zone_visible(state, seat, name))}
     hidden_data = [value for key, value in state.data.items()
-                   if not data_visible(state, seat, key)
+                   if not (data_visible_to_all(state, key) if seat is None
+                           else data_visible(state, seat, key))
                    and isinstance(value, (tuple, dict)) and value]
     streams = {state.seed, *(event_stream(state.seed, seq) for seq in range(state.seq + 2))}
     shown = {id(cards) for cards in view.zones.values()}
@@ -197,7 +204,8 @@ def test_nothing_reachable_from_a_view_is_hidden(plugins: tuple[str, ...],
     """At every decision every seat gets a view, and the deciding seat's is completed
     and played on as a bot does (filling whatever these fill); at one decision in three,
     the whole object graph of the views of the deciding seat and of another is searched
-    for hidden card orders, hidden data, states, games and the seed."""
+    for hidden card orders, hidden data, states, games and the seed (at one in nine, the
+    public view's too)."""
     walked = 0
     for k, (exempt, game) in enumerate(_games(plugins, counts)):
         views = [game.view(seat) for seat in range(game.players)]
@@ -213,6 +221,9 @@ def test_nothing_reachable_from_a_view_is_hidden(plugins: tuple[str, ...],
             problems = leaks(views[seat], game, exempt)
             assert not problems, f"seat {seat} at seq {game.state.seq}: {problems[:5]}"
             walked += 1
+        if k % 9 == 0:
+            problems = leaks(game.public_view(), game, exempt)
+            assert not problems, f"the public view at seq {game.state.seq}: {problems[:5]}"
     assert walked > 20
 
 

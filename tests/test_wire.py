@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import attrs
+import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -41,6 +42,7 @@ from tokaido_rules import (
 )
 from tokaido_rules.bots import RandomBot
 from tokaido_rules.cli import main
+from tokaido_rules.views import PUBLIC
 from tokaido_rules.wire import (
     MAX_SAFE_INTEGER,
     decode_seed,
@@ -90,7 +92,8 @@ def round_trip_game(plugins: tuple[str, ...], players: int, seed: int,
     applied with ``expected_seq``; the game records the legal instance. The deciding
     seat's view (every seat's, every ``every_seat_every`` decisions and at the end),
     the current step and every line of the full log and of each seat's copy validate
-    against the schemas; views and steps decode back to equal ones.
+    against the schemas; views and steps decode back to equal ones. So do the public
+    view (at every decision) and the lines of the public copy of the log.
     """
     ruleset = ruleset_of(plugins)
     check = validators(plugins, players)
@@ -98,7 +101,7 @@ def round_trip_game(plugins: tuple[str, ...], players: int, seed: int,
     bot = RandomBot(seed)
     actions = views = decisions = 0
 
-    def check_view(seat: int) -> None:
+    def check_view(seat: int | None) -> None:
         nonlocal views
         view = game.view(seat)
         doc = encode_view(view)
@@ -114,6 +117,7 @@ def round_trip_game(plugins: tuple[str, ...], players: int, seed: int,
         check["view"].validate(doc)
         assert decode_view(json.dumps(doc), ruleset) == view
         views += 1
+        check_view(None)
         if decisions % every_seat_every == 0:
             for other in range(players):
                 if other != seat:
@@ -136,12 +140,12 @@ def round_trip_game(plugins: tuple[str, ...], players: int, seed: int,
         game = game.apply(action, expected_seq=received["seq"])
         assert game.events[before] is next(a for a in view.legal_actions if a == action)
         decisions += 1
-    for seat in range(players):
+    for seat in [*range(players), None]:
         check_view(seat)
     seen: set[str] = set()
     check_log(dump_log(game), check, seen)
-    for seat in range(players):
-        check_log(dump_log(game, viewer=seat), check, seen)
+    for viewer in [*range(players), PUBLIC]:
+        check_log(dump_log(game, viewer=viewer), check, seen)
     return actions, views
 
 
@@ -533,3 +537,123 @@ def test_an_action_type_cannot_have_a_field_named_type() -> None:
 
     with pytest.raises(PluginDefinitionError, match=r"typed\.act has a field named 'type'"):
         Ruleset.build(["base", Plugin()])
+
+
+STRICT = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda checker, value: type(value) is int))
+"""A validator that reads JSON integers as a JSON parser that keeps ``2`` and ``2.0``
+apart does (Python's): ``2.0`` is a number, not an integer. JSON Schema itself compares
+numbers by value, so a standard validator takes ``2.0`` for an integer."""
+
+
+@cache
+def strict_validators(plugins: tuple[str, ...],
+                      players: int | None = None) -> dict[str, Any]:
+    doc = schemas(ruleset_of(plugins), players)
+    return {kind: STRICT({**doc, "$ref": f"#/$defs/{kind}"}) for kind in KINDS}
+
+
+def decodes(kind: str, message: dict[str, Any]) -> bool:
+    ruleset = ruleset_of(("base",))
+    decode = {"action": decode_action, "step": decode_step, "view": decode_view}[kind]
+    try:
+        decode(message, ruleset)
+    except (IllegalActionError, LogFormatError):
+        return False
+    return True
+
+
+def _tweaked(doc: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """``doc`` with the value at ``path`` (its keys joined by ``/``; list indices as
+    numbers) replaced."""
+    out: dict[str, Any] = json.loads(json.dumps(doc))
+    *parents, last = path.split("/")
+    target: Any = out
+    for part in parents:
+        target = target[int(part)] if isinstance(target, list) else target[part]
+    if isinstance(target, list):
+        target[int(last)] = value
+    else:
+        target[last] = value
+    return out
+
+
+def _agreement_cases() -> list[tuple[str, dict[str, Any]]]:
+    game = new_game(3, seed=11)  # base, 3 players: three travellers, seat 0 decides
+    deciding, other, public = (encode_view(game.view(0)), encode_view(game.view(1)),
+                               encode_view(game.public_view()))
+    step = encode_step(game.current_step)  # type: ignore[arg-type]
+    cases: list[tuple[str, dict[str, Any]]] = [
+        ("action", _tweaked(DONATE, field, value))
+        for field in ("seat", "piece") for value in (0, 4, 2.0, -1, 5, None, True)]
+    cases += [("action", _tweaked(DONATE, "amount", value)) for value in (2, -2, 2.0)]
+    cases += [("step", _tweaked(step, "seat", value)) for value in (0, 4, None, 2.0, -1, 5)]
+    cases += [("step", _tweaked(step, "piece", value)) for value in (-1, 4, 1.0, -2, 5)]
+    for doc in (deciding, other, public):
+        cases += [("view", _tweaked(doc, "seat", value)) for value in (0, 2, None, 2.0, -1, 3)]
+        cases += [("view", _tweaked(doc, "current_player", value))
+                  for value in (0, 2, None, 0.0, -1, 3)]
+    cases += [("view", _tweaked(deciding, field, value))
+              for field in ("players", "seq", "turn") for value in (2, 3, 5, 3.0, 1, 6, -1)]
+    cases += [("view", _tweaked(deciding, field, value))
+              for field in ("pieces/1/seat", "agenda/0/seat", "current_step/seat",
+                            "legal_actions/0/seat")
+              for value in (0, 2, 2.0, -1, 3, 4)]
+    cases += [("view", _tweaked(deciding, field, value))
+              for field in ("agenda/0/piece", "current_step/piece") for value in (-1, 2, 3, -2)]
+    cases += [("view", _tweaked(deciding, "zone_sizes/base.meals", value))
+              for value in (0, 3, -1, 3.0)]
+    cases += [("view", _tweaked(public, "legal_actions", deciding["legal_actions"]))]
+    return cases
+
+
+AGREEMENT = _agreement_cases()
+
+
+@pytest.mark.parametrize(("kind", "message"), AGREEMENT,
+                         ids=[f"{kind}{i}" for i, (kind, _) in enumerate(AGREEMENT)])
+def test_the_schema_and_the_decoders_agree(kind: str, message: dict[str, Any]) -> None:
+    """A message decodes if and only if it validates against the schema of its kind, read
+    with integers kept apart from numbers such as ``2.0`` (a standard JSON Schema
+    validator takes ``2.0`` for ``2``: the one difference, documented): negative seats,
+    seats and travellers beyond the game the view names, negative counts, ``2.0`` for an
+    integer, legal actions in the public view. A view is checked against the schemas with
+    and without its number of players."""
+    schema_says = strict_validators(("base",))[kind].is_valid(message)
+    assert decodes(kind, message) == schema_says
+    if kind == "view" and message["players"] in (2, 3, 4, 5) and type(
+            message["players"]) is int:
+        narrowed = strict_validators(("base",), message["players"])[kind].is_valid(message)
+        assert narrowed == schema_says
+
+
+def test_json_schema_takes_2_0_for_an_integer_where_the_decoders_do_not() -> None:
+    """The documented difference: by JSON Schema's rules ``2.0`` is an integer, so a
+    standard validator accepts it; the decoders refuse it, as they refuse ``"2"``."""
+    plain = validators(("base",))["action"]
+    for field in ("seat", "amount"):
+        message = _tweaked(DONATE, field, 2.0)
+        assert plain.is_valid(message) and not decodes("action", message)
+        assert not strict_validators(("base",))["action"].is_valid(message)
+    assert not plain.is_valid(_tweaked(DONATE, "seat", -1))
+    assert not decodes("action", _tweaked(DONATE, "seat", -1))
+
+
+def test_the_public_view_and_copy_on_the_wire() -> None:
+    """The public view travels with ``seat`` null and no legal actions, and decodes back;
+    the header of the public copy names the viewer ``"public"``."""
+    game = new_game(3, seed=4)
+    doc = encode_view(game.public_view())
+    assert doc["seat"] is None and doc["legal_actions"] == []
+    assert not any(key.startswith("base.offer.") for key in doc["data"])
+    assert decode_view(json.dumps(doc), game.ruleset) == game.public_view() == game.view(None)
+    check = validators(("base",), 3)
+    check["view"].validate(doc)
+    head = json.loads(dump_log(game, viewer=PUBLIC).partition("\n")[0])
+    check["log_header"].validate(head)
+    validators(("base",))["log_header"].validate(head)
+    assert not check["log_header"].is_valid({**head, "viewer": "everyone"})
+    assert not check["log_header"].is_valid({**head, "viewer": 3})
+    assert not validators(("base",))["log_header"].is_valid({**head, "viewer": 3})
+    assert validators(("base",))["log_header"].is_valid({**head, "viewer": 2})

@@ -130,6 +130,10 @@ def greedy_value(game: Game, action: Action, seat: int, depth: int = GREEDY_DEPT
     return gain
 
 
+_NO_SEAT = "a bot decides for a seat: the public view has none"
+"""Why a bot refuses the public view (``seat`` ``None``): bots get their seat's view."""
+
+
 class GreedyBot:
     """Takes the action with the best immediate gain, judged on a sampled completion of
     its view (ties broken by the order of the legal actions)."""
@@ -143,8 +147,11 @@ class GreedyBot:
         self.decisions += 1
         if len(actions) == 1:
             return actions[0]
+        seat = view.seat
+        if seat is None:
+            raise ValueError(_NO_SEAT)
         world = determinize(view, random_below(self.seed, self.decisions, 0, MASK))
-        values = [greedy_value(world, a, view.seat) for a in actions]
+        values = [greedy_value(world, a, seat) for a in actions]
         return actions[values.index(max(values))]
 
 
@@ -204,18 +211,21 @@ class SearchBot:
         self.decisions += 1
         if len(actions) == 1:
             return actions[0]
+        seat = view.seat
+        if seat is None:
+            raise ValueError(_NO_SEAT)
         first = determinize(view, random_below(self.seed, self.decisions, 0, MASK))
         if self._shapes_game(view):
             candidates = list(range(len(actions)))
         else:
-            prior = [greedy_value(first, a, view.seat) for a in actions]
+            prior = [greedy_value(first, a, seat) for a in actions]
             best = max(prior)
             candidates = [i for i, v in enumerate(prior) if v >= best - self.margin]
         if len(candidates) == 1:
             return actions[candidates[0]]
         worlds = [first, *(determinize(view, random_below(self.seed, self.decisions, i, MASK))
                            for i in range(1, self.samples))]
-        totals = [sum(self._playout(world, actions[i], view.seat) for world in worlds)
+        totals = [sum(self._playout(world, actions[i], seat) for world in worlds)
                   for i in candidates]
         return actions[candidates[totals.index(max(totals))]]
 

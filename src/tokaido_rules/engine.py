@@ -37,7 +37,7 @@ from .frozen import FrozenMap, freeze_value
 from .model import GameState, Piece, Staged, Step, collection_zone
 from .registry import Registry, StepType
 from .ruleset import Hooks, Rules, Ruleset, Setup, describe_exception
-from .views import View, make_view
+from .views import View, make_public_view, make_view
 
 T = TypeVar("T")
 
@@ -688,9 +688,16 @@ class Game:
         return self._legal
 
     # --- acting --------------------------------------------------------------------------
-    def view(self, seat: int) -> View:
-        """What ``seat`` may see now (:class:`~tokaido_rules.views.View`)."""
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may see now (:class:`~tokaido_rules.views.View`); ``None``: the
+        public view (:meth:`public_view`)."""
         return make_view(self, seat)
+
+    def public_view(self) -> View:
+        """What every seat may see now, as a spectator does: a
+        :class:`~tokaido_rules.views.View` whose ``seat`` is ``None``, holding a zone's
+        cards or a data value only if each seat may see them, and no legal actions."""
+        return make_public_view(self)
 
     def apply(self, action: Action, *, expected_seq: int | None = None) -> Game:
         """Return the game after ``action``; raise :class:`IllegalActionError` if it is not

@@ -1,5 +1,6 @@
 """Per-seat views: what one seat may see of a game (rules reference, Hidden information),
-and its copy of the log.
+and its copy of the log; and the public view and copy: what every seat may see (a
+spectator's).
 
 Public: positions, coins, collections, donations, scores, face-up cards, every zone's
 size and card backs. Hidden from a seat: the order of every deck and the seed, other
@@ -9,14 +10,15 @@ closed).
 A :class:`View` holds only what its seat may see: nothing reachable from it (its
 attributes, theirs, the ruleset's registry and hooks) holds a game state, a game, its
 seed or a hidden card, so a view can be handed as it is to a bot, or to whatever turns
-it into a client's message.
+it into a client's message. The public view (``seat`` ``None``) holds only what every
+seat may see: a zone's cards or a data value only if each seat may see them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from attrs import field, frozen
 
@@ -24,7 +26,7 @@ from .errors import TokaidoError
 from .events import Action, Event, fold
 from .frozen import EMPTY, FrozenMap
 from .model import GameState, Piece, Step
-from .visibility import split_zones, visible_data
+from .visibility import public_data, split_public_zones, split_zones, visible_data
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -36,16 +38,31 @@ class UnknownSeatError(TokaidoError, ValueError):
     """A view was asked for a seat that is not in the game."""
 
 
+PUBLIC: Final = "public"
+"""The viewer of the public copy of a log (``dump_log(game, viewer=PUBLIC)``): what every
+seat may see, as a spectator does."""
+
+SeatOrPublic = int | Literal["public"]
+"""Whose copy of a log a :class:`~tokaido_rules.log.SeatCopy` is: a seat's, or the
+public one (:data:`PUBLIC`)."""
+
+Viewer = SeatOrPublic | None
+"""Whose copy of a log: a seat's, the public one (:data:`PUBLIC`), or ``None`` for the
+full log."""
+
+
 @frozen(slots=False)  # attrs fills a dict class's 16 fields more cheaply (a view per decision)
 class View:
-    """What ``seat`` may see at one point of a game.
+    """What ``seat`` may see at one point of a game; with ``seat`` ``None``, the public
+    view (:meth:`Game.public_view <tokaido_rules.Game.public_view>`): what every seat may
+    see, as a spectator does.
 
     ``zones`` holds the cards of every zone the seat may see; ``zone_sizes`` the number
     of cards of every zone; ``hidden_backs`` the card backs of every other zone;
-    ``legal_actions`` is filled only when the seat decides.
+    ``legal_actions`` is filled only when the seat decides (never in the public view).
     """
 
-    seat: int
+    seat: int | None
     players: int
     seq: int
     turn: int
@@ -127,13 +144,16 @@ def _hidden_backs(registry: Registry, hidden: dict[str, tuple[str, ...]]) -> Fro
     return FrozenMap(backs)
 
 
-def make_view(game: Game, seat: int) -> View:
+def make_view(game: Game, seat: int | None) -> View:
     """The :class:`View` of ``seat`` (a bot gets one at every decision): each zone's
-    size, and its cards or, hidden, its card backs."""
+    size, and its cards or, hidden, its card backs. ``None``: the public view
+    (:func:`make_public_view`)."""
     global _last_sizes
     state = game.state
     rules = state.rules
     if type(seat) is not int or not 0 <= seat < rules.players:
+        if seat is None:  # off the hot path: a seat's view never comes here
+            return make_public_view(game)
         seat = check_seat(state, seat)
     registry = rules.registry
     zones = state.zones
@@ -160,13 +180,46 @@ def make_view(game: Game, seat: int) -> View:
     return view
 
 
+def make_public_view(game: Game) -> View:
+    """The public view (``seat`` ``None``): what every seat may see, as a spectator does.
+
+    A zone's cards only if every seat may see them (the intersection over the seats of
+    :func:`~tokaido_rules.visibility.zone_visible`), the card backs of the others; the
+    game data every seat may see; every zone's size, the pieces, the agenda and whose
+    decision it is (public, as in every seat's view); never legal actions."""
+    global _last_sizes
+    state = game.state
+    rules = state.rules
+    zones = state.zones
+    shown, hidden = split_public_zones(state)
+    step = game.current_step
+    last = _last_sizes
+    if last[0] is zones:
+        sizes = last[1]
+    else:
+        sizes = FrozenMap(zip(zones, map(len, zones.values()), strict=False))
+        _last_sizes = (zones, sizes)
+    view = _new(View)
+    _set(view, "__dict__", {
+        "seat": None, "players": rules.players, "seq": state.seq, "turn": state.turn,
+        "over": state.over, "pieces": state.pieces, "zones": FrozenMap(shown),
+        "zone_sizes": sizes,
+        "hidden_backs": _hidden_backs(rules.registry, hidden) if hidden else EMPTY,
+        "data": FrozenMap(public_data(state)), "agenda": state.agenda,
+        "current_player": None if step is None else step.seat, "current_step": step,
+        "legal_actions": (), "ruleset": rules.ruleset,
+    })
+    return view
+
+
 def determinize(view: View, seed: int) -> Game:
     """A complete game consistent with everything ``view`` shows, the rest sampled.
 
     The cards the seat cannot see are dealt at random (from ``seed``) into the hidden
     zones, respecting each zone's card backs (a meal deck gets meals); hidden game data
     is left out, and the game's own seed is ``seed``. This is what a bot that must not
-    read hidden state searches on (information-set sampling).
+    read hidden state searches on (information-set sampling). A public view works too:
+    then every card some seat may not see is sampled.
     """
     from .chance import event_stream, shuffle
     from .engine import Game, make_rules
@@ -205,12 +258,14 @@ def determinize(view: View, seed: int) -> Game:
 
 
 def redacted_events(
-    game: Game, seat: int
+    game: Game, seat: int | None
 ) -> Iterator[tuple[Event, dict[str, Any], tuple[str, ...]]]:
-    """Each event with the data ``seat`` may see and the names of the withheld fields."""
+    """Each event with the data ``seat`` may see (``None``: every seat) and the names of
+    the withheld fields."""
     from .engine import initial_state
 
-    seat = check_seat(game.state, seat)
+    if seat is not None:
+        seat = check_seat(game.state, seat)
     state = initial_state(game.state.rules, game.seed)
     for event in game.events:
         state = fold(state, event)
@@ -218,13 +273,27 @@ def redacted_events(
         yield event, data, withheld
 
 
-def redact(event: Event, state: GameState, seat: int) -> tuple[dict[str, Any], tuple[str, ...]]:
+def redact(event: Event, state: GameState,
+           seat: int | None) -> tuple[dict[str, Any], tuple[str, ...]]:
     """The data of ``event`` that ``seat`` may see (``state``: right after the event), and
-    the names of the withheld fields."""
+    the names of the withheld fields; ``seat`` ``None``: the data every seat may see
+    (:func:`public_fields`), as in the public copy of the log."""
     from .events import field_names
     from .log import event_data
 
-    shown = set(event.visible_fields(state, seat))
+    shown = set(event.visible_fields(state, seat)) if seat is not None else public_fields(
+        event, state)
     data = event_data(event)
     withheld = tuple(n for n in field_names(type(event)) if n not in shown)
     return {k: v for k, v in data.items() if k in shown}, withheld
+
+
+def public_fields(event: Event, state: GameState) -> set[str]:
+    """The fields of ``event`` every seat may see (``state``: right after the event): the
+    intersection over the seats of :meth:`~tokaido_rules.events.Event.visible_fields`."""
+    shown = set(event.visible_fields(state, 0))
+    for seat in range(1, state.players):
+        if not shown:
+            break
+        shown &= set(event.visible_fields(state, seat))
+    return shown

@@ -3,7 +3,9 @@ Hidden information).
 
 Zones and data keys declare their visibility when registered; anything undeclared is
 hidden (fail closed). Events declare which of their fields a seat may see
-(:meth:`~tokaido_rules.events.Event.visible_fields`), using these functions.
+(:meth:`~tokaido_rules.events.Event.visible_fields`), using these functions. What every
+seat may see (the public view, a spectator's) is the intersection over the seats: the
+``*_to_all`` and ``public_*`` functions.
 """
 
 from __future__ import annotations
@@ -81,6 +83,33 @@ def visible_data(state: GameState, seat: int) -> dict[str, Any]:
     """Every game data value ``seat`` may see: :func:`data_visible` over all keys in
     one pass."""
     return _split(state, seat, state.data, _DATA)[0]
+
+
+def zone_visible_to_all(state: GameState, zone: str) -> bool:
+    """Whether every seat may see the cards of ``zone``: :func:`zone_visible` for each
+    seat of the game (what a spectator sees)."""
+    resolved = _resolved(state.rules.registry, _ZONES, zone)
+    return all(_check(resolved, state, seat, zone) for seat in range(state.players))
+
+
+def data_visible_to_all(state: GameState, key: str) -> bool:
+    """Whether every seat may see a game data value: :func:`data_visible` for each
+    seat of the game."""
+    resolved = _resolved(state.rules.registry, _DATA, key)
+    return all(_check(resolved, state, seat, key) for seat in range(state.players))
+
+
+def split_public_zones(state: GameState) -> tuple[dict[str, tuple[str, ...]],
+                                                  dict[str, tuple[str, ...]]]:
+    """:func:`split_zones` for the public view: the zones every seat may see, and the
+    others (those some seat, or none, may not see), each with its cards."""
+    return _split_public(state, state.zones, _ZONES)
+
+
+def public_data(state: GameState) -> dict[str, Any]:
+    """The game data values every seat may see (:func:`data_visible_to_all` over all
+    keys in one pass)."""
+    return _split_public(state, state.data, _DATA)[0]
 
 
 _ZONES = "zones"
@@ -216,6 +245,29 @@ def _split(state: GameState, seat: int, items: Mapping[str, T],
         else:
             seen = _check(resolved, state, seat, name)
         if seen:
+            shown[name] = items[name]
+        else:
+            hidden[name] = items[name]
+    return shown, hidden
+
+
+def _split_public(state: GameState, items: Mapping[str, T],
+                  kind: str) -> tuple[dict[str, T], dict[str, T]]:
+    """The items every seat may see and the others: :func:`_split` with the names whose
+    rule is asked shown only if every seat sees them (a seat's own name never is, in a
+    game of two seats or more)."""
+    if not items:
+        return {}, {}
+    registry = state.rules.registry
+    kept = _kept(registry)
+    last = kept.last.get(kind)
+    if last is None or last[0] is not items:
+        last = kept.last[kind] = _split_anew(registry, kind, items, last)
+    shown: dict[str, T] = last[1].copy()
+    hidden: dict[str, T] = last[2].copy()
+    seats = range(state.players)
+    for name, resolved in last[3]:
+        if all(_check(resolved, state, seat, name) for seat in seats):
             shown[name] = items[name]
         else:
             hidden[name] = items[name]

@@ -8,7 +8,8 @@ flat object, its type's wire name beside its fields::
 
 a step is ``{"kind": ..., "piece": ..., "seat": ..., "data": {...}}`` and a view is
 every field of :class:`~tokaido_rules.View` (its legal actions encoded as above, its
-``seq``, and the ruleset's plugins and options; never the seed).
+``seq``, and the ruleset's plugins and options; never the seed; ``seat`` null for the
+public view, what every seat may see).
 
 The encoders return JSON-ready data (dicts, lists, strings, integers, booleans and
 ``None``: ``json.dumps`` writes the message). The decoders take JSON text (``str`` or
@@ -180,7 +181,9 @@ def decode_action(data: Message, ruleset: Ruleset) -> Action:
     Anything else is an :class:`~tokaido_rules.IllegalActionError` naming the field:
     text that is not JSON, an unknown type, a missing or unknown field, a value of
     another type (``"2"``, ``2.0`` or ``true`` for an integer), an integer beyond
-    ±(2**53 - 1), values nested too deep. Whether the action is legal now is for
+    ±(2**53 - 1), a seat or traveller out of range (a negative one, or beyond the
+    largest game: the bounds of :func:`schemas` without ``players``), values nested too
+    deep. Whether the action is legal now (its seat in this game) is for
     :meth:`~tokaido_rules.Game.apply` to say (with ``expected_seq``, whether it is
     stale); it records the legal action equal to this one.
     """
@@ -202,7 +205,8 @@ def decode_view(data: Message, ruleset: Ruleset) -> View:
     ``ruleset`` must be the ruleset the view names (same plugins, versions and
     options). :class:`~tokaido_rules.LogFormatError` naming the field for anything that
     does not fit: a missing or unknown field, a value of another type, an unknown step
-    kind or action type.
+    kind or action type, a seat or traveller that is not in the view's game, a negative
+    count, legal actions in the public view (``seat`` ``null``).
     """
     obj = _parse(data, "view", LogFormatError)
     _check_keys(obj, _VIEW_FIELDS, (), "view", LogFormatError)
@@ -217,27 +221,53 @@ def decode_view(data: Message, ruleset: Ruleset) -> View:
             if not isinstance(value, list):
                 raise LogFormatError(f"view field 'legal_actions': expected a list, got "
                                      f"{type(value).__name__}")
-            actions = []
-            for i, item in enumerate(value):
-                where = f"view field 'legal_actions[{i}]'"
-                if not isinstance(item, Mapping):
-                    raise LogFormatError(f"{where}: an action is a JSON object, not "
-                                         f"{_json_type(item)}")
-                actions.append(_action(item, ruleset, LogFormatError, f"{where}: "))
-            values[name] = tuple(actions)
+            values[name] = value  # decoded below, once the game's size is known
             continue
         try:
             values[name] = _CONVERTER.structure(value, hint)
         except Exception as exc:
             raise LogFormatError(f"view {_problems(exc, name)}") from None
+    players = values["players"]
+    if not 2 <= players <= MAX_PLAYERS:
+        raise LogFormatError(f"view field 'players': {players} is not 2 to {MAX_PLAYERS}")
+    pieces = _pieces(ruleset, players)
     steps = [(f"agenda[{i}]", step) for i, step in enumerate(values["agenda"])]
     for where, step in [*steps, ("current_step", values["current_step"])]:
-        if step is not None and step.kind not in ruleset.registry.steps:
-            raise LogFormatError(f"view field '{where}.kind': unknown step kind "
-                                 f"{_shown(step.kind)}")
-    if not 0 <= values["seat"] < values["players"]:
-        raise LogFormatError(f"view field 'seat': no seat {values['seat']} in a "
-                             f"{values['players']}-player game")
+        if step is not None:
+            if step.kind not in ruleset.registry.steps:
+                raise LogFormatError(f"view field '{where}.kind': unknown step kind "
+                                     f"{_shown(step.kind)}")
+            _check_step(step, players, pieces, f"view field '{where}")
+    for name in ("seat", "current_player"):
+        seat = values[name]
+        if seat is not None and not 0 <= seat < players:
+            raise LogFormatError(f"view field '{name}': no seat {seat} in a "
+                                 f"{players}-player game")
+    for name in ("seq", "turn"):
+        if values[name] < 0:
+            raise LogFormatError(f"view field '{name}': {values[name]} is negative")
+    counts = [(f"zone_sizes.{k}", n) for k, n in values["zone_sizes"].items()]
+    counts += [(f"hidden_backs.{k}.{d}", n) for k, backs in values["hidden_backs"].items()
+               for d, n in backs.items()]
+    for where, n in counts:
+        if n < 0:
+            raise LogFormatError(f"view field '{where}': {n} is negative")
+    if len(values["pieces"]) > pieces:
+        raise LogFormatError(f"view field 'pieces': {len(values['pieces'])} travellers, "
+                             f"more than the {pieces} of a {players}-player game")
+    for i, piece in enumerate(values["pieces"]):
+        _check_bounds(piece, players, pieces, LogFormatError, f"view field 'pieces[{i}].")
+    actions = []
+    for i, item in enumerate(values["legal_actions"]):
+        where = f"view field 'legal_actions[{i}]'"
+        if not isinstance(item, Mapping):
+            raise LogFormatError(f"{where}: an action is a JSON object, not "
+                                 f"{_json_type(item)}")
+        actions.append(_action(item, ruleset, LogFormatError, f"{where}: ", players, pieces))
+    if values["seat"] is None and actions:
+        raise LogFormatError("view field 'legal_actions': the public view (seat null) has "
+                             "no legal actions")
+    values["legal_actions"] = tuple(actions)
     return View(**values)
 
 
@@ -323,8 +353,9 @@ def _check_keys(obj: Mapping[str, Any], names: tuple[str, ...], required: tuple[
 
 
 def _action(obj: Mapping[str, Any], ruleset: Ruleset, error: Callable[[str], TokaidoError],
-            prefix: str) -> Action:
-    """An action from a parsed object (``prefix``: where it is, in a larger message)."""
+            prefix: str, seats: int = MAX_PLAYERS, pieces: int = MAX_PIECES) -> Action:
+    """An action from a parsed object (``prefix``: where it is, in a larger message), its
+    seats and travellers within a game of ``seats`` players and ``pieces`` travellers."""
     kind = obj.get("type", _MISSING)
     if kind is _MISSING:
         raise error(f"{prefix}action: missing field 'type'")
@@ -343,6 +374,7 @@ def _action(obj: Mapping[str, Any], ruleset: Ruleset, error: Callable[[str], Tok
     except Exception as exc:
         raise error(f"{prefix}{kind} {_problems(exc)}") from None
     assert isinstance(action, Action)
+    _check_bounds(action, seats, pieces, error, f"{prefix}{kind} field '")
     return action
 
 
@@ -355,7 +387,62 @@ def _step(obj: Mapping[str, Any], ruleset: Ruleset, prefix: str) -> Step:
     if step.kind not in ruleset.registry.steps:
         raise LogFormatError(f"{prefix}step field 'kind': unknown step kind "
                              f"{_shown(step.kind)}")
+    _check_step(step, MAX_PLAYERS, MAX_PIECES, f"{prefix}step field '")
     return step
+
+
+def _pieces(ruleset: Ruleset, players: int) -> int:
+    """The number of travellers of a game of ``players`` (seated and neutral)."""
+    return players + ruleset.hooks.neutral_travellers(players)
+
+
+def _check_step(step: Step, seats: int, pieces: int, where: str) -> None:
+    """Refuse a step whose seat or traveller is not in a game of ``seats`` players and
+    ``pieces`` travellers (``where``: the start of the message, up to the field's
+    quote)."""
+    if step.seat is not None and not 0 <= step.seat < seats:
+        raise LogFormatError(f"{where}seat': {step.seat} is not a seat (0 to {seats - 1}, "
+                             "or null)")
+    if not -1 <= step.piece < pieces:
+        raise LogFormatError(f"{where}piece': {step.piece} is not a traveller (0 to "
+                             f"{pieces - 1}, or -1 for none)")
+
+
+_BOUNDS: dict[tuple[type, int, int], tuple[tuple[str, int, int], ...]] = {}
+
+
+def _bounds(cls: type, seats: int, pieces: int) -> tuple[tuple[str, int, int], ...]:
+    """The fields of ``cls`` whose schema bounds an integer within narrower limits than
+    ±(2**53 - 1) (a seat, a traveller, a count), with those limits: the decoders refuse
+    what the schemas refuse (see :class:`_SchemaBuilder`)."""
+    key = (cls, seats, pieces)
+    found = _BOUNDS.get(key)
+    if found is None:
+        out = []
+        for name, schema in _SchemaBuilder(seats, pieces).fields(cls).items():
+            for case in schema.get("anyOf", [schema]):
+                if case.get("type") == "integer" and "minimum" in case and (
+                        case["minimum"], case["maximum"]) != (-MAX_SAFE_INTEGER,
+                                                              MAX_SAFE_INTEGER):
+                    out.append((name, case["minimum"], case["maximum"]))
+        if len(_BOUNDS) >= 4096:
+            _BOUNDS.clear()
+        found = _BOUNDS[key] = tuple(out)
+    return found
+
+
+_WHAT = {"seat": "a seat", "piece": "a traveller"}
+
+
+def _check_bounds(obj: Any, seats: int, pieces: int, error: Callable[[str], TokaidoError],
+                  where: str) -> None:
+    """Refuse an integer field of ``obj`` (an attrs instance) out of the bounds its
+    schema states (:func:`_bounds`)."""
+    for name, low, high in _bounds(type(obj), seats, pieces):
+        value = getattr(obj, name)
+        if type(value) is int and not low <= value <= high:
+            raise error(f"{where}{name}': {value} is not {_WHAT.get(name, 'in range')} "
+                        f"({low} to {high})")
 
 
 _REQUIRED: dict[type, tuple[str, ...]] = {}
@@ -475,8 +562,9 @@ def schemas(ruleset: Ruleset, players: int | None = None) -> dict[str, Any]:
 
     Validate a message against one of them with the document and a reference to it:
     ``{**schemas(ruleset), "$ref": "#/$defs/view"}``. ``players`` narrows seats and
-    travellers to a game of that many players. The schemas describe the shapes; the
-    decoders also refuse what JSON Schema cannot tell apart from an integer (``2.0``).
+    travellers to a game of that many players. A message decodes if and only if it
+    validates, with one exception: the decoders also refuse what JSON Schema cannot tell
+    apart from an integer (``2.0``, which JSON Schema compares by value).
     """
     pieces = MAX_PIECES
     if players is not None:
@@ -510,7 +598,7 @@ def schemas(ruleset: Ruleset, players: int | None = None) -> dict[str, Any]:
                            "value of every rule option.",
             "properties": {"plugins": _plugins_schema(ids),
                            "options": _options_schema(ruleset)}},
-        "view": build.view(players),
+        "view": build.view(players, ruleset),
         "log_header": build.header(ruleset, ids, players),
         **_switch("log_line", lines, "A line of a log after the header: an event, or the "
                                      "trailer that ends a finished game's log.", "line"),
@@ -554,7 +642,8 @@ def _switch(name: str, cases: Mapping[str, dict[str, Any]], description: str,
 
 
 _VIEW_DOCS = {
-    "seat": "The seat this view is for.",
+    "seat": "The seat this view is for; null for the public view (what every seat may "
+            "see, a spectator's), which has no legal actions.",
     "players": "The number of players.",
     "seq": "The number of events so far: send it back with an action (expected_seq).",
     "turn": "The number of moves made so far.",
@@ -569,7 +658,8 @@ _VIEW_DOCS = {
     "agenda": "What must happen next, in order.",
     "current_player": "The seat whose decision it is (null when the game is over).",
     "current_step": "The decision waiting to be made (null when the game is over).",
-    "legal_actions": "The legal actions, sorted; empty unless this seat decides now.",
+    "legal_actions": "The legal actions, sorted; empty unless this seat decides now (always "
+                     "empty in the public view).",
     "ruleset": "The ruleset the table plays.",
 }
 
@@ -669,9 +759,10 @@ class _SchemaBuilder:
                              "additionalProperties": {"$ref": "#/$defs/json"},
                              "description": "The step's parameters."}}}
 
-    def view(self, players: int | None) -> dict[str, Any]:
+    def view(self, players: int | None, ruleset: Ruleset) -> dict[str, Any]:
         hints = _view_hints()
         special: dict[str, dict[str, Any]] = {
+            "seat": {"anyOf": [self.seat, {"type": "null"}]},
             "ruleset": {"$ref": "#/$defs/ruleset"},
             "legal_actions": {"type": "array", "items": {"$ref": "#/$defs/action"}},
             "players": ({"const": players} if players is not None
@@ -687,10 +778,30 @@ class _SchemaBuilder:
         properties = {name: {**(special.get(name) or self.type_schema(hints[name], name)),
                              "description": _VIEW_DOCS[name]}
                       for name in _VIEW_FIELDS}
-        return {"type": "object", "additionalProperties": False,
-                "required": list(_VIEW_FIELDS),
-                "description": "What one seat may see at one point of a game.",
-                "properties": properties}
+        public = {"if": {"required": ["seat"], "properties": {"seat": {"type": "null"}}},
+                  "then": {"properties": {"legal_actions": {"maxItems": 0}}}}
+        schema: dict[str, Any] = {
+            "type": "object", "additionalProperties": False, "required": list(_VIEW_FIELDS),
+            "description": "What one seat may see at one point of a game (seat null: what "
+                           "every seat may see).",
+            "properties": properties, "allOf": [public]}
+        if players is None:  # seats and travellers within the game the view names
+            schema["allOf"] += [self.game_size(n, _pieces(ruleset, n))
+                                for n in range(2, MAX_PLAYERS + 1)]
+        return schema
+
+    @staticmethod
+    def game_size(players: int, pieces: int) -> dict[str, Any]:
+        """The bounds a view of a game of ``players`` (``pieces`` travellers) adds to
+        those of the largest game: its seats and travellers."""
+        seat = {"maximum": players - 1}
+        step = {"properties": {"seat": seat, "piece": {"maximum": pieces - 1}}}
+        return {"if": {"required": ["players"], "properties": {"players": {"const": players}}},
+                "then": {"properties": {
+                    "seat": seat, "current_player": seat,
+                    "pieces": {"maxItems": pieces, "items": {"properties": {"seat": seat}}},
+                    "agenda": {"items": step}, "current_step": step,
+                    "legal_actions": {"items": step}}}}
 
     def header(self, ruleset: Ruleset, ids: list[str], players: int | None) -> dict[str, Any]:
         common: dict[str, Any] = {
@@ -734,12 +845,19 @@ class _SchemaBuilder:
             "required": [*(k for k in HEADER_KEYS if k != "seed"), "viewer"],
             "properties": {
                 **common,
-                "viewer": self.seat,
+                "viewer": {"anyOf": [self.seat, {"const": "public"}],
+                           "description": "The seat whose copy this is, or \"public\": "
+                                          "the public copy, what every seat may see."},
                 "setup": {"type": "object", "additionalProperties": False,
                           "required": required, "properties": setup}}}
+        if players is None:  # the viewer is a seat of the game the header names
+            seat["allOf"] = [
+                {"if": {"required": ["players"], "properties": {"players": {"const": n}}},
+                 "then": {"properties": {"viewer": {"maximum": n - 1}}}}
+                for n in range(2, MAX_PLAYERS + 1)]
         return {"description": "Line 1 of a log: a full log's header holds the seed; a "
-                               "seat's copy's names its viewer instead, and leaves out "
-                               "the hidden setup.",
+                               "seat's copy's (or the public copy's) names its viewer "
+                               "instead, and leaves out the hidden setup.",
                 "type": "object", "if": {"required": ["viewer"]}, "then": seat, "else": full}
 
     def fields(self, cls: type) -> dict[str, Any]:
