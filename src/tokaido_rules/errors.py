@@ -35,7 +35,28 @@ class PluginConflictError(RulesetError):
 
 
 class PluginDefinitionError(RulesetError):
-    """A plugin registered malformed content (a duplicate or unprefixed name, ...)."""
+    """A plugin is malformed: its declaration (id, version), a hook implementation, or
+    the content it registered (a duplicate or unprefixed name, ...).
+
+    Raised while a ruleset is built, before any game exists. ``plugin`` is the id of the
+    plugin at fault and ``hook`` the hook concerned, each ``None`` when the problem is
+    not about one (a requirement cycle, no board). Hook implementations are checked
+    before any plugin is registered: a hook name that matches no hook specification
+    (the message suggests the nearest), arguments the specification does not have, a
+    method named like a hook but not marked ``@hookimpl``, a wrapper that is not a
+    generator. A ruleset that fails to build leaves nothing registered.
+    """
+
+    def __init__(self, message: str, plugin: str | None = None,
+                 hook: str | None = None) -> None:
+        self.plugin = plugin
+        self.hook = hook
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[type[PluginDefinitionError],
+                                  tuple[str, str | None, str | None]]:
+        """Rebuilt whole when it crosses a process boundary (a worker of a batch)."""
+        return (type(self), (str(self), self.plugin, self.hook))
 
 
 class PluginError(TokaidoError):

@@ -7,6 +7,8 @@ what a single game fixes: the player count and any crafted setup.
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -49,9 +51,14 @@ def _str_tuple(items: Iterable[str]) -> tuple[str, ...]:
 class PluginInfo:
     """What a plugin declares about itself.
 
-    A plugin is any object with a ``tokaido_plugin`` attribute holding a ``PluginInfo``
-    and with ``tokaido_*`` hook implementations. ``requires`` lists plugin ids that must be
-    enabled with it; ``conflicts`` ids that must not.
+    A plugin is any object, usually an instance of a class or a module, with a
+    ``tokaido_plugin`` attribute holding a ``PluginInfo`` and with its hook
+    implementations as methods (or functions) marked ``@hookimpl``, each named like the
+    hook it implements. Every other name starting with ``tokaido_`` is kept for hooks:
+    one that matches no hook, or a hook's name without the marker, is a
+    :class:`~tokaido_rules.errors.PluginDefinitionError` when the ruleset is built.
+    ``requires`` lists plugin ids that must be enabled with it; ``conflicts`` ids that
+    must not.
     """
 
     id: str
@@ -75,7 +82,8 @@ def check_version(info: PluginInfo) -> Version:
         return Version(info.version)
     except (TypeError, ValueError):  # InvalidVersion, digits beyond int(), not a str
         raise PluginDefinitionError(f"plugin {info.id!r} has version {_short(info.version)}, "
-                                    "which is not a PEP 440 version (such as 1.2.0)") from None
+                                    "which is not a PEP 440 version (such as 1.2.0)",
+                                    info.id) from None
 
 
 _INSTALLED: dict[tuple[str, ...], dict[str, EntryPoint]] = {}
@@ -102,10 +110,11 @@ def load_plugin(plugin_id: str) -> object:
     try:
         plugin = eps[plugin_id].load()
     except Exception as exc:  # a broken third-party plugin must not crash the caller
-        raise PluginDefinitionError(f"plugin {plugin_id!r} failed to import: {exc}") from exc
+        raise PluginDefinitionError(f"plugin {plugin_id!r} failed to import: {exc}",
+                                    plugin_id) from exc
     if plugin_info(plugin).id != plugin_id:
         raise PluginDefinitionError(
-            f"entry point {plugin_id!r} loads plugin {plugin_info(plugin).id!r}"
+            f"entry point {plugin_id!r} loads plugin {plugin_info(plugin).id!r}", plugin_id
         )
     return plugin
 
@@ -116,7 +125,7 @@ def canonical_order(plugins: Sequence[object]) -> list[object]:
     for p in plugins:
         pid = plugin_info(p).id
         if pid in by_id and by_id[pid] is not p:
-            raise PluginDefinitionError(f"two different plugins have the id {pid!r}")
+            raise PluginDefinitionError(f"two different plugins have the id {pid!r}", pid)
         by_id[pid] = p
     for pid, p in by_id.items():
         info = plugin_info(p)
@@ -142,6 +151,106 @@ def canonical_order(plugins: Sequence[object]) -> list[object]:
         done.add(ready[0])
         ordered.append(by_id[ready[0]])
     return ordered
+
+
+PLUGIN_ATTRIBUTE = "tokaido_plugin"
+"""The one name starting with ``tokaido_`` on a plugin that is not a hook."""
+
+
+def check_hooks(pm: pluggy.PluginManager, plugin: object) -> None:
+    """Check the hook implementations of ``plugin`` against the specifications added to
+    ``pm``, without registering anything; raise a :class:`PluginDefinitionError` naming
+    the plugin and the hook.
+
+    pluggy alone would accept a misspelt hook name (and the ruleset would fail later,
+    far from the cause), reject unknown arguments with an error of its own, and drop a
+    method named like a hook but not marked ``@hookimpl`` without a word.
+    """
+    pid = plugin_info(plugin).id
+    for name in _hook_candidates(plugin):
+        opts = pm.parse_hookimpl_opts(plugin, name)  # None: not a marked routine
+        if opts is None:
+            if name.startswith("tokaido_") and name != PLUGIN_ATTRIBUTE and (
+                    inspect.isroutine(getattr(plugin, name, None))):
+                _check_unmarked(pm, pid, name)
+            continue
+        hook = opts.get("specname") or name
+        caller = getattr(pm.hook, hook, None)
+        spec = None if caller is None else caller.spec
+        if spec is None:
+            if opts.get("optionalhook"):
+                continue  # a hook of another version of tokaido-rules: left uncalled
+            raise PluginDefinitionError(
+                f"plugin {pid!r}: hook {hook!r} matches no hook specification"
+                f"{_did_you_mean(pm, hook)}", pid, hook)
+        function = getattr(plugin, name)
+        if inspect.isclass(plugin) and inspect.isfunction(inspect.getattr_static(plugin, name)):
+            raise PluginDefinitionError(
+                f"plugin {pid!r}: hook {hook!r} is a method of the class "
+                f"{plugin.__name__!r} itself: enable an instance of it, not the class",
+                pid, hook)
+        impl = pluggy.HookImpl(plugin, pid, function, opts)
+        unknown = [a for a in impl.argnames if a not in spec.argnames + spec.kwargnames]
+        if unknown:
+            listed = ", ".join(map(repr, unknown))
+            raise PluginDefinitionError(
+                f"plugin {pid!r}: hook {hook!r} takes "
+                f"{'argument' if len(unknown) == 1 else 'arguments'} {listed}, which its "
+                f"specification does not give (it gives: {', '.join(spec.argnames)})",
+                pid, hook)
+        if impl.wrapper and impl.hookwrapper:
+            raise PluginDefinitionError(
+                f"plugin {pid!r}: hook {hook!r} is marked both wrapper=True and "
+                "hookwrapper=True (choose one)", pid, hook)
+        if (impl.wrapper or impl.hookwrapper) and not inspect.isgeneratorfunction(function):
+            raise PluginDefinitionError(
+                f"plugin {pid!r}: hook {hook!r} is marked as a wrapper but is not a "
+                "generator function (a wrapper yields once)", pid, hook)
+
+
+_MARK = f"{hookspecs.PROJECT}_impl"  # the attribute @hookimpl sets on a function
+
+
+def _hook_candidates(plugin: object) -> list[str]:
+    """The names of ``plugin`` that may be hook implementations: those with the hooks'
+    prefix, and those marked ``@hookimpl`` (``specname=`` lets any name implement a
+    hook). Read from the namespaces themselves: asking pluggy about every attribute, as
+    registering does, costs more than the rest of the check."""
+    spaces: list[Mapping[str, object]] = []
+    if hasattr(plugin, "__dict__"):
+        spaces.append(vars(plugin))
+    if not inspect.ismodule(plugin):
+        cls = plugin if isinstance(plugin, type) else type(plugin)
+        spaces.extend(vars(c) for c in cls.__mro__)
+    names = {name for space in spaces for name, value in space.items()
+             if name.startswith("tokaido_")
+             or hasattr(getattr(value, "__func__", value), _MARK)}
+    return sorted(names)
+
+
+def _check_unmarked(pm: pluggy.PluginManager, pid: str, name: str) -> None:
+    """A routine named with the hooks' prefix but not marked ``@hookimpl``."""
+    caller = getattr(pm.hook, name, None)
+    if caller is not None and caller.spec is not None:
+        raise PluginDefinitionError(
+            f"plugin {pid!r}: {name!r} is named like the hook but not marked @hookimpl, "
+            "so it would never be called (mark it with @hookimpl)", pid, name)
+    raise PluginDefinitionError(
+        f"plugin {pid!r}: hook {name!r} matches no hook specification"
+        f"{_did_you_mean(pm, name)}", pid, name)
+
+
+def _did_you_mean(pm: pluggy.PluginManager, name: str) -> str:
+    """`` (did you mean 'tokaido_x'?)`` for the nearest hook name, or nothing.
+
+    Names are compared without the common ``tokaido_`` prefix, which would make every
+    hook look close to every typo."""
+    prefix = "tokaido_"
+    known = [h[len(prefix):] for h in dir(pm.hook)
+             if h.startswith(prefix) and getattr(pm.hook, h).spec is not None]
+    given = name[len(prefix):] if name.startswith(prefix) else name
+    close = difflib.get_close_matches(given, known, n=1, cutoff=0.5)
+    return f" (did you mean {prefix + close[0]!r}?)" if close else ""
 
 
 class _CorePlugin:
@@ -324,8 +433,9 @@ class _Hooks:
 
     def __init__(self, pm: pluggy.PluginManager) -> None:
         for name in dir(pm.hook):
-            if name.startswith("tokaido_"):
-                setattr(self, name, _hook_caller(getattr(pm.hook, name)))
+            caller = getattr(pm.hook, name)
+            if name.startswith("tokaido_") and caller.spec is not None:  # not optionalhook
+                setattr(self, name, _hook_caller(caller))
 
     def __getattr__(self, name: str) -> Any:  # only reached for unknown hooks
         raise AttributeError(name)
@@ -688,10 +798,16 @@ class Ruleset:
             check_version(plugin_info(plugin))
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
+        for plugin in self.plugins:  # every plugin checked before any is registered
+            check_hooks(self.pm, plugin)
         # pluggy calls the most recently registered plugin first: register in reverse so
         # that hooks run in canonical order (a plugin after those it requires).
         for plugin in reversed(self.plugins):
-            self.pm.register(plugin, name=plugin_info(plugin).id)
+            pid = plugin_info(plugin).id
+            try:
+                self.pm.register(plugin, name=pid)
+            except pluggy.PluginValidationError as exc:  # a check pluggy has and we lack
+                raise PluginDefinitionError(f"plugin {pid!r}: {exc}", pid) from exc
         self.hooks = Hooks(self.pm)
         self.registry = Registry()
         self.registry.plugin = "core"
@@ -712,6 +828,10 @@ class Ruleset:
             if impl.plugin is plugin:
                 try:
                     return impl.function(*(kwargs[name] for name in impl.argnames))
+                except PluginDefinitionError as exc:  # e.g. a name the registry refused
+                    if exc.plugin is None:
+                        exc.plugin, exc.hook = plugin_info(plugin).id, hook
+                    raise
                 except TokaidoError:
                     raise
                 except Exception as exc:
