@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import io
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -21,7 +26,7 @@ from tokaido_rules import (
 )
 from tokaido_rules.bots import BOTS
 from tokaido_rules.cli import main
-from tokaido_rules.play import HELP, run
+from tokaido_rules.play import HELP, GameInterrupted, SessionSignal, run, stop_on_signals
 from tokaido_rules.render import describe_action, road_text
 from tokaido_variants.good_luck import BuyLuck
 
@@ -295,3 +300,172 @@ def test_play_without_a_seed_draws_64_bits_from_secrets(monkeypatch: pytest.Monk
     monkeypatch.setattr("tokaido_rules.play.run", fake_run)
     assert main(["play", "--players", "2"]) == 0
     assert seen == [2**64 - 1]
+
+
+# --- stopped by a signal or by the end of the input: the game is saved ----------------
+
+
+def _start_play(argv: list[str], cwd: Path) -> subprocess.Popen[str]:
+    """`python -m tokaido_rules play ARGV` in ``cwd``, its input and outputs pipes."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen([sys.executable, "-m", "tokaido_rules", "play", *argv], cwd=cwd,
+                            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _read_until(stream: IO[str], text: str) -> str:
+    """Read ``stream`` until ``text`` has come, a character at a time (a prompt has no
+    end of line): no sleep, however slow the machine."""
+    seen = ""
+    while text not in seen:
+        char = stream.read(1)
+        assert char, f"the output ended before {text!r}: {seen[-300:]!r}"
+        seen += char
+    return seen
+
+
+def _read_prompt(stream: IO[str]) -> str:
+    """Read a session's output up to its first prompt (``> `` after ``Your decision:``
+    and the actions: the board marks whose turn it is with ``> `` too)."""
+    shown = _read_until(stream, "Your decision:\n")
+    return shown + _read_until(stream, "\n> ")
+
+
+def _stop(proc: subprocess.Popen[str], how: str) -> tuple[str, str]:
+    """Stop a session waiting at its prompt: send the signal ``how`` (with os.kill), or
+    close its input (``"EOF"``); return the rest of its output and its stderr."""
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    try:
+        if how == "EOF":
+            proc.stdin.close()
+        else:
+            os.kill(proc.pid, getattr(signal, how))
+        out = proc.stdout.read()
+        err = proc.stderr.read()
+        proc.wait(timeout=60)
+    finally:
+        proc.kill()
+    return out, err
+
+
+def _listing(shown: str) -> str:
+    """The last decision listed in a session's output: the numbered actions."""
+    return shown.rsplit("Your decision:", 1)[1].rsplit("> ", 1)[0]
+
+
+STOPS = [
+    pytest.param("SIGTERM", 143, "Terminated!", id="SIGTERM"),
+    pytest.param("SIGHUP", 129, "Hangup!", id="SIGHUP",
+                 marks=pytest.mark.skipif(not hasattr(signal, "SIGHUP"),
+                                          reason="no SIGHUP on this system")),
+    pytest.param("EOF", 0, "Input ended!", id="EOF"),
+]
+
+
+@pytest.mark.parametrize(("how", "status", "said"), STOPS)
+def test_a_stopped_session_saves_the_game_and_resumes_at_the_same_seq(
+        how: str, status: int, said: str, tmp_path: Path) -> None:
+    """SIGTERM, SIGHUP and the end of the input stop `tokaido play` as Ctrl-C does: the
+    game's log is saved in tokaido-game-SEQ.jsonl, stderr says why it stopped, where the
+    game is and the command that resumes it, and the status is 128 + the signal's
+    number (0 for the end of the input). The saved game is the one at the prompt; `play
+    --resume` shows the same decision, and stopped there again saves the same game."""
+    proc = _start_play(["--players", "3", "--seed", "5", "--width", "80"], tmp_path)
+    assert proc.stdout is not None
+    shown = _read_prompt(proc.stdout)
+    _, err = _stop(proc, how)
+    assert proc.returncode == status
+    assert "Traceback" not in err and err.count(said) == 1
+    saved = sorted(tmp_path.glob("tokaido-game-*.jsonl"))
+    assert len(saved) == 1
+    name = saved[0].name
+    assert f"{said} The game is saved in {name}; resume with: tokaido play --resume {name}" \
+        in err
+    game = load_log(saved[0])
+    assert name == f"tokaido-game-{game.state.seq}.jsonl"
+    assert game.seed == 5 and game.players == 3 and not game.is_over
+    assert game.current_player == 0  # where the session asked seat 0
+    assert verify_log(saved[0], allow_unfinished=True).ok
+    assert _listing(shown).split() == " ".join(  # the same words, however wrapped
+        f"{n}. {describe_action(game.state, a)}"
+        for n, a in enumerate(game.legal_actions(), 1)).split()
+
+    again = _start_play(["--resume", name, "--width", "80"], tmp_path)
+    assert again.stdout is not None
+    resumed = _read_prompt(again.stdout)
+    _, err = _stop(again, "EOF")
+    assert again.returncode == 0, err
+    assert _listing(resumed) == _listing(shown)
+    resaved = tmp_path / f"tokaido-game-{game.state.seq}-1.jsonl"  # the first is kept
+    assert f"saved in {resaved.name}" in err
+    assert load_log(resaved).events == game.events
+    assert load_log(saved[0]).events == game.events
+
+
+@pytest.mark.parametrize(("how", "status", "said"), STOPS)
+def test_a_stopped_session_saves_where_asked(how: str, status: int, said: str,
+                                             tmp_path: Path) -> None:
+    """--save-to FILE is where SIGTERM, SIGHUP and the end of the input save, as for
+    Ctrl-C; the default name is not used."""
+    proc = _start_play(["--players", "2", "--seed", "8", "--save-to", "mine.jsonl"],
+                       tmp_path)
+    assert proc.stdout is not None
+    _read_prompt(proc.stdout)
+    _, err = _stop(proc, how)
+    assert proc.returncode == status
+    assert f"{said} The game is saved in mine.jsonl;" in err
+    assert "tokaido play --resume mine.jsonl" in err
+    assert load_log(tmp_path / "mine.jsonl").seed == 8
+    assert not list(tmp_path.glob("tokaido-game-*"))
+
+
+def test_the_end_of_the_input_saves_in_process(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`main` at the end of the input: status 0 and the game saved after the decisions
+    taken; a game that cannot be saved is status 2, and says so. `quit` saves nothing."""
+    path = tmp_path / "end.jsonl"
+    monkeypatch.setattr("builtins.input", reader(["1", "2"]))
+    assert main(["play", "--players", "2", "--seed", "3", "--save-to", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert f"Input ended! The game is saved in {path}" in err
+    game = load_log(path)
+    assert human_decisions(game, 0) == 2 and not game.is_over
+
+    missing = tmp_path / "missing" / "x.jsonl"
+    monkeypatch.setattr("builtins.input", reader([]))
+    assert main(["play", "--players", "2", "--seed", "3", "--save-to", str(missing)]) == 2
+    assert f"Input ended! The game could not be saved to {missing}" in capsys.readouterr().err
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("builtins.input", reader(["quit"]))
+    assert main(["play", "--players", "2", "--seed", "3"]) == 0
+    assert not list(tmp_path.glob("tokaido-game-*"))
+
+
+def test_stop_on_signals_raises_session_signal_and_restores_the_handlers() -> None:
+    """Inside stop_on_signals, SIGTERM (and SIGHUP) raise SessionSignal with its number,
+    which run() turns into GameInterrupted holding the game and the signal; outside,
+    the previous handlers are back."""
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(SessionSignal) as raised, stop_on_signals():
+        os.kill(os.getpid(), signal.SIGTERM)  # delivered before kill returns
+    assert raised.value.signum == signal.SIGTERM
+    assert signal.getsignal(signal.SIGTERM) == before
+
+    def terminated() -> str:
+        raise SessionSignal(signal.SIGTERM)
+
+    game = new_game(2, seed=3)
+    with pytest.raises(GameInterrupted) as stopped:
+        run(game, 0, ("greedy",), game.seed, terminated, io.StringIO())
+    assert stopped.value.signum == signal.SIGTERM
+    assert stopped.value.game.events == game.events
+    with pytest.raises(GameInterrupted) as interrupted:
+        run(game, 0, ("greedy",), game.seed, _ctrl_c, io.StringIO())
+    assert interrupted.value.signum == signal.SIGINT
+
+
+def _ctrl_c() -> str:
+    """A read that Ctrl-C interrupts."""
+    raise KeyboardInterrupt

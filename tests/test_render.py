@@ -19,10 +19,12 @@ from test_conformance import COMBINATIONS
 from tokaido_rules import (
     Game,
     PluginDefinitionError,
+    PluginInfo,
     Ruleset,
     Setup,
     View,
     decisions,
+    hookimpl,
     new_game,
     secret_zone,
 )
@@ -386,3 +388,312 @@ def test_the_documentation_picture_is_up_to_date() -> None:
     assert "Amulets" in svg_text(picture)
     assert (folder / "board.svg").read_text(encoding="utf-8") == picture + "\n", (
         "docs/_static/board.svg is out of date: run python docs/_static/make_board.py")
+
+
+# --- what a player needs: card facts, travellers, the legend, the end (issue 34) --------
+
+
+def test_card_facts_give_the_printed_price_family_and_points() -> None:
+    """A card's facts are the rules' figures: Sake is a 2-coin souvenir of the food and
+    drink family, Ukiyoe a 3-coin art souvenir, a meal costs its printed price and
+    scores 6, Samurai's effect is 3 points; Crossroads adds Buppatsu to a fifth family
+    and restates how sets score (the fifth card of a set: 9)."""
+    from tokaido_rules.render import card_facts
+
+    base = Ruleset.build(("base",))
+    sake = card_facts("sake", base)
+    assert (sake.name, sake.kind, sake.family, sake.family_name, sake.price, sake.points) == (
+        "Sake", "souvenir", "food_drinks", "food and drink", 2, 0)
+    assert sake.summary() == "souvenir, food and drink family, 2 coins"
+    assert sake.sets is not None and "1, 3, 5 and 7" in sake.sets
+    assert sake.attributes() == {"data-card": "sake", "data-kind": "souvenir",
+                                 "data-name": "Sake", "data-price": "2",
+                                 "data-family": "food_drinks",
+                                 "data-family-name": "food and drink"}
+    ukiyoe = card_facts("ukiyoe", base)
+    assert (ukiyoe.family_name, ukiyoe.price) == ("art", 3)
+    assert card_facts("koma", base).price == 1
+    tempura, fugu = card_facts("tempura", base), card_facts("fugu", base)
+    assert (tempura.kind, tempura.price, tempura.points) == ("meal", 2, 6)
+    assert (fugu.price, fugu.points, fugu.family) == (3, 6, None)
+    assert tempura.summary() == "meal, 2 coins, 6 points"
+    assert card_facts("samurai", base).summary() == "encounter: 3 points"
+    assert card_facts("hot_spring.3", base).summary() == "hot spring, 3 points"
+    assert card_facts("sea.5", base).points == 5
+    assert "most spent on meals" in (card_facts("achievement.gourmet", base).effect or "")
+
+    crossroads = Ruleset.build(("base", "crossroads"))
+    buppatsu = card_facts("buppatsu", crossroads)
+    assert (buppatsu.kind_name, buppatsu.family, buppatsu.price) == (
+        "legendary object", "legendary", 2)
+    assert buppatsu.summary().startswith("legendary object, fifth family, 2 coins")
+    assert "9" in (card_facts("sake", crossroads).sets or "")
+    murasame = card_facts("murasame", crossroads)
+    assert (murasame.price, murasame.points) == (3, 8)
+    assert card_facts("bath_house", crossroads).summary() == (
+        "bath house, 1 coin, 4 points: counts as a hot spring")
+
+
+def test_traveller_facts_give_the_starting_coins_and_the_power() -> None:
+    """A traveller's facts: its display name, the rules' starting coins, its power in a
+    short sentence (Crossroads' own travellers through its plugin)."""
+    from tokaido_rules.render import traveller_facts
+
+    ruleset = Ruleset.build(("base", "crossroads"))
+    kinko = traveller_facts("kinko", ruleset)
+    assert (kinko.name, kinko.coins) == ("Kinko", 7)
+    assert kinko.power is not None and "meal" in kinko.power
+    assert kinko.summary().startswith("7 starting coins; ")
+    assert traveller_facts("yoshiyasu", ruleset).coins == 9
+    assert traveller_facts("zenemon", ruleset).name == "Zen-emon"
+    assert traveller_facts("gotozaemon", ruleset).coins == 0
+    registry = ruleset.registry
+    assert all(traveller_facts(t, ruleset).power for t in registry.travellers)
+    assert all("," not in (traveller_facts(t, ruleset).power or "")
+               for t in registry.travellers)  # a note's items are separated by commas
+
+
+def test_describing_a_decision_with_facts() -> None:
+    """describe_action(..., facts=True) names each card and traveller with what a player
+    choosing needs (price, family, starting coins, power); the plain description stays
+    a short line (the terminal's numbered list, the journey)."""
+    from tokaido_base import BuyMeal, BuySouvenirs, ChooseTraveller
+    from tokaido_crossroads.actions import TakeAmulet, TakeCalligraphy
+    from tokaido_rules.render import describe_action
+
+    state = new_game(3, seed=1, plugins=("base", "crossroads")).state
+    buy = BuySouvenirs(0, 0, ("sake", "ukiyoe"), None)
+    assert describe_action(state, buy) == "seat 0: buy Sake, Ukiyoe"
+    assert describe_action(state, buy, facts=True) == (
+        "seat 0: buy Sake (souvenir, food and drink family, 2 coins), "
+        "Ukiyoe (souvenir, art family, 3 coins)")
+    discounted = BuySouvenirs(0, 0, ("sake", "geta"), "geta")
+    said = describe_action(state, discounted, facts=True)
+    assert said.count("clothing family") == 1 and said.endswith("(1 coin for Geta)")
+    assert describe_action(state, BuyMeal(1, 1, "tempura"), facts=True) == (
+        "seat 1: buy Tempura (meal, 2 coins, 6 points)")
+    choose = describe_action(state, ChooseTraveller(2, "kinko"), facts=True)
+    assert choose == "seat 2: choose Kinko (7 starting coins; pays 1 coin less for every meal)"
+    assert describe_action(state, ChooseTraveller(2, "kinko")) == "seat 2: choose Kinko"
+    amulet = describe_action(state, TakeAmulet(0, 0, "vitality"), facts=True)
+    assert amulet.startswith("seat 0: take the Vitality amulet (1 coin: ")
+    calligraphy = describe_action(state, TakeCalligraphy(0, 0, "foresight"), facts=True)
+    assert calligraphy == ("seat 0: take the Foresight calligraphy "
+                           "(1 coin: at the end, 2 points per coin left)")
+
+
+def village_view() -> View:
+    """Seat 2 at a village where Sake, Geta and Ukiyoe are revealed."""
+    from tokaido_rules import Move
+
+    setup = Setup(travellers=("kinko", "umegae", "satsuki"), queue=(0, 1, 2),
+                  stacks={"base.souvenirs": ("sake", "geta", "ukiyoe")})
+    game = new_game(3, plugins=["base"], setup=setup).apply(Move(2, 2, 1, 0))
+    assert game.state.zone("base.village") == ("sake", "geta", "ukiyoe")
+    return game.view(2)
+
+
+def test_pictures_show_the_facts_of_the_cards_on_offer() -> None:
+    """The village's souvenirs show their price and family: in text, and in SVG as
+    small cards with data attributes (data-card, data-price, data-family) and their
+    facts as a tooltip; a traveller's souvenirs are counted by family."""
+    view = village_view()
+    said = text(view, width=120)
+    assert "Village: Sake (souvenir, food and drink family, 2 coins), Geta (souvenir, " \
+        "clothing family, 2 coins)" in said
+    assert "Ukiyoe (souvenir, art family, 3 coins)" in said
+    root = ET.fromstring(svg(view))
+    ns = "{http://www.w3.org/2000/svg}"
+    chips = {g.get("data-card"): g for g in root.iter(f"{ns}g") if g.get("class") == "card"}
+    assert set(chips) == {"sake", "geta", "ukiyoe"}
+    assert [chips["sake"].get(a) for a in ("data-price", "data-family", "data-kind")] == [
+        "2", "food_drinks", "souvenir"]
+    assert chips["ukiyoe"].get("data-price") == "3"
+    assert chips["geta"].get("data-family-name") == "clothing"
+    title = chips["sake"].find(f"{ns}title")
+    assert title is not None and title.text is not None
+    assert title.text.startswith("Sake: souvenir, food and drink family, 2 coins. Sets: ")
+
+
+def test_the_offered_travellers_show_their_coins_and_powers() -> None:
+    """Choosing a traveller, the seat's picture lists the two offered with their
+    starting coins and powers; another seat's picture lists its own offer only (the
+    offers are secret)."""
+    game = new_game(3, seed=4)
+    offered = [a.traveller for a in game.legal_actions()]  # type: ignore[attr-defined]
+    assert len(offered) == 2 and game.current_player == 0
+    from tokaido_rules.render import traveller_facts
+
+    facts = [traveller_facts(t, game.ruleset) for t in offered]
+    mine = text(game.view(0), width=200)
+    assert all(f"{f.name} ({f.coins} starting coins; " in mine for f in facts)
+    assert "Travellers offered" in " ".join(svg_text(svg(game.view(0))))
+    other = text(game.view(1), width=200)
+    assert other.count("Travellers offered") == 1
+    assert not any(f"{f.name} ({f.coins} starting coins; " in other for f in facts)
+
+
+def finished(plugins: tuple[str, ...] = ("base",), players: int = 3, seed: int = 2) -> Game:
+    game = games_along(plugins, players, seed=seed, every=10_000)[-1]
+    assert game.is_over
+    return game
+
+
+def test_final_standings_rank_the_seats_as_the_rules_do() -> None:
+    """final_standings: the seats in rank order, as Game.scores ranks them; points by
+    category (display names) sum to each total; the winners are Game.winners(); the
+    same from the game, from a seat's view and from the scores themselves."""
+    from tokaido_rules.render import final_standings
+
+    game = finished(("base", "crossroads"), 4, seed=6)
+    rows = final_standings(game)
+    scores = {s.seat: s for s in game.scores()}
+    assert [r.rank for r in rows] == sorted(s.rank for s in scores.values())
+    assert [r.total for r in rows] == sorted((s.total for s in scores.values()), reverse=True)
+    for r in rows:
+        assert r.rank == scores[r.seat].rank and r.total == scores[r.seat].total
+        assert sum(v for _, v in r.categories) == r.total
+        assert r.traveller == game.ruleset.registry.traveller_name(
+            scores[r.seat].traveller or "")
+    names = [c for c, _ in rows[0].categories]
+    assert "Temple ranking" in names and "Cherry trees" in names
+    assert {r.seat for r in rows if r.winner} == set(game.winners())
+    assert final_standings(game.view(1)) == rows
+    assert final_standings(game.scores(), game.ruleset) == rows
+    middle = games_along(("base",), 3, seed=2, every=20)[1]
+    assert not middle.is_over
+    assert not any(r.winner for r in final_standings(middle))
+
+
+def test_the_outcome_says_who_won_and_how() -> None:
+    """One winner with its points; the tie-break named where it decided (the base game:
+    more achievement cards); a shared victory; during a game, the leader."""
+    from tokaido_rules import Score
+    from tokaido_rules.frozen import FrozenMap
+    from tokaido_rules.render import final_standings, outcome
+
+    ruleset = Ruleset.build(("base",))
+    cats = FrozenMap(dict.fromkeys(ruleset.registry.categories, 0))
+
+    def score(seat: int, total: int, tiebreak: int, rank: int) -> Score:
+        return Score(seat, ("kinko", "umegae", "satsuki")[seat], total,
+                     cats.set("meals", total), tiebreak, rank)
+
+    by_tiebreak = [score(0, 60, 1, 2), score(1, 60, 3, 1), score(2, 40, 0, 3)]
+    assert outcome(by_tiebreak, ruleset) == (
+        "Winner: seat 1 (Umegae), 60 points, on the tie-break (more achievement cards).")
+    rows = final_standings(by_tiebreak, ruleset)
+    assert [(r.seat, r.rank, r.winner) for r in rows] == [
+        (1, 1, True), (0, 2, False), (2, 3, False)]
+    assert rows[0].categories[list(ruleset.registry.categories).index("meals")] == (
+        "Meals", 60)
+    shared = [score(0, 60, 2, 1), score(1, 60, 2, 1), score(2, 40, 0, 3)]
+    assert outcome(shared, ruleset) == (
+        "Winners, a shared victory: seat 0 (Kinko) and seat 1 (Umegae), 60 points each.")
+    game = finished()
+    best = max(game.scores(), key=lambda s: s.total)
+    assert outcome(game).startswith(f"Winner: seat {game.winners()[0]} (")
+    assert f"{best.total} points" in outcome(game)
+    middle = games_along(("base",), 3, seed=2, every=20)[1]
+    assert outcome(middle).startswith("Leader")
+
+
+def test_a_finished_games_pictures_mark_the_winners() -> None:
+    """The SVG of a finished game marks the winners (data-winner on the piece and the
+    card, a star, "winner") and says who won in its title; data-winners on the root.
+    The text picture ends with the standings: who won, ranks, points by category."""
+    from tokaido_rules.render import final_standings, outcome
+
+    game = finished(("base",), 3, seed=2)
+    winners = set(game.winners())
+    for subject in (game, game.view(0)):
+        picture = svg(subject)
+        root = ET.fromstring(picture)
+        ns = "{http://www.w3.org/2000/svg}"
+        assert root.get("data-over") == "true"
+        assert root.get("data-winners") == ",".join(map(str, sorted(winners)))
+        cards = [g for g in root.iter(f"{ns}g") if g.get("class") == "traveller"]
+        pieces = [g for g in root.iter(f"{ns}g") if g.get("class") == "piece"]
+        for found in (cards, pieces):
+            assert {int(g.get("data-seat") or -1) for g in found
+                    if g.get("data-winner") == "true"} == winners
+        ranks = {int(g.get("data-seat") or -1): int(g.get("data-rank") or 0) for g in cards}
+        assert ranks == {s.seat: s.rank for s in game.scores()}
+        assert len(list(root.iter(f"{ns}polygon"))) >= 2 * len(winners)  # the stars
+        assert outcome(game) in svg_text(picture)
+    said = text(game, width=80)
+    assert outcome(game) in said
+    first = final_standings(game)[0]
+    assert f" 1st  seat {first.seat} ({first.traveller}): {first.total} points, winner" in said
+    middle = games_along(("base",), 3, seed=2, every=20)[1]
+    assert 'data-winner="true"' not in svg(middle)
+    assert ET.fromstring(svg(middle)).get("data-over") == "false"
+
+
+def test_the_legend_says_what_each_mark_means() -> None:
+    """legend_items: the kinds of space, a double space's dots, an open second slot,
+    each seat's colour, the neutral traveller (2 players), the ring, the winner's star,
+    the souvenir families; as HTML, as its own SVG, and in the picture on request."""
+    from tokaido_rules.render import (
+        SEAT_COLOURS,
+        legend_html,
+        legend_items,
+        legend_svg,
+    )
+
+    game = new_game(2, seed=3)
+    items = legend_items(game)
+    keys = [i.key for i in items]
+    assert keys[:2] == ["space:inn", "space:village"]
+    assert {"double", "slot", "seat:0", "seat:1", "neutral", "to-play", "winner",
+            "family:food_drinks", "family:art"} <= set(keys)
+    assert "seat:2" not in keys
+    labels = {i.key: i.label for i in items}
+    assert labels["space:hot_spring"] == "Hot spring"
+    assert SEAT_COLOURS[1] in next(i.swatch for i in items if i.key == "seat:1")
+    html = legend_html(game)
+    root = ET.fromstring(html)
+    assert root.tag == "ul" and root.get("class") == "tokaido-legend"
+    assert [li.get("data-key") for li in root] == keys
+    assert "food and drink family" in html
+    alone = ET.fromstring(legend_svg(game, columns=3))
+    assert len([g for g in alone if g.get("data-key")]) == len(items)
+    assert 'class="legend"' in svg(game, legend=True)
+    assert 'class="legend"' not in svg(game)
+    assert "neutral" not in [i.key for i in legend_items(new_game(4, seed=3))]
+    assert "seat:4" in [i.key for i in legend_items(Ruleset.build(("base",)))]
+
+
+class Glossed:
+    """tokaido_render_glossary: a plugin's words replace those of the plugins before
+    it (here Kinko's power and the tie-break)."""
+
+    tokaido_plugin = PluginInfo("glossed", "1", requires=("base",))
+
+    @hookimpl
+    def tokaido_render_glossary(self, registry: object) -> dict[str, str]:
+        return {"traveller:kinko": "Eats cheaply.", "tiebreak": "a coin toss"}
+
+
+class Garbled:
+    """A tokaido_render_glossary that returns a list instead of a mapping."""
+
+    tokaido_plugin = PluginInfo("garbled", "1", requires=("base",))
+
+    @hookimpl
+    def tokaido_render_glossary(self, registry: object) -> object:
+        return ["not", "a", "mapping"]
+
+
+def test_render_glossary_hook() -> None:
+    """The glossaries merge in plugin order, a later word replacing an earlier one; a
+    glossary of the wrong type is a PluginError naming the plugin and the hook."""
+    from tokaido_rules import PluginError
+    from tokaido_rules.render import glossary, traveller_facts
+
+    ruleset = Ruleset.build(["base", Glossed()])
+    assert traveller_facts("kinko", ruleset).power == "Eats cheaply."
+    assert glossary(ruleset)["tiebreak"] == "a coin toss"
+    assert glossary(ruleset)["family:art"] == "art"  # the base game's word stays
+    with pytest.raises(PluginError, match=r"garbled.*tokaido_render_glossary"):
+        glossary(Ruleset.build(["base", Garbled()]))

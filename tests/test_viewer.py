@@ -173,3 +173,52 @@ def test_replay_html_command(tmp_path: Path, crossroads: Game,
         assert err.startswith("error: ") and err.count("\n") == 1, err
     assert main(["replay", str(tmp_path / "missing"), "--html", str(out)]) == 2
     assert main(["replay", str(full), "--seat", "1"]) == 2
+
+
+def test_the_final_table_ranks_the_seats_and_marks_the_winners(crossroads: Game) -> None:
+    """Issue 34: the last frame's table is in rank order with each seat's rank, points
+    by category (display names, summing to its points) and the winners marked, as
+    Game.scores and Game.winners have them; its picture marks the winners, its lines
+    and ``outcome`` say who won; earlier frames rank the seats too but mark no winner.
+    The same for a seat's frames and for its copy."""
+    from tokaido_rules.render import outcome
+
+    scores = {s.seat: s for s in crossroads.scores()}
+    winners = set(crossroads.winners())
+    registry = crossroads.ruleset.registry
+    for found in (frames(crossroads), frames(crossroads, 2),
+                  frames(load_seat_copy(dump_log(crossroads, viewer=2)))):
+        last = found[-1]
+        assert last["over"] and last["outcome"] == outcome(crossroads)
+        assert last["lines"][-1] == outcome(crossroads)
+        table = last["table"]
+        assert [r["rank"] for r in table] == sorted(s.rank for s in scores.values())
+        for row in table:
+            score = scores[row["seat"]]
+            assert row["rank"] == score.rank and row["points"] == score.total
+            assert row["winner"] == (row["seat"] in winners)
+            assert row["categories"] == [[registry.category_label(c), v]
+                                         for c, v in score.categories.items()]
+            assert sum(v for _, v in row["categories"]) == row["points"]
+        assert 'data-winner="true"' in last["svg"]
+        assert f'data-winners="{",".join(map(str, sorted(winners)))}"' in last["svg"]
+        middle = found[len(found) // 2]
+        assert not middle["over"] and middle["outcome"] == ""
+        assert not any(r["winner"] for r in middle["table"])
+        assert sorted(r["rank"] for r in middle["table"])[0] == 1
+
+
+def test_the_page_shows_ranks_categories_facts_and_a_legend(crossroads: Game) -> None:
+    """The page's table has rank and category columns (drawn by its script from each
+    frame's data), a line for the outcome and the legend of the picture's marks; the
+    frames' lines name the travellers chosen with their coins and powers."""
+    page = replay_html(crossroads)
+    assert '<p id="outcome">' in page and "data-winner" in page and '"Rank"' in page
+    assert 'class="tokaido-legend"' in page and 'data-key="space:village"' in page
+    assert 'data-key="family:legendary"' in page
+    data = page_data(page)
+    lines = [line for f in data["frames"]["all"] for line in f["lines"]]
+    chosen = [line for line in lines if ": choose " in line]
+    assert len(chosen) == 4 and all(" starting coins; " in line for line in chosen)
+    copy_page = seat_copy_html(load_seat_copy(dump_log(crossroads, viewer=1)))
+    assert 'class="tokaido-legend"' in copy_page

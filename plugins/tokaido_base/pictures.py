@@ -1,11 +1,14 @@
 """What the base game adds to pictures of a game (``tokaido_render_notes``): each
 traveller's panorama progress, temple donations and private draws; the village's and the
 inn's cards; the sizes of the decks. Made from the scene alone, so a seat's picture names
-only cards that seat sees."""
+only cards that seat sees. And its words for its things (``tokaido_render_glossary``):
+each traveller's power, the encounters' effects, the souvenir families and how sets
+score, the tie-break."""
 
 from __future__ import annotations
 
-from tokaido_rules import Note, Scene
+from tokaido_rules import Note, Registry, Scene
+from tokaido_rules.render import traveller_facts
 
 from .content import PANORAMAS
 from .rules import ENCOUNTERS, HOT_SPRINGS, INN_HAND, MEALS, SOUVENIRS, VILLAGE_OFFER, drawn
@@ -26,6 +29,11 @@ def notes(scene: Scene) -> list[Note]:
     for i, p in enumerate(scene.pieces):
         if p.seat is None:
             continue
+        offered = scene.data.get(f"base.offer.{p.seat}") if p.traveller is None else None
+        if offered:  # what a seat choosing its traveller needs: coins and powers
+            out.append(Note("Travellers offered", ", ".join(
+                f"{f.name} ({f.summary()})"
+                for f in (traveller_facts(t, scene.ruleset) for t in offered)), i))
         cards = scene.collection(i)
         held = {kind: sum(1 for c in cards if c.startswith(kind + ".")) for kind in PANORAMAS}
         if any(held.values()):
@@ -38,18 +46,67 @@ def notes(scene: Scene) -> list[Note]:
                             i))
         private = scene.cards(drawn(i))
         if private:
-            out.append(Note("Drawn", _names(scene, private), i))
+            out.append(Note("Drawn", _names(scene, private), i, cards=private))
         elif private is None:
             out.append(Note("Drawn", f"{scene.size(drawn(i))} card(s), face down", i))
     offer = scene.cards(VILLAGE_OFFER)
     if offer:
-        out.append(Note("Village", _names(scene, offer)))
+        out.append(Note("Village", _names(scene, offer), cards=offer))
     hand = scene.cards(INN_HAND)
     if hand:
-        out.append(Note("Inn meals", _names(scene, hand)))
+        out.append(Note("Inn meals", _names(scene, hand), cards=hand))
     elif hand is None:
         out.append(Note("Inn meals", f"{scene.size(INN_HAND)} meal(s), face down"))
     decks = ", ".join(f"{registry.card_kind_label(kind)} {scene.size(zone)}"
                       for zone, kind in DECKS.items())
     out.append(Note("Decks", decks))
     return out
+
+
+POWERS = {
+    "hiroshige": "Takes the next section of a panorama of his choice at each inn on the way.",
+    "chuubei": "Meets an encounter before the meal at each inn on the way.",
+    "kinko": "Pays 1 coin less for every meal.",
+    "yoshiyasu": "Draws two encounter cards and keeps the one he prefers.",
+    "satsuki": "Draws a meal at each meal inn and may keep it for free.",
+    "mitsukuni": "Scores 1 more for each hot spring and each achievement card.",
+    "sasayakko": "Gets the cheapest free when she buys two or more souvenirs.",
+    "hirotada": "May add 1 coin from the bank to each temple donation.",
+    "umegae": "Gains 1 point and 1 coin at every encounter.",
+    "zenemon": "Pays only 1 coin for one souvenir at each village.",
+}
+"""Each traveller's power in one short sentence, without a comma (a note's items are
+separated by commas): pictures, the choice of a traveller."""
+
+EFFECTS = {
+    "shokunin": "a free souvenir from the deck",
+    "samurai": "3 points",
+    "kuge": "3 coins",
+    "miko": "a bank coin donated at the temple: 1 point",
+    "annaibito.paddy": "the next paddy section",
+    "annaibito.mountain": "the next mountain section",
+    "annaibito.sea": "the next sea section",
+    "achievement.paddy": "first to finish the paddy panorama",
+    "achievement.mountain": "first to finish the mountain panorama",
+    "achievement.sea": "first to finish the sea panorama",
+    "achievement.gourmet": "at the end, most spent on meals",
+    "achievement.collector": "at the end, most souvenirs",
+    "achievement.bather": "at the end, most hot springs",
+    "achievement.chatterbox": "at the end, most encounters",
+}
+"""What each card does beyond its price and points, in a few words."""
+
+FAMILIES = {"small_objects": "small object", "food_drinks": "food and drink",
+            "clothing": "clothing", "art": "art"}
+"""The souvenir families' display names."""
+
+
+def glossary(registry: Registry) -> dict[str, str]:
+    words = {f"traveller:{t}": power for t, power in POWERS.items()}
+    words.update({f"card:{card}": effect for card, effect in EFFECTS.items()})
+    words.update({f"family:{f}": name for f, name in FAMILIES.items()})
+    words["kind:hot_spring"] = "hot spring"
+    words["sets"] = ("one souvenir of each family makes a set: its 1st, 2nd, 3rd and 4th "
+                     "cards score 1, 3, 5 and 7")
+    words["tiebreak"] = "more achievement cards"
+    return words

@@ -375,6 +375,11 @@ class BasePlugin:
         return pictures.notes(scene)
 
     @hookimpl
+    def tokaido_render_glossary(self, registry: Registry) -> Mapping[str, str]:
+        """Powers, card effects, souvenir families and sets (render's words)."""
+        return pictures.glossary(registry)
+
+    @hookimpl
     def tokaido_invariants(self, state: GameState) -> Sequence[str]:
         problems = []
         cards = state.rules.registry.cards

@@ -331,6 +331,11 @@ class CrossroadsPlugin:
         return pictures.notes(scene)
 
     @hookimpl
+    def tokaido_render_glossary(self, registry: Registry) -> Mapping[str, str]:
+        """Powers, card effects, souvenir families and sets (render's words)."""
+        return pictures.glossary(registry)
+
+    @hookimpl
     def tokaido_invariants(self, state: GameState) -> Sequence[str]:
         problems = []
         for i in range(len(state.pieces)):

@@ -18,7 +18,8 @@ Lifecycle::
                     tokaido_card_gained; payments go through tokaido_pay)
     game end:       tokaido_end_steps -> tokaido_tiebreak
     learning:       tokaido_action_space (the numbered decisions of a ruleset)
-    pictures:       tokaido_render_notes (what a plugin adds to a drawn game or view)
+    pictures:       tokaido_render_notes (what a plugin adds to a drawn game or view),
+                    tokaido_render_glossary (its words for its cards and travellers)
     any time:       tokaido_invariants (checked by the conformance tests)
 """
 
@@ -229,6 +230,31 @@ def tokaido_render_notes(scene: Scene) -> Sequence[Note]:
     cannot see), so a note made from it alone shows nothing hidden. Name things by their
     display names (``scene.registry.card_name(...)``), never by ids. The notes of all
     plugins are drawn in plugin order.
+    """
+
+
+@hookspec
+def tokaido_render_glossary(registry: Registry) -> Mapping[str, str] | None:
+    """Return the plugin's words for its own things, which pictures and the descriptions
+    of decisions show beside a card's registered price and points, by key:
+
+    - ``"traveller:<id>"``: the traveller's power, in one short sentence;
+    - ``"card:<id>"``: what the card does, in a few words (an encounter's effect, a
+      calligraphy's end-game points), where its price and points do not say it all;
+    - ``"kind:<kind>"``: what one card of that kind is called (``"legendary object"``),
+      where the kind id with spaces for underscores would not do;
+    - ``"family:<family>"``: a souvenir family's display name (``Card.family``);
+    - ``"sets"``: how souvenir sets score, one short line;
+    - ``"tiebreak"``: what breaks a tie for first place, a few words.
+
+    Called by :mod:`tokaido_rules.render` once per ruleset, the first time it needs a
+    word (:func:`~tokaido_rules.render.card_facts`,
+    :func:`~tokaido_rules.render.traveller_facts`,
+    :func:`~tokaido_rules.render.final_standings`, pictures), with the ruleset's
+    registry. The glossaries merge in plugin order, a later plugin's word for a key
+    replacing an earlier one's (Crossroads restates how sets score, with its fifth
+    family). Use display names, never ids, and name no card a seat might not see (the
+    words go into every seat's pictures).
     """
 
 

@@ -5,14 +5,17 @@ At each of the person's decisions the screen draws the board as their seat sees 
 cards, what is public about the others) and the numbered legal actions. Commands:
 a number chooses; ``save FILE`` writes the game's log (resume it with ``--resume FILE``);
 ``board`` shows the road again; ``help``; ``quit``. Bad input asks again. Ctrl-C raises
-:class:`GameInterrupted`, which holds the game as it stands, so that it can be saved.
+:class:`GameInterrupted`, which holds the game as it stands, so that it can be saved; so
+do SIGTERM and SIGHUP inside :func:`stop_on_signals`, which ``tokaido play`` plays in.
 """
 
 from __future__ import annotations
 
+import signal
 import textwrap
-from collections.abc import Callable, Sequence
-from typing import TextIO
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from typing import Any, NoReturn, TextIO
 
 from .bots import BOTS, Bot, next_action
 from .chance import bot_seed
@@ -20,7 +23,7 @@ from .engine import Game
 from .events import Action, Event, GameOver
 from .log import dump_log
 from .model import GameState
-from .render import describe_action, describe_effects, score_table, text
+from .render import describe_action, describe_effects, outcome, score_table, text
 from .views import View, redact
 
 HELP = ("Type the number of an action. Other commands: 'save FILE' writes the log, "
@@ -61,12 +64,68 @@ def describe_public(events: Sequence[Event], before: GameState, after: GameState
     return head + (f": {effects}" if effects else "")
 
 
-class GameInterrupted(KeyboardInterrupt):
-    """Ctrl-C during :func:`run`: ``game`` is the game as it stood."""
+STOPPING_SIGNALS: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""The signals that :func:`stop_on_signals` turns into :class:`SessionSignal` (SIGHUP
+where the system has it: not on Windows)."""
 
-    def __init__(self, game: Game) -> None:
+
+class SessionSignal(KeyboardInterrupt):
+    """A signal that stops a session as Ctrl-C does (raised inside
+    :func:`stop_on_signals`); ``signum`` is its number."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class GameInterrupted(KeyboardInterrupt):
+    """Ctrl-C, or a signal of :data:`STOPPING_SIGNALS` inside :func:`stop_on_signals`,
+    during :func:`run`: ``game`` is the game as it stood, ``signum`` the signal's number
+    (``signal.SIGINT`` for Ctrl-C)."""
+
+    def __init__(self, game: Game, signum: int = signal.SIGINT) -> None:
         super().__init__()
         self.game = game
+        self.signum = signum
+
+
+def _raise_signal(signum: int, frame: object) -> NoReturn:
+    raise SessionSignal(signum)
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP raise :class:`SessionSignal`, which
+    :func:`run` turns into :class:`GameInterrupted` as it does Ctrl-C, so that a session
+    ended by ``kill`` or a closed terminal can save its game. The previous handlers come
+    back after the block. Outside the main thread (where Python takes no handler), the
+    signals are left as they are."""
+    previous: dict[int, Any] = {}
+    with suppress(ValueError):  # not the main thread
+        for stopping in STOPPING_SIGNALS:
+            previous[stopping] = signal.signal(stopping, _raise_signal)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+@contextmanager
+def signals_ignored() -> Iterator[None]:
+    """Within the block, Ctrl-C and the :data:`STOPPING_SIGNALS` are ignored: a second
+    signal cannot cut the saving of a game short. The previous handlers come back
+    after the block (outside the main thread, nothing changes)."""
+    previous: dict[int, Any] = {}
+    with suppress(ValueError):  # not the main thread
+        for ignored in (signal.SIGINT, *STOPPING_SIGNALS):
+            previous[ignored] = signal.signal(ignored, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def run(game: Game, human: int, bot_names: Sequence[str], seed: int,
@@ -77,7 +136,9 @@ def run(game: Game, human: int, bot_names: Sequence[str], seed: int,
     screen, in characters. ``show_scores`` shows the final scores (default: the plain
     :func:`~tokaido_rules.render.score_table` on ``out``; ``tokaido play`` draws them
     with ``rich`` at a terminal). Ctrl-C raises :class:`GameInterrupted` with the game
-    as it stands."""
+    as it stands, and so does a :class:`SessionSignal` (:func:`stop_on_signals`). The
+    end of the input (``read`` raises :exc:`EOFError`) returns the game as it stands,
+    as ``quit`` does."""
     bots: dict[int, Bot] = {
         seat: BOTS[bot_names[i % len(bot_names)]](bot_seed(seed, seat))
         for i, seat in enumerate(s for s in range(game.players) if s != human)
@@ -140,14 +201,13 @@ def run(game: Game, human: int, bot_names: Sequence[str], seed: int,
                     print(_fill(HELP, width, "", ""), file=out)
                     continue
                 print(f"Please type a number from 1 to {len(actions)}, or 'help'.", file=out)
-    except KeyboardInterrupt:
-        raise GameInterrupted(game) from None
+    except KeyboardInterrupt as stop:
+        raise GameInterrupted(game, getattr(stop, "signum", signal.SIGINT)) from None
     print("\nThe journey is over.\n", file=out)
     if show_scores is None:
         print(score_table(game, width=width), file=out)
     else:
         out.flush()
         show_scores(game)
-    winners = ", ".join(f"seat {w}" for w in game.winners())
-    print(f"\nWinner{'s' if len(game.winners()) > 1 else ''}: {winners}", file=out)
+    print(f"\n{outcome(game)}", file=out)  # the winners, their points, how they won
     return game

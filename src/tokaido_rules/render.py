@@ -13,9 +13,16 @@ The core draws the road (:attr:`Registry.board <tokaido_rules.Registry>`, its sp
 named and coloured by the plugins with :meth:`~tokaido_rules.Registry.add_space_kind`),
 the travellers in their slots, their coins, scores and collections summarised by kind;
 plugins add what only they know how to present through
-:func:`~tokaido_rules.hookspecs.tokaido_render_notes`. Every name shown is a display name
-registered by the plugin that owns the thing (travellers, cards, categories, space and
-card kinds), never an id.
+:func:`~tokaido_rules.hookspecs.tokaido_render_notes`, and their words for their things
+(powers, card effects, souvenir families) through
+:func:`~tokaido_rules.hookspecs.tokaido_render_glossary`. What a player needs to decide
+and to read the end is here for every front end: the facts of a card
+(:func:`card_facts`: price, family, points) and of a traveller
+(:func:`traveller_facts`: starting coins, power), the standings (:func:`final_standings`,
+:func:`outcome`) and the legend of the pictures' marks (:func:`legend_items`).
+
+Every name shown is a display name registered by the plugin that owns the thing
+(travellers, cards, categories, space and card kinds), never an id.
 
 The text functions take a ``width`` and never write a longer line; the CLI,
 ``tokaido play`` and the RL environments' ``render()`` use them. Output is plain text and
@@ -26,9 +33,11 @@ and the same input always gives the same output.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import textwrap
-from collections.abc import Iterable, Sequence
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 from xml.sax.saxutils import escape, quoteattr
@@ -40,7 +49,7 @@ from .frozen import EMPTY, FrozenMap
 from .model import COLLECTION, Piece, collection_zone
 
 if TYPE_CHECKING:
-    from .engine import Game
+    from .engine import Game, Score
     from .model import GameState, Space
     from .registry import Registry
     from .ruleset import Ruleset
@@ -50,6 +59,9 @@ __all__ = [
     "SEAT_COLOURS", "NEUTRAL_COLOUR", "Note", "Scene", "scene", "notes",
     "text", "road_text", "Grid", "score_rows", "score_table", "table", "journey",
     "journey_lines", "describe_action", "describe_effects", "svg",
+    "glossary", "CardFacts", "card_facts", "TravellerFacts", "traveller_facts",
+    "Standing", "final_standings", "outcome", "standings_lines",
+    "LegendItem", "legend_items", "legend_svg", "legend_html",
 ]
 
 SEAT_COLOURS = ("#1f5fbf", "#cc3526", "#2c8a3c", "#e3a21a", "#7b44b8")
@@ -61,20 +73,29 @@ NEUTRAL_COLOUR = "#6f6f6f"
 # --- what a picture shows ---------------------------------------------------------------
 
 
+def _cards(cards: Iterable[str]) -> tuple[str, ...]:
+    return tuple(cards)
+
+
 @frozen
 class Note:
     """A labelled line a plugin adds to a picture
     (:func:`~tokaido_rules.hookspecs.tokaido_render_notes`): about traveller ``piece``,
-    or about the table when ``piece`` is ``None``. ``text`` uses display names."""
+    or about the table when ``piece`` is ``None``. ``text`` uses display names.
+    ``cards``: the ids of the cards the note names, in order, if it names cards (the
+    village's souvenirs, the inn's meals): pictures then show each with its facts
+    (:func:`card_facts`), price and family, instead of ``text``."""
 
     label: str
     text: str
     piece: int | None = None
+    cards: tuple[str, ...] = field(default=(), converter=_cards)
 
 
 @frozen
 class Scene:
-    """What a picture may show: a seat's view (``seat``) or a whole game (``seat`` is
+    """What a picture may show: a seat's view (``seat``), the public view (``seat`` is
+    ``None`` and ``spectator``: what every seat sees) or a whole game (``seat`` is
     ``None``: everything, secret cards included).
 
     ``zones`` holds the cards of the zones the picture may show, ``zone_sizes`` the size
@@ -94,6 +115,7 @@ class Scene:
     data: FrozenMap[str, Any]
     current_player: int | None
     ruleset: Ruleset = field(eq=False, repr=False)
+    spectator: bool = False
 
     @property
     def registry(self) -> Registry:
@@ -157,7 +179,8 @@ def scene(subject: Game | View | Scene) -> Scene:
                      seq=subject.seq, over=subject.over, pieces=subject.pieces,
                      zones=subject.zones, zone_sizes=subject.zone_sizes,
                      hidden_backs=subject.hidden_backs, data=subject.data,
-                     current_player=subject.current_player, ruleset=subject.ruleset)
+                     current_player=subject.current_player, ruleset=subject.ruleset,
+                     spectator=subject.seat is None)
     state = subject.state
     return Scene(seat=None, players=state.players, turn=state.turn, seq=state.seq,
                  over=state.over, pieces=state.pieces, zones=state.zones,
@@ -207,6 +230,350 @@ def _status(sc: Scene) -> str:
     return f"{who} to play"
 
 
+# --- facts: what a card, a traveller and the end of a game tell a player -----------------
+
+
+GLOSSARY_HOOK = "tokaido_render_glossary"
+
+
+class _Words:
+    """What this module keeps per ruleset: the plugins' glossary, the facts of each card
+    and traveller asked so far, and the pattern of the ids that text names."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.glossary = _ask_glossary(ruleset)
+        self.cards: dict[str, CardFacts] = {}
+        self.travellers: dict[str, TravellerFacts] = {}
+        self.ids: tuple[re.Pattern[str], dict[str, str]] | None = None
+        self.families: dict[str, int] | None = None
+        self.family_of: dict[str, tuple[int, str]] | None = None
+        """Per card of a souvenir family: the family's number and display name."""
+        self.markup: dict[str, str] = {}
+        """Per card, its name as an SVG ``<tspan>`` with its facts."""
+
+
+_WORDS: weakref.WeakKeyDictionary[Ruleset, _Words] = weakref.WeakKeyDictionary()
+
+
+def _words(ruleset: Ruleset) -> _Words:
+    found = _WORDS.get(ruleset)
+    if found is None:
+        found = _WORDS[ruleset] = _Words(ruleset)
+    return found
+
+
+def _glossary_problem(found: object) -> str | None:
+    if found is None:
+        return None
+    if not isinstance(found, Mapping):
+        return f"returned {type(found).__name__}, not a mapping of str to str"
+    bad = next((k for k, v in found.items()
+                if not isinstance(k, str) or not isinstance(v, str)), None)
+    return None if bad is None else f"returned an entry {bad!r} that is not str to str"
+
+
+def _ask_glossary(ruleset: Ruleset) -> FrozenMap[str, str]:
+    """Every plugin's glossary, merged in plugin order (a later word replaces an
+    earlier); a plugin that raises or returns anything else is a PluginError."""
+    from .errors import TokaidoError
+    from .ruleset import _blame, _failure
+
+    args = (ruleset.registry,)
+    try:
+        results = getattr(ruleset.pm.hook, GLOSSARY_HOOK)(registry=ruleset.registry)
+    except TokaidoError:
+        raise
+    except Exception as exc:
+        raise _failure(ruleset.pm, GLOSSARY_HOOK, exc, args, _glossary_problem) from exc
+    if not isinstance(results, list) or any(_glossary_problem(r) for r in results):
+        raise _blame(ruleset.pm, GLOSSARY_HOOK, args, _glossary_problem)
+    merged: dict[str, str] = {}
+    for found in results:
+        merged.update(found)
+    return FrozenMap(merged)
+
+
+def glossary(ruleset: Ruleset) -> FrozenMap[str, str]:
+    """The plugins' words for their things
+    (:func:`~tokaido_rules.hookspecs.tokaido_render_glossary`), merged in plugin order:
+    ``"traveller:<id>"`` a power, ``"card:<id>"`` an effect, ``"kind:<kind>"``,
+    ``"family:<family>"``, ``"sets"``, ``"tiebreak"``. Asked once per ruleset."""
+    return _words(ruleset).glossary
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+@frozen
+class CardFacts:
+    """What a buyer needs to know of a card (:func:`card_facts`): display names, the
+    printed price, the card's own points, its souvenir family and how sets score, and
+    what it does, in the words of the plugin that owns it."""
+
+    id: str
+    name: str
+    """Its display name (``"Sake"``)."""
+    kind: str
+    """The id of its kind (``"souvenir"``)."""
+    kind_name: str
+    """What one card of its kind is called (``"souvenir"``, ``"legendary object"``)."""
+    family: str | None
+    """The id of its souvenir family (``"food_drinks"``), ``None`` outside sets."""
+    family_name: str | None
+    """The family's display name (``"food and drink"``)."""
+    price: int | None
+    """Its printed price in coins, ``None`` for a card that is not bought (a traveller
+    may pay less: Kinko, Zen-emon, Sasayakko)."""
+    points: int
+    """The points it scores by itself (0 for a souvenir, which scores by sets)."""
+    effect: str | None
+    """What it does beyond its price and points, a few words (``"3 coins"``)."""
+    sets: str | None
+    """For a card of a family, how sets score (one line)."""
+
+    def summary(self) -> str:
+        """Its facts in a few words: ``"souvenir, food and drink family, 2 coins"``,
+        ``"meal, 2 coins, 6 points"``, ``"encounter: 3 points"``."""
+        parts = [self.kind_name]
+        if self.family_name is not None:
+            parts.append(f"{self.family_name} family")
+        if self.price:
+            parts.append(_plural(self.price, "coin"))
+        if self.points:
+            parts.append(_plural(self.points, "point"))
+        said = ", ".join(parts)
+        return f"{said}: {self.effect}" if self.effect else said
+
+    def tag(self) -> str:
+        """The shortest useful facts, for a small card in a picture: price, family or
+        points (``"2 coins · food and drink"``), else its effect."""
+        parts = []
+        if self.price:
+            parts.append(_plural(self.price, "coin"))
+        if self.family_name is not None:
+            parts.append(self.family_name)
+        elif self.points:
+            parts.append(_plural(self.points, "point"))
+        if not parts and self.effect:
+            parts.append(self.effect)
+        return " · ".join(parts) or self.kind_name
+
+    def line(self) -> str:
+        """Everything, one line (a picture's tooltip): ``"Sake: souvenir, food and drink
+        family, 2 coins. Sets: ..."``."""
+        said = f"{self.name}: {self.summary()}"
+        return f"{said}. Sets: {self.sets}" if self.sets else said
+
+    def attributes(self) -> dict[str, str]:
+        """The ``data-`` attributes of the card in an SVG picture: ``data-card`` (id),
+        ``data-kind``, ``data-name``, and where they apply ``data-price``,
+        ``data-family``, ``data-family-name`` and ``data-points``."""
+        found = {"data-card": self.id, "data-kind": self.kind, "data-name": self.name}
+        if self.price:
+            found["data-price"] = str(self.price)
+        if self.family is not None:
+            found["data-family"] = self.family
+            found["data-family-name"] = self.family_name or self.family
+        if self.points:
+            found["data-points"] = str(self.points)
+        return found
+
+
+def _family_name(words: FrozenMap[str, str], family: str) -> str:
+    return words.get(f"family:{family}", family.replace("_", " "))
+
+
+def card_facts(card: str, ruleset: Ruleset) -> CardFacts:
+    """The facts of card ``card`` (an id) in ``ruleset``: its names, printed price,
+    points, family and effect (:class:`CardFacts`). The core knows the registered
+    card; the words (families' names, effects, how sets score) are the plugins'
+    (:func:`~tokaido_rules.hookspecs.tokaido_render_glossary`). A card id no plugin
+    registered (a placeholder for a card unseen) has its id as its name and no facts."""
+    words = _words(ruleset)
+    found = words.cards.get(card)
+    if found is not None:
+        return found
+    registered = ruleset.registry.cards.get(card)
+    said = words.glossary
+    if registered is None:
+        found = CardFacts(card, card, "?", "card", None, None, None, 0, None, None)
+    else:
+        kind = registered.kind
+        family = registered.family
+        found = CardFacts(
+            id=card, name=registered.name or card, kind=kind,
+            kind_name=said.get(f"kind:{kind}", kind.replace("_", " ")),
+            family=family, family_name=None if family is None else _family_name(said, family),
+            price=registered.price or None, points=registered.points,
+            effect=said.get(f"card:{card}"),
+            sets=None if family is None else said.get("sets"))
+    words.cards[card] = found
+    return found
+
+
+@frozen
+class TravellerFacts:
+    """A traveller tile as a player choosing it sees it (:func:`traveller_facts`)."""
+
+    id: str
+    name: str
+    """Its display name (``"Zen-emon"``)."""
+    coins: int
+    """Its starting coins."""
+    power: str | None
+    """Its power in one short sentence, in the words of the plugin that owns it."""
+
+    def summary(self) -> str:
+        """``"7 starting coins; pays 1 coin less for every meal"``."""
+        said = f"{_plural(self.coins, 'starting coin')}"
+        if not self.power:
+            return said
+        power = self.power.rstrip(".")
+        return f"{said}; {power[:1].lower()}{power[1:]}"
+
+
+def traveller_facts(traveller: str, ruleset: Ruleset) -> TravellerFacts:
+    """The facts of traveller ``traveller`` (an id) in ``ruleset``: display name,
+    starting coins and power (:class:`TravellerFacts`)."""
+    words = _words(ruleset)
+    found = words.travellers.get(traveller)
+    if found is None:
+        tile = ruleset.registry.travellers.get(traveller)
+        found = TravellerFacts(
+            traveller, ruleset.registry.traveller_name(traveller),
+            tile.coins if tile is not None else 0, words.glossary.get(f"traveller:{traveller}"))
+        words.travellers[traveller] = found
+    return found
+
+
+@frozen
+class Standing:
+    """One seat's line of the standings (:func:`final_standings`)."""
+
+    rank: int
+    """1 for the best; seats tied on points and on the tie-break share a rank."""
+    seat: int
+    traveller: str
+    """The traveller's display name (``"-"`` for none)."""
+    total: int
+    categories: tuple[tuple[str, int], ...]
+    """Points in every score category, as (display name, points), in the order the
+    plugins registered the categories; they sum to ``total``."""
+    winner: bool
+    """Whether the seat won (rank 1 of a finished game; several in a shared victory)."""
+    tiebreak: int
+    """The tie-break value (:func:`~tokaido_rules.hookspecs.tokaido_tiebreak`)."""
+    tied: bool = False
+    """Whether another seat has as many points (so the tie-break ranks them)."""
+
+
+def _public_game(sc: Scene) -> Game:
+    """A game holding what the scene shows, to rank it as ``Game.scores`` does
+    (the tie-break is read from what the picture shows: collections are public)."""
+    from .engine import Game, make_rules
+    from .model import GameState
+    from .ruleset import Setup
+
+    rules = make_rules(sc.ruleset, sc.players, Setup())
+    state = GameState(rules=rules, seed=0, pieces=sc.pieces, zones=sc.zones, data=sc.data,
+                      seq=sc.seq, turn=sc.turn, over=sc.over)
+    return Game(state, ())
+
+
+def _ranked(subject: Game | View | Scene | Sequence[Score],
+            ruleset: Ruleset | None) -> tuple[list[Standing], Ruleset]:
+    from .engine import Game
+
+    over = True
+    if isinstance(subject, Game):
+        scores, ruleset, over = subject.scores(), subject.ruleset, subject.is_over
+    elif isinstance(subject, Sequence):
+        if ruleset is None:
+            raise TypeError("final_standings(scores) needs the ruleset of the scores")
+        scores = tuple(subject)
+    else:
+        sc = scene(subject)
+        scores, ruleset, over = _public_game(sc).scores(), sc.ruleset, sc.over
+    registry = ruleset.registry
+    totals = [s.total for s in scores]
+    rows = [Standing(rank=s.rank, seat=s.seat,
+                     traveller=registry.traveller_name(s.traveller) if s.traveller else "-",
+                     total=s.total,
+                     categories=tuple((registry.category_label(c), v)
+                                      for c, v in s.categories.items()),
+                     winner=over and s.rank == 1, tiebreak=s.tiebreak,
+                     tied=totals.count(s.total) > 1)
+            for s in scores]
+    return sorted(rows, key=lambda r: (r.rank, r.seat)), ruleset
+
+
+def final_standings(subject: Game | View | Scene | Sequence[Score],
+                    ruleset: Ruleset | None = None) -> list[Standing]:
+    """The seats in rank order (the same rank: by seat), as
+    :meth:`Game.scores <tokaido_rules.Game.scores>` ranks them: most points, then the
+    tie-break, seats still tied sharing the rank. Each with its traveller's display
+    name, total, points by category (display names) and whether it won (``winner``:
+    rank 1 once the game is over; during a game, nobody).
+
+    ``subject``: a game; a view or a scene (ranked from what it shows); or the
+    :class:`~tokaido_rules.Score` rows of a game's scores, with their ``ruleset`` (then
+    a rank 1 counts as won)."""
+    return _ranked(subject, ruleset)[0]
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _outcome(rows: Sequence[Standing], ruleset: Ruleset) -> str:
+    if not rows:
+        return "Nobody is seated."
+    firsts = [r for r in rows if r.rank == 1]
+    names = [f"seat {r.seat}" + (f" ({r.traveller})" if r.traveller != "-" else "")
+             for r in firsts]
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    points = _plural(firsts[0].total, "point")
+    if not any(r.winner for r in rows):
+        return f"{'Leaders' if len(firsts) > 1 else 'Leader'}: {who}, {points}."
+    if len(firsts) > 1:
+        return f"Winners, a shared victory: {who}, {points} each."
+    said = f"Winner: {who}, {points}"
+    if firsts[0].tied:
+        rule = glossary(ruleset).get("tiebreak")
+        said += ", on the tie-break" + (f" ({rule})" if rule else "")
+    return said + "."
+
+
+def outcome(subject: Game | View | Scene | Sequence[Score],
+            ruleset: Ruleset | None = None) -> str:
+    """Who won and how, one sentence: ``"Winner: seat 2 (Kinko), 71 points."``, with
+    the tie-break where it decided (``"Winner: seat 1 (Kinko), 60 points, on the
+    tie-break (more achievement cards)."``), or ``"Winners, a shared victory: seat 0
+    (Kinko) and seat 1 (Umegae), 60 points each."``; during a game, who leads
+    (``"Leader: ..."``). Arguments as :func:`final_standings`."""
+    return _outcome(*_ranked(subject, ruleset))
+
+
+def standings_lines(subject: Game | View | Scene | Sequence[Score],
+                    ruleset: Ruleset | None = None, *, width: int = 80) -> list[str]:
+    """The standings as text, no line longer than ``width``: who won and how
+    (:func:`outcome`), then each seat in rank order, its rank, traveller and total
+    (``winner`` marked) and, under it, its points in the categories that scored."""
+    rows, ruleset = _ranked(subject, ruleset)
+    lines = _wrap(_outcome(rows, ruleset), width, "", "  ")
+    for r in rows:
+        who = f"seat {r.seat}" + (f" ({r.traveller})" if r.traveller != "-" else "")
+        head = (f"{_ordinal(r.rank):>4}  {who}: "
+                f"{_plural(r.total, 'point')}" + (", winner" if r.winner else ""))
+        lines += _wrap(head, width, "", "      ")
+        cats = [f"{c} {v}" for c, v in r.categories if v]
+        if cats:
+            lines += _pack(cats, width, "      ", "      ")
+    return lines
+
+
 # --- words: actions, their effects, the journey ----------------------------------------
 
 
@@ -221,28 +588,72 @@ def _ids_pattern(registry: Registry) -> tuple[re.Pattern[str], dict[str, str]]:
     return pattern, names
 
 
-def _named(text: str, registry: Registry) -> str:
-    """``text`` with the ids of cards and travellers replaced by their display names."""
-    pattern, names = _ids_pattern(registry)
-    return pattern.sub(lambda m: names[m.group(1)], text)
+def _named(text: str, ruleset: Ruleset, facts: bool = False) -> str:
+    """``text`` with the ids of cards and travellers replaced by their display names;
+    with ``facts``, the first mention of each followed by its facts in brackets
+    (:meth:`CardFacts.summary`, :meth:`TravellerFacts.summary`). Where the text names
+    the card's kind beside it ("the vitality amulet"), the facts follow the kind's word
+    and leave it out."""
+    words = _words(ruleset)
+    if words.ids is None:
+        words.ids = _ids_pattern(ruleset.registry)
+    pattern, names = words.ids
+    if not facts:
+        return pattern.sub(lambda m: names[m.group(1)], text)
+    travellers = ruleset.registry.travellers
+    out: list[str] = []
+    told: set[str] = set()
+    at = 0
+    for m in pattern.finditer(text):
+        found = m.group(1)
+        out.append(text[at:m.start()] + names[found])
+        at = m.end()
+        if found in told:
+            continue
+        told.add(found)
+        if found in travellers:
+            out.append(f" ({traveller_facts(found, ruleset).summary()})")
+            continue
+        card = card_facts(found, ruleset)
+        said = card.summary()
+        after = " " + card.kind_name
+        if text.startswith(after, at) and not text[at + len(after):at + len(after) + 1].isalnum():
+            out.append(after)
+            at += len(after)
+            said = said[len(card.kind_name):].lstrip(",: ")
+        elif text[:m.start()].endswith(card.kind_name + " "):
+            said = said[len(card.kind_name):].lstrip(",: ")
+        if said:
+            out.append(f" ({said})")
+    out.append(text[at:])
+    return "".join(out)
 
 
 def _who(state: GameState, piece: int) -> str:
     p = state.pieces[piece]
     if p.seat is None:
         return "neutral"
-    return f"seat {p.seat} ({state.rules.registry.traveller_name(p.traveller or '?')})"
+    if p.traveller is None:  # a variant without travellers (initiation), or before the choice
+        return f"seat {p.seat}"
+    return f"seat {p.seat} ({state.rules.registry.traveller_name(p.traveller)})"
 
 
-def describe_action(state: GameState, action: Action) -> str:
+def describe_action(state: GameState, action: Action, *, facts: bool = False) -> str:
     """One line for a decision, in the words of the table (display names, not ids);
-    ``state`` is the game when the decision was taken."""
+    ``state`` is the game when the decision was taken. With ``facts``, each card and
+    traveller it names is followed by what a player choosing needs:
+    ``"seat 0: buy Sake (souvenir, food and drink family, 2 coins)"``,
+    ``"seat 1: choose Kinko (7 starting coins; pays 1 coin less for every meal)"``
+    (:func:`card_facts`, :func:`traveller_facts`), for a page with room for it (the
+    replay viewer's lines); without, the names alone, short enough for a terminal's
+    numbered list (``tokaido play``, whose screen shows the facts of the village's
+    souvenirs, the inn's meals and the travellers offered) and the journey."""
     registry = state.rules.registry
     if isinstance(action, Move) and type(action) is Move:
         space = registry.space_kind(state.rules.board[action.position].kind).label
         by = f" [moved by seat {action.seat}]" if state.pieces[action.piece].seat is None else ""
         return f"{_who(state, action.piece)} moves to {action.position} ({space}){by}"
-    return _named(str(action), registry)
+    return _named(str(action), state.rules.ruleset, facts)
 
 
 def describe_effects(events: Sequence[Event], state: GameState,
@@ -274,8 +685,9 @@ def describe_effects(events: Sequence[Event], state: GameState,
 
 def journey(game: Game, upto: int | None = None) -> list[tuple[int, str]]:
     """One line per decision (seat, text) with what followed; ``seat`` -1 marks the end
-    of the journey. ``upto``: stop after that event."""
-    from .engine import initial_state
+    of the journey and, once every event of the end is in, who won and how
+    (:func:`outcome`). ``upto``: stop after that event."""
+    from .engine import Game, initial_state
 
     state = initial_state(game.state.rules, game.seed)
     events = game.events if upto is None else game.events[: upto + 1]
@@ -296,6 +708,8 @@ def journey(game: Game, upto: int | None = None) -> list[tuple[int, str]]:
                           (f": {effects}" if effects else "")))
         elif isinstance(event, GameOver):
             lines.append((-1, "end of the journey: " + effects))
+            if j == len(events) and state.over:
+                lines.append((-1, outcome(Game(state, ()))))
         i = j
     return lines
 
@@ -451,25 +865,70 @@ def _piece_lines(sc: Scene, found: Sequence[Note], width: int) -> list[str]:
         points = _points(sc, i)
         if points:
             lines += _pack([f"{c} {v}" for c, v in points], width, "    Points: ", "      ")
+        families = _families(sc, cards)
+        if families:
+            lines += _pack([f"{name} {n}" for name, n in families], width,
+                           "    Souvenir families: ", "      ")
         if p.seat == sc.seat and cards:
             lines += _pack([sc.registry.card_name(c) for c in cards], width,
                            "    Your cards: ", "      ")
         for note in found:
             if note.piece == i:
-                lines += _pack(note.text.split(", "), width, f"    {note.label}: ", "      ")
+                lines += _pack(_note_items(sc, note), width, f"    {note.label}: ", "      ")
     return lines
+
+
+def _note_items(sc: Scene, note: Note) -> list[str]:
+    """What a note lists in text: its cards with their facts, else its text's items."""
+    if not note.cards:
+        return note.text.split(", ")
+    return [f"{f.name} ({f.summary()})" for f in (card_facts(c, sc.ruleset) for c in note.cards)]
+
+
+def _family_order(ruleset: Ruleset) -> dict[str, int]:
+    """The souvenir families, numbered in the order their first card was registered."""
+    words = _words(ruleset)
+    if words.families is None:
+        order: dict[str, int] = {}
+        for card in ruleset.registry.cards.values():
+            if card.family is not None:
+                order.setdefault(card.family, len(order))
+        words.families = order
+    return words.families
+
+
+def _families(sc: Scene, cards: Iterable[str]) -> list[tuple[str, int]]:
+    """How many cards of each souvenir family, as (display name, count), in the order
+    the families were registered."""
+    words = _words(sc.ruleset)
+    family_of = words.family_of
+    if family_of is None:
+        order = _family_order(sc.ruleset)
+        family_of = words.family_of = {
+            card.id: (order[card.family], _family_name(words.glossary, card.family))
+            for card in sc.registry.cards.values() if card.family is not None}
+    counts: dict[tuple[int, str], int] = {}
+    for card in cards:
+        found = family_of.get(card)
+        if found is not None:
+            counts[found] = counts.get(found, 0) + 1
+    return [(name, counts[(n, name)]) for n, name in sorted(counts)]
 
 
 def _title(sc: Scene) -> str:
     plugins = ", ".join(sc.ruleset.ids)
-    seen = "" if sc.seat is None else f", as seat {sc.seat} sees it"
+    seen = ", as a spectator sees it" if sc.spectator else (
+        "" if sc.seat is None else f", as seat {sc.seat} sees it")
     return f"Tokaido, {sc.players} players ({plugins}), turn {sc.turn}{seen}: {_status(sc)}"
 
 
 def text(subject: Game | View | Scene, *, width: int = 80) -> str:
     """A picture of a game or a seat's view for the terminal, no line longer than
     ``width``: a title, the road (:func:`road_text`), each traveller with its coins,
-    points and cards by kind (a seat's own cards by name), and the plugins' notes."""
+    points, cards by kind and souvenirs by family (a seat's own cards by name), and the
+    plugins' notes, the cards they name with their facts (price, family: the village's
+    souvenirs, the inn's meals); once the game is over, the standings
+    (:func:`standings_lines`: who won and how, ranks, points by category)."""
     sc = scene(subject)
     found = notes(sc)
     lines = _wrap(_title(sc), width, "", "  ")
@@ -481,7 +940,10 @@ def text(subject: Game | View | Scene, *, width: int = 80) -> str:
     if table:
         lines.append("")
         for note in table:
-            lines += _pack(note.text.split(", "), width, f"{note.label}: ", "    ")
+            lines += _pack(_note_items(sc, note), width, f"{note.label}: ", "    ")
+    if sc.over:
+        lines.append("")
+        lines += standings_lines(sc, width=width)
     return "\n".join(line[:width] for line in lines)
 
 
@@ -681,22 +1143,48 @@ def _svg_rows(board: Sequence[Space]) -> list[tuple[list[int], int | None]]:
 
 
 def svg(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_COLOURS,
-        width: int = _W) -> str:
+        width: int = _W, legend: bool = False) -> str:
     """An SVG picture of a game or a seat's view (a string, valid XML, the same for the
     same input): the road in rows that turn at the inns, each space coloured by kind
     with its number and its second, off-road slot where open; the travellers in their
     slots in their seat's colour (``colours``, seat 0 first), the deciding seat's ringed;
     below, one card per traveller with its points, coins, position, collection by kind,
-    points by category and the plugins' notes, then the plugins' notes on the table.
+    souvenirs by family, points by category and the plugins' notes, then the plugins'
+    notes on the table. The cards a note names (the village's souvenirs, the inn's
+    meals, a seat's own cards) show their facts: price, family, points
+    (:func:`card_facts`). Once the game is over, the winners are marked (a gold star on
+    the piece, a gold card saying "winner"), each card shows its rank and the title
+    says who won and how (:func:`outcome`).
+
+    Data attributes, for a page to read: the root ``<svg>`` has ``data-over`` and, once
+    over, ``data-winners`` (seats, comma-separated); each traveller's piece and card is
+    a ``<g>`` with ``data-piece``, ``data-seat`` (``""`` for the neutral traveller) and,
+    once over, ``data-rank`` and ``data-winner`` (``"true"``/``"false"``); each card
+    shown is an element with ``data-card`` and the other attributes of
+    :meth:`CardFacts.attributes` (``data-price``, ``data-family``, ...), its facts in a
+    ``<title>`` (a tooltip).
 
     ``width``: the picture's width in pixels (it scales; the drawing is 1200 units wide).
+    ``legend``: add the legend (:func:`legend_items`) at the bottom.
     """
-    picture = _Picture(scene(subject), colours)
-    height = picture.table(picture.cards(picture.board(88) + 30) + 18) + _MARGIN
+    sc = scene(subject)
+    standings = None
+    if sc.over:
+        from .engine import Game
+
+        standings = final_standings(subject if isinstance(subject, Game) else sc)
+    picture = _Picture(sc, colours, standings)
+    height = picture.table(picture.cards(picture.board(88) + 30) + 18)
+    if legend:
+        height = picture.legend(height + 18)
+    height += _MARGIN
     head = picture.head(height)
+    over = ' data-over="true"' if sc.over else ' data-over="false"'
+    if standings is not None:
+        over += f' data-winners="{",".join(str(r.seat) for r in standings if r.winner)}"'
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
             f'height="{_n(height * width / _W)}" viewBox="0 0 {_W} {_n(height)}" '
-            f'font-family={quoteattr(_FONT)}>'
+            f'font-family={quoteattr(_FONT)}{over}>'
             + "".join(head.parts) + "".join(picture.out.parts) + "</svg>")
 
 
@@ -704,7 +1192,8 @@ class _Picture:
     """One SVG picture being drawn from a scene, part by part: each part takes the top
     of the space it may use and returns its bottom."""
 
-    def __init__(self, sc: Scene, colours: Sequence[str]) -> None:
+    def __init__(self, sc: Scene, colours: Sequence[str],
+                 standings: Sequence[Standing] | None = None) -> None:
         self.sc = sc
         self.notes = notes(sc)
         self.out = _Svg()
@@ -713,6 +1202,22 @@ class _Picture:
         self.at = _occupants(sc)
         self.ringed = {i for i, p in enumerate(sc.pieces)
                        if p.seat is not None and p.seat == sc.current_player}
+        self.standings = list(standings or ())
+        self.ranks = {r.seat: r for r in self.standings}
+
+    def standing(self, piece: int) -> Standing | None:
+        seat = self.sc.pieces[piece].seat
+        return None if seat is None else self.ranks.get(seat)
+
+    def marks(self, piece: int) -> str:
+        """The data attributes of a traveller's piece and card."""
+        seat = self.sc.pieces[piece].seat
+        said = f' data-piece="{piece}" data-seat="{"" if seat is None else seat}"'
+        found = self.standing(piece)
+        if found is not None:
+            said += (f' data-rank="{found.rank}" '
+                     f'data-winner="{"true" if found.winner else "false"}"')
+        return said
 
     def colour(self, piece: int) -> str:
         seat = self.sc.pieces[piece].seat
@@ -724,7 +1229,10 @@ class _Picture:
         out, p = self.out, self.sc.pieces[i]
         colour = self.colour(i)
         tip = f"{self.sc.who(i)}: {p.coins} coins, {p.total} points"
-        out.add(f"<g><title>{escape(tip)}</title>")
+        standing = self.standing(i)
+        if standing is not None:
+            tip += f", {_ordinal(standing.rank)}" + (", winner" if standing.winner else "")
+        out.add(f'<g class="piece"{self.marks(i)}><title>{escape(tip)}</title>')
         if i in self.ringed:
             out.circle(x, y, r + 4, "none", stroke=_INK, width=2,
                        extra=' stroke-dasharray="3 2"')
@@ -732,6 +1240,8 @@ class _Picture:
         out.circle(x, y, r, colour, stroke="#ffffff", width=2)
         out.text(x, y + r * 0.34, _mark(self.sc, i), size=r * 0.95, fill=_ink_on(colour),
                  anchor="middle", weight="bold")
+        if standing is not None and standing.winner:
+            out.add(_star(x + r * 0.8, y - r * 0.8, 7))
         out.add("</g>")
 
     def board(self, top: float) -> float:
@@ -826,26 +1336,36 @@ class _Picture:
                 self.piece(piece, slot_x(slot), y + _TILE + _SLOT_DROP, r=13)
         out.add("</g>")
 
-    def card_body(self, i: int, inner: float) -> list[tuple[str, str]]:
-        """The lines of a traveller's card under its figures: (``"head"`` or
-        ``"line"``, text)."""
+    def card_body(self, i: int, inner: float) -> list[_Row]:
+        """The rows of a traveller's card under its figures: heads, lines of text, lines
+        of card names (each with its facts) and rows of small cards."""
         sc, p = self.sc, self.sc.pieces[i]
-        body: list[tuple[str, str]] = []
+        body: list[_Row] = []
 
         def section(head: str, items: Sequence[str], sep: str = " · ") -> None:
-            body.append(("head", head))
-            body.extend(("line", line) for line in _wrap_px(items, inner, 12, sep))
+            body.append(_Row("head", head))
+            body.extend(_Row("line", line) for line in _wrap_px(items, inner, 12, sep))
 
         if p.seat is not None:
             cards = sc.collection(i)
             section("Collection", [f"{label} {n}" for label, n in _kind_counts(sc, cards)]
                     or ["nothing yet"])
+            families = _families(sc, cards)
+            if families:
+                section("Souvenir families", [f"{name} {n}" for name, n in families])
             section("Points", [f"{c} {v}" for c, v in _points(sc, i)] or ["none yet"])
             if p.seat == sc.seat and cards:
-                section("Your cards", [sc.registry.card_name(c) for c in cards], ", ")
+                body.append(_Row("head", "Your cards"))
+                body.extend(_Row("cards", cards=line)
+                            for line in self.name_lines(cards, inner, 12))
         for note in self.notes:
             if note.piece == i:
-                section(note.label, note.text.split(", "), ", ")
+                if note.cards:
+                    body.append(_Row("head", note.label))
+                    body.extend(_Row("chips", cards=row)
+                                for row in self.chip_rows(note.cards, inner))
+                else:
+                    section(note.label, note.text.split(", "), ", ")
         return body
 
     def cards(self, top: float) -> float:
@@ -856,68 +1376,201 @@ class _Picture:
         card_w = (_W - 2 * _MARGIN - gap * (count - 1)) / max(count, 1)
         inner = card_w - 24
         bodies = [self.card_body(i, inner) for i in range(count)]
-        card_h = 104 + max((sum(22 if kind == "head" else 16 for kind, _ in body)
-                            for body in bodies), default=0)
+        card_h = 104 + max((sum(_ROW_HEIGHT[row.kind] for row in body) for body in bodies),
+                           default=0)
         for i, p in enumerate(sc.pieces):
             colour = self.colour(i)
             x = _MARGIN + i * (card_w + gap)
-            out.rect(x, top, card_w, card_h, "#ffffff", rx=10, stroke="#d8d2c4", width=1.5)
+            standing = self.standing(i)
+            won = standing is not None and standing.winner
+            out.add(f'<g class="traveller"{self.marks(i)}>')
+            out.rect(x, top, card_w, card_h, "#ffffff", rx=10,
+                     stroke=_GOLD if won else "#d8d2c4", width=3 if won else 1.5)
             out.add(f'<path d="M{_n(x)},{_n(top + 30)} v-20 a10,10 0 0 1 10,-10 '
                     f'h{_n(card_w - 20)} a10,10 0 0 1 10,10 v20 z" fill="{colour}"/>')
             ink = _ink_on(colour)
             name = ("Neutral traveller" if p.seat is None
                     else f"Seat {p.seat} · {sc.traveller_name(i)}")
             out.text(x + 12, top + 20, name, size=14, fill=ink, weight="bold",
-                     fit=card_w - 64)
+                     fit=card_w - 64 - (50 if won else 0))
             tag = " · ".join(t for t, on in (("you", p.seat is not None and p.seat == sc.seat),
-                                              ("to play", i in self.ringed)) if on)
+                                              ("to play", i in self.ringed),
+                                              ("winner", won)) if on)
             if tag:
-                out.text(x + card_w - 10, top + 20, tag, size=11, fill=ink, anchor="end",
-                         weight="bold")
+                out.text(x + card_w - (26 if won else 10), top + 20, tag, size=11, fill=ink,
+                         anchor="end", weight="bold")
+            if won:
+                out.add(_star(x + card_w - 14, top + 15, 8))
             place = sc.registry.space_kind(sc.board[p.position].kind).label
             stats = ([(str(p.total), "points"), (str(p.coins), "coins")]
                      if p.seat is not None else [])
-            stats.append((str(p.position), place))
+            if standing is not None:
+                stats.append((_ordinal(standing.rank), "winner" if won else "rank"))
+            else:
+                stats.append((str(p.position), place))
             for k, (big, small) in enumerate(stats):
                 sx = x + 12 + k * inner / 3
                 out.text(sx, top + 62, big, size=24, weight="bold")
                 out.text(sx, top + 78, small, size=10.5, fill=_MUTED, fit=inner / 3 - 6)
             y = top + 96
-            for kind, said in bodies[i]:
-                if kind == "head":
-                    out.text(x + 12, y + 16, said, size=10.5, fill=_MUTED, weight="bold",
+            for row in bodies[i]:
+                if row.kind == "head":
+                    out.text(x + 12, y + 16, row.text, size=10.5, fill=_MUTED, weight="bold",
                              fit=inner)
-                    y += 22
+                elif row.kind == "cards":
+                    self.names(x + 12, y + 10, row.cards, 12)
+                elif row.kind == "chips":
+                    self.chips(x + 12, y + 3, row.cards, inner)
                 else:
-                    out.text(x + 12, y + 10, said, size=12, fit=inner)
-                    y += 16
+                    out.text(x + 12, y + 10, row.text, size=12, fit=inner)
+                y += _ROW_HEIGHT[row.kind]
+            out.add("</g>")
         return top + card_h
 
+    # --- cards with their facts ---------------------------------------------------------
+
+    def facts(self, card: str) -> CardFacts:
+        return card_facts(card, self.sc.ruleset)
+
+    def family_colour(self, family: str | None) -> str:
+        if family is None:
+            return "#8c8577"
+        order = _family_order(self.sc.ruleset)
+        n = order.get(family, len(order))
+        return _FAMILY_COLOURS[n % len(_FAMILY_COLOURS)]
+
+    def name_lines(self, cards: Sequence[str], pixels: float,
+                   size: float) -> list[tuple[str, ...]]:
+        """Card names in lines at most ``pixels`` wide (estimated), ", " between."""
+        lines: list[list[str]] = [[]]
+        used = 0.0
+        for card in cards:
+            wide = _text_width(self.facts(card).name + ", ", size)
+            if lines[-1] and used + wide > pixels:
+                lines.append([])
+                used = 0.0
+            lines[-1].append(card)
+            used += wide
+        return [tuple(line) for line in lines if line]
+
+    def names(self, x: float, y: float, cards: Sequence[str], size: float) -> None:
+        """One line of card names, each a ``<tspan>`` with its data attributes, its
+        facts as a tooltip, a souvenir's name in its family's colour."""
+        parts = []
+        markup = _words(self.sc.ruleset).markup
+        for n, card in enumerate(cards):
+            found = markup.get(card)
+            if found is None:
+                f = self.facts(card)
+                fill = (f' fill="{self.family_colour(f.family)}" font-weight="bold"'
+                        if f.family is not None else "")
+                found = markup[card] = (f"<tspan{_attributes(f)}{fill}><title>"
+                                        f"{escape(f.line())}</title>{escape(f.name)}</tspan>")
+            parts.append(found + (", " if n + 1 < len(cards) else ""))
+        self.out.add(f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" fill="{_INK}">'
+                     + "".join(parts) + "</text>")
+
+    def chip_width(self, card: str) -> float:
+        f = self.facts(card)
+        return max(_text_width(f.name, 11.5), _text_width(f.tag(), 9.5), 44) + 18
+
+    def chip_rows(self, cards: Sequence[str], pixels: float) -> list[tuple[str, ...]]:
+        """Small cards in rows at most ``pixels`` wide."""
+        rows: list[list[str]] = [[]]
+        used = 0.0
+        for card in cards:
+            wide = min(self.chip_width(card), pixels)
+            if rows[-1] and used + wide > pixels:
+                rows.append([])
+                used = 0.0
+            rows[-1].append(card)
+            used += wide + _CHIP_GAP
+        return [tuple(row) for row in rows if row]
+
+    def chips(self, x: float, y: float, cards: Sequence[str], pixels: float) -> None:
+        """A row of small cards: name, then price and family (or points, or effect),
+        a souvenir edged in its family's colour; data attributes and a tooltip."""
+        out = self.out
+        for card in cards:
+            f = self.facts(card)
+            w = min(self.chip_width(card), pixels)
+            edge = self.family_colour(f.family)
+            out.add(f'<g class="card"{_attributes(f)}><title>{escape(f.line())}</title>')
+            out.rect(x, y, w, _CHIP_H, "#fffdf7", rx=5, stroke=edge, width=1.2)
+            out.rect(x, y, 5, _CHIP_H, edge, rx=2)
+            out.text(x + 10, y + 14, f.name, size=11.5, weight="bold", fit=w - 14)
+            out.text(x + 10, y + 28, f.tag(), size=9.5, fill=_MUTED, fit=w - 14)
+            out.add("</g>")
+            x += w + _CHIP_GAP
+
     def table(self, top: float) -> float:
-        """The plugins' notes on the table, in a box across the picture (if any)."""
+        """The plugins' notes on the table, in a box across the picture (if any); the
+        cards a note names as small cards with their facts."""
         table = [n for n in self.notes if n.piece is None]
         if not table:
             return top - 18
-        lines: list[tuple[str, str]] = []
+        room = _W - 2 * _MARGIN - 200
+        rows: list[tuple[str, _Row]] = []
         for note in table:
-            wrapped = _wrap_px(note.text.split(", "), _W - 2 * _MARGIN - 200, 12.5, ", ")
-            lines += [(note.label if k == 0 else "", w) for k, w in enumerate(wrapped)]
-        box_h = 20 + 19 * len(lines)
+            if note.cards:
+                found = [_Row("chips", cards=row) for row in self.chip_rows(note.cards, room)]
+            else:
+                found = [_Row("line", w) for w in _wrap_px(note.text.split(", "), room, 12.5,
+                                                            ", ")]
+            rows += [(note.label if k == 0 else "", row) for k, row in enumerate(found)]
+        box_h = 20 + sum(19 if row.kind == "line" else _CHIP_H + 8 for _, row in rows)
         self.out.rect(_MARGIN, top, _W - 2 * _MARGIN, box_h, "#fbf7ee", rx=10,
                       stroke="#d8d2c4", width=1.5)
-        for k, (label, said) in enumerate(lines):
-            y = top + 25 + 19 * k
+        y = top + 25
+        for label, row in rows:
+            chips = row.kind == "chips"
             if label:
-                self.out.text(_MARGIN + 14, y, label, size=12.5, weight="bold", fit=170)
-            self.out.text(_MARGIN + 190, y, said, size=12.5)
+                self.out.text(_MARGIN + 14, y + (9 if chips else 0), label, size=12.5,
+                              weight="bold", fit=170)
+            if chips:
+                self.chips(_MARGIN + 190, y - 13, row.cards, room)
+                y += _CHIP_H + 8
+            else:
+                self.out.text(_MARGIN + 190, y, row.text, size=12.5)
+                y += 19
+        return top + box_h
+
+    def legend(self, top: float) -> float:
+        """The legend (:func:`legend_items`) in a box across the picture."""
+        items = legend_items(self.sc, colours=self.colours)
+        room = _W - 2 * _MARGIN - 28
+        rows: list[list[tuple[LegendItem, float]]] = [[]]
+        used = 0.0
+        for item in items:
+            wide = 30 + _text_width(item.label, 12) + 18
+            if rows[-1] and used + wide > room:
+                rows.append([])
+                used = 0.0
+            rows[-1].append((item, wide))
+            used += wide
+        box_h = 34 + 30 * len(rows)
+        out = self.out
+        out.add('<g class="legend">')
+        out.rect(_MARGIN, top, _W - 2 * _MARGIN, box_h, "#fbf7ee", rx=10, stroke="#d8d2c4",
+                 width=1.5)
+        out.text(_MARGIN + 14, top + 20, "Legend", size=12.5, weight="bold")
+        for r, row in enumerate(rows):
+            x, y = _MARGIN + 14.0, top + 30 + 30 * r
+            for item, wide in row:
+                out.add(f'<g data-key={quoteattr(item.key)} '
+                        f'transform="translate({_n(x)},{_n(y)})">{item.swatch}</g>')
+                out.text(x + 30, y + 16, item.label, size=12)
+                x += wide
+        out.add("</g>")
         return top + box_h
 
     def head(self, height: float) -> _Svg:
         """The background and the title: players, whose picture, the turn and who is to
-        play, the plugins."""
+        play, the plugins; once the game is over, who won and how."""
         sc = self.sc
         title = f"Tokaido · {sc.players} players"
-        seen = "" if sc.seat is None else f" · as seat {sc.seat} sees it"
+        seen = " · as a spectator sees it" if sc.spectator else (
+            "" if sc.seat is None else f" · as seat {sc.seat} sees it")
         head = _Svg()
         head.rect(0, 0, _W, height, "#f6f1e6")
         head.add(f'<text x="{_MARGIN}" y="40" font-size="24" font-weight="bold" '
@@ -925,6 +1578,167 @@ class _Picture:
                  f'fill="{_MUTED}">{escape(seen)}</tspan></text>')
         head.text(_W - _MARGIN, 40, f"Turn {sc.turn} · {_status(sc)}", size=15,
                   anchor="end", fit=_W / 2 - _MARGIN)
+        plugins_fit: float = _W - 2 * _MARGIN
+        if self.standings:
+            said = _outcome(self.standings, sc.ruleset)
+            head.add('<g class="outcome">')
+            head.text(_W - _MARGIN, 64, said, size=14, anchor="end", weight="bold",
+                      fill=_darker(_GOLD, 0.35), fit=_W * 0.6 - _MARGIN)
+            head.add("</g>")
+            plugins_fit = _W * 0.4 - _MARGIN - 12
         head.text(_MARGIN, 64, "Plugins: " + ", ".join(sc.ruleset.ids), size=13,
-                  fill=_MUTED, fit=_W - 2 * _MARGIN)
+                  fill=_MUTED, fit=plugins_fit)
         return head
+
+
+class _Row(NamedTuple):
+    """A row of a traveller's card (or of the table's box): ``kind`` ``"head"``,
+    ``"line"`` (``text``), ``"cards"`` (a line of card names) or ``"chips"`` (a row of
+    small cards)."""
+
+    kind: str
+    text: str = ""
+    cards: tuple[str, ...] = ()
+
+
+_CHIP_H = 34
+_CHIP_GAP = 6
+_ROW_HEIGHT = {"head": 22, "line": 16, "cards": 16, "chips": _CHIP_H + 6}
+_GOLD = "#e0a800"
+_FAMILY_COLOURS = ("#b5651d", "#2f7d32", "#1f5f9f", "#8e3b8e", "#a33131", "#5a6b00")
+"""The colour of each souvenir family in pictures, in the order the families' first
+cards were registered."""
+
+
+def _attributes(f: CardFacts) -> str:
+    return "".join(f" {k}={quoteattr(v)}" for k, v in f.attributes().items())
+
+
+def _star(x: float, y: float, r: float) -> str:
+    """A gold five-pointed star centred on (x, y): the winner's mark."""
+    points = []
+    for k in range(10):
+        angle = math.pi / 2 + k * math.pi / 5
+        d = r if k % 2 == 0 else r * 0.45
+        points.append(f"{_n(x + d * math.cos(angle))},{_n(y - d * math.sin(angle))}")
+    return (f'<polygon class="winner-mark" points="{" ".join(points)}" fill="{_GOLD}" '
+            f'stroke="{_darker(_GOLD, 0.45)}" stroke-width="1"/>')
+
+
+# --- the legend ---------------------------------------------------------------------------
+
+
+@frozen
+class LegendItem:
+    """One entry of a picture's legend (:func:`legend_items`)."""
+
+    key: str
+    """What it explains: ``"space:<kind>"``, ``"double"``, ``"slot"``,
+    ``"seat:<n>"``, ``"neutral"``, ``"to-play"``, ``"winner"``,
+    ``"family:<family>"``."""
+    label: str
+    """What it means, in words."""
+    swatch: str
+    """How the picture draws it: SVG elements in a 24 by 24 box at the origin."""
+
+
+def legend_items(subject: Game | View | Scene | Ruleset, *,
+                 colours: Sequence[str] = SEAT_COLOURS) -> list[LegendItem]:
+    """What the marks of a picture (:func:`svg`) mean, in the order a legend lists them:
+    the kinds of space on the road (their colours), a double space's two dots, an open
+    second slot, each seat's colour (``colours``; of a ruleset, five seats), the
+    neutral traveller (where there is one), the ring of the seat to play, the winner's
+    star, the colours of the souvenir families."""
+    from .ruleset import Ruleset
+
+    if isinstance(subject, Ruleset):
+        ruleset, seats, neutral = subject, list(range(5)), False
+    else:
+        sc = scene(subject)
+        ruleset = sc.ruleset
+        seats = sorted(p.seat for p in sc.pieces if p.seat is not None)
+        neutral = any(p.seat is None for p in sc.pieces)
+    registry = ruleset.registry
+    items: list[LegendItem] = []
+    kinds: list[str] = []
+    for space in registry.board:
+        if space.kind not in kinds:
+            kinds.append(space.kind)
+    for kind in kinds:
+        look = registry.space_kind(kind)
+        fill = _colour(look.colour, "#dddddd")
+        items.append(LegendItem(
+            f"space:{kind}", look.label,
+            f'<rect x="1" y="1" width="22" height="22" rx="5" fill="{fill}" '
+            f'stroke="{_darker(fill)}" stroke-width="1.2"/>'))
+    grey = "#dddddd"
+    items.append(LegendItem(
+        "double", "double space (two dots)",
+        f'<rect x="1" y="1" width="22" height="22" rx="5" fill="{grey}" '
+        f'stroke="{_darker(grey)}" stroke-width="1.2"/>'
+        f'<circle cx="13" cy="7" r="2.2" fill="{_darker(grey)}"/>'
+        f'<circle cx="19" cy="7" r="2.2" fill="{_darker(grey)}"/>'))
+    items.append(LegendItem(
+        "slot", "second slot, open at this player count",
+        f'<circle cx="12" cy="12" r="10" fill="#ffffff" stroke="{_darker(grey)}" '
+        'stroke-width="1.5" stroke-dasharray="3 2"/>'))
+    palette = [_colour(c, SEAT_COLOURS[n % len(SEAT_COLOURS)])
+               for n, c in enumerate(colours)] or list(SEAT_COLOURS)
+    for seat in seats:
+        colour = palette[seat % len(palette)]
+        items.append(LegendItem(f"seat:{seat}", f"seat {seat}", _disc(colour, str(seat))))
+    if neutral:
+        items.append(LegendItem("neutral", "neutral traveller (moved by the leader)",
+                                _disc(NEUTRAL_COLOUR, "N")))
+    items.append(LegendItem(
+        "to-play", "the traveller to play",
+        f'<circle cx="12" cy="12" r="11" fill="none" stroke="{_INK}" stroke-width="2" '
+        'stroke-dasharray="3 2"/>'))
+    items.append(LegendItem("winner", "winner", _star(12, 12.5, 10)))
+    said = glossary(ruleset)
+    for family, n in _family_order(ruleset).items():
+        colour = _FAMILY_COLOURS[n % len(_FAMILY_COLOURS)]
+        items.append(LegendItem(
+            f"family:{family}", f"{_family_name(said, family)} family (souvenirs)",
+            f'<rect x="1" y="3" width="22" height="18" rx="4" fill="#fffdf7" '
+            f'stroke="{colour}" stroke-width="1.2"/>'
+            f'<rect x="1" y="3" width="5" height="18" rx="2" fill="{colour}"/>'))
+    return items
+
+
+def _disc(colour: str, mark: str) -> str:
+    return (f'<circle cx="12" cy="12" r="10" fill="{colour}" stroke="#ffffff" '
+            f'stroke-width="1.5"/><text x="12" y="16" font-size="11" fill="{_ink_on(colour)}" '
+            f'text-anchor="middle" font-weight="bold">{escape(mark)}</text>')
+
+
+def legend_svg(subject: Game | View | Scene | Ruleset, *,
+               colours: Sequence[str] = SEAT_COLOURS, columns: int = 1) -> str:
+    """The legend (:func:`legend_items`) as a picture of its own: a standalone
+    ``<svg>``, the items in ``columns`` columns, each ``<g data-key=...>``."""
+    items = legend_items(subject, colours=colours)
+    columns = max(1, columns)
+    col_w = 40 + max((_text_width(i.label, 12) for i in items), default=0) + 16
+    rows = -(-len(items) // columns)
+    parts = []
+    for n, item in enumerate(items):
+        x, y = 8 + (n // rows) * col_w, 8 + (n % rows) * 30
+        parts.append(f'<g data-key={quoteattr(item.key)} transform="translate({_n(x)},'
+                     f'{_n(y)})">{item.swatch}<text x="32" y="16" font-size="12" '
+                     f'fill="{_INK}">{escape(item.label)}</text></g>')
+    w, h = 16 + col_w * columns, 16 + 30 * rows
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(w)}" height="{_n(h)}" '
+            f'viewBox="0 0 {_n(w)} {_n(h)}" font-family={quoteattr(_FONT)} '
+            'class="tokaido-legend">' + "".join(parts) + "</svg>")
+
+
+def legend_html(subject: Game | View | Scene | Ruleset, *,
+                colours: Sequence[str] = SEAT_COLOURS) -> str:
+    """The legend (:func:`legend_items`) as an HTML list for a page to place: a
+    ``<ul class="tokaido-legend">`` of ``<li data-key=...>``, each an inline 24-pixel
+    ``<svg>`` swatch and a ``<span>`` label. No style: the page gives it one."""
+    items = legend_items(subject, colours=colours)
+    return ('<ul class="tokaido-legend">' + "".join(
+        f'<li data-key={quoteattr(i.key)}><svg xmlns="http://www.w3.org/2000/svg" '
+        f'width="24" height="24" viewBox="0 0 24 24" aria-hidden="true">{i.swatch}</svg> '
+        f'<span>{escape(i.label)}</span></li>' for i in items) + "</ul>")

@@ -12,7 +12,8 @@ lines of the step that led to it, in the words of the table.
   :class:`~tokaido_rules.View`, their lines from its copy of the log.
 - From a seat's copy (:func:`~tokaido_rules.log.load_seat_copy`) the page offers that
   seat only, and the file holds nothing else: its frames are drawn from a state folded
-  from what the seat saw, each card it did not see a placeholder.
+  from what the seat saw, each card it did not see a placeholder. The public copy (a
+  spectator's) is drawn the same way, from what every seat saw.
 
 The page shows one frame at a time: it takes its data out of the document once read, so
 the document holds only the frame on show (what a seat's selector shows is what that
@@ -32,8 +33,19 @@ from .events import Action, CardsMoved, DeckSet, Event, GameOver, fold
 from .frozen import FrozenMap
 from .log import UNSEEN, SeatCopy, SeatLine, dump_log, load_seat_copy
 from .model import GameState, collection_zone
-from .render import Scene, _kind_counts, describe_action, describe_effects, scene, svg
-from .visibility import split_zones, visible_data
+from .render import (
+    Scene,
+    _kind_counts,
+    describe_action,
+    describe_effects,
+    final_standings,
+    legend_html,
+    outcome,
+    scene,
+    svg,
+)
+from .simulate import decision_count
+from .visibility import public_data, split_public_zones, split_zones, visible_data
 
 __all__ = ["replay_html", "seat_copy_html", "frames", "step_words"]
 
@@ -52,40 +64,61 @@ def _steps(events: Sequence[Event | type[Event]]) -> list[tuple[int, int]]:
 
 
 def _step_lines(events: Sequence[Event | None], before: GameState, after: GameState,
-                first: Event | None, unseen: str = "") -> list[str]:
+                first: Event | None, unseen: str = "", facts: bool = False) -> list[str]:
     """The words of one step: the decision and what followed it (``first``: the step's
     first event, ``None`` when the seat did not see enough of it to tell; ``unseen``
-    then says what it was)."""
+    then says what it was); with ``facts``, the decision's cards and travellers with
+    their facts (:func:`~tokaido_rules.render.describe_action`). At the end, who won
+    and how."""
     rest = [e for e in events[1:] if e is not None]
     if isinstance(first, Action):
         decider = getattr(first, "piece", first.seat)
         effects = describe_effects(rest, after, decider)
-        return [describe_action(before, first) + (f": {effects}" if effects else "")]
+        return [describe_action(before, first, facts=facts)
+                + (f": {effects}" if effects else "")]
     if isinstance(first, GameOver):
         effects = describe_effects(rest, after)
-        return ["end of the journey" + (f": {effects}" if effects else "")]
+        said = ["end of the journey" + (f": {effects}" if effects else "")]
+        return said + ([outcome(Game(after, ()))] if after.over else [])
     return [f"{unseen}: not all of it shown to this seat"]
 
 
 def _table(sc: Scene) -> list[dict[str, Any]]:
-    """The score table of a picture: per seated traveller, public facts only."""
+    """The score table of a picture: per seated traveller, public facts only: its rank
+    (:func:`~tokaido_rules.render.final_standings`), points, points by category (display
+    names), coins, collection and, once the game is over, whether it won. Seats in
+    order during the game, in rank order at its end."""
+    standings = {r.seat: r for r in final_standings(sc)}
     rows = []
     for i, p in enumerate(sc.pieces):
         if p.seat is None:
             continue
         kinds = _kind_counts(sc, sc.zones.get(collection_zone(i), ()))
+        found = standings[p.seat]
         rows.append({"seat": p.seat, "traveller": sc.traveller_name(i), "points": p.total,
                      "coins": p.coins,
-                     "collection": ", ".join(f"{k} {n}" for k, n in kinds) or "nothing"})
+                     "collection": ", ".join(f"{k} {n}" for k, n in kinds) or "nothing",
+                     "rank": found.rank, "winner": found.winner,
+                     "categories": [[c, v] for c, v in found.categories]})
+    if sc.over:
+        rows.sort(key=lambda r: (r["rank"], r["seat"]))
     return rows
 
 
 def _frame(sc: Scene, lines: list[str], caption: str) -> dict[str, Any]:
-    return {"svg": svg(sc), "lines": lines, "table": _table(sc), "caption": caption}
+    """One point of the game: its picture, words, score table and caption; ``over``
+    and, at the end, ``outcome``: who won and how."""
+    table = _table(sc)
+    said = outcome(sc) if sc.over else ""
+    return {"svg": svg(sc), "lines": lines, "table": table, "caption": caption,
+            "over": sc.over, "outcome": said}
 
 
-def _caption(n: int, total: int, sc: Scene) -> str:
-    where = "setup" if n == 0 else f"decision {n} of {total - 1}"
+def _caption(n: int, decisions: int, sc: Scene) -> str:
+    """Frame ``n``'s caption: the setup, decision n of ``decisions``
+    (:func:`~tokaido_rules.simulate.decision_count`), or the end after the last."""
+    where = ("setup" if n == 0 else f"decision {n} of {decisions}" if n <= decisions
+             else f"after decision {decisions} of {decisions}")
     end = " · the journey is over" if sc.over else ""
     return f"{where} · turn {sc.turn} · seq {sc.seq}{end}"
 
@@ -94,6 +127,7 @@ def _game_frames(game: Game) -> list[dict[str, Any]]:
     """Every frame of the whole game: everything shown."""
     events = game.events
     steps = _steps(events)
+    decisions = decision_count(events)
     state = initial_state(game.state.rules, game.seed)
     out = []
     for n, (a, b) in enumerate(steps):
@@ -102,8 +136,8 @@ def _game_frames(game: Game) -> list[dict[str, Any]]:
             state = fold(state, e)
         sc = scene(Game(state, ()))
         lines = ["the travellers set out"] if n == 0 else _step_lines(
-            events[a:b], before, state, events[a])
-        out.append(_frame(sc, lines, _caption(n, len(steps), sc)))
+            events[a:b], before, state, events[a], facts=True)
+        out.append(_frame(sc, lines, _caption(n, decisions, sc)))
     return out
 
 
@@ -144,9 +178,15 @@ def _seen_fold(state: GameState, event: Event | None) -> GameState:
     return state.replace(seq=state.seq + 1)
 
 
-def _seen_scene(state: GameState, seat: int) -> Scene:
-    """A picture of a state folded from a seat's copy, as that seat sees it."""
-    shown, hidden = split_zones(state, seat)
+def _seen_scene(state: GameState, seat: int | str) -> Scene:
+    """A picture of a state folded from a seat's copy, as that seat sees it (``seat``
+    ``"public"``: from the public copy, as a spectator sees it)."""
+    if isinstance(seat, str):
+        shown, hidden = split_public_zones(state)
+        data = public_data(state)
+    else:
+        shown, hidden = split_zones(state, seat)
+        data = visible_data(state, seat)
     registry = state.rules.registry
     backs: dict[str, FrozenMap[str, int]] = {}
     for name, cards in hidden.items():
@@ -161,13 +201,14 @@ def _seen_scene(state: GameState, seat: int) -> Scene:
         current = Game(state, ()).current_player
     except Exception:  # an agenda the rules cannot read without a hidden fact
         current = None
-    return Scene(seat=seat, players=state.players, turn=state.turn, seq=state.seq,
-                 over=state.over, pieces=state.pieces,
+    return Scene(seat=None if isinstance(seat, str) else seat, players=state.players,
+                 turn=state.turn, seq=state.seq, over=state.over, pieces=state.pieces,
                  zones=FrozenMap({k: v for k, v in shown.items()
                                   if not any(c.startswith(UNSEEN) for c in v)}),
                  zone_sizes=FrozenMap({k: len(v) for k, v in state.zones.items()}),
-                 hidden_backs=FrozenMap(backs), data=FrozenMap(visible_data(state, seat)),
-                 current_player=current, ruleset=state.rules.ruleset)
+                 hidden_backs=FrozenMap(backs), data=FrozenMap(data),
+                 current_player=current, ruleset=state.rules.ruleset,
+                 spectator=isinstance(seat, str))
 
 
 def _copy_frames(copy: SeatCopy,
@@ -177,6 +218,7 @@ def _copy_frames(copy: SeatCopy,
     events = [line.event for line in copy.lines]
     registry = copy.ruleset.registry
     steps = _steps([registry.events[line.type] for line in copy.lines])
+    decisions = decision_count(copy)
     state = initial_state(copy.rules(), 0)
     out = []
     for n, (a, b) in enumerate(steps):
@@ -185,33 +227,91 @@ def _copy_frames(copy: SeatCopy,
             state = _seen_fold(state, e)
         sc = views[n] if views is not None else _seen_scene(state, copy.viewer)
         lines = ["the travellers set out"] if n == 0 else _step_lines(
-            events[a:b], before, state, events[a], _unseen(copy.lines[a]))
-        out.append(_frame(sc, lines, _caption(n, len(steps), sc)))
+            events[a:b], before, state, events[a], _unseen(copy.lines[a]), facts=True)
+        out.append(_frame(sc, lines, _caption(n, decisions, sc)))
     return out
 
 
 def step_words(copy: SeatCopy) -> list[tuple[int, str]]:
     """Each decision of a seat's copy (and the end) in plain words, as its seat saw it,
-    with the seq the game reached after it: what ``tokaido serve`` tells the person of
-    the other seats' turns."""
-    events = [line.event for line in copy.lines]
-    registry = copy.ruleset.registry
-    state = initial_state(copy.rules(), 0)
-    out = []
-    for n, (a, b) in enumerate(_steps([registry.events[line.type] for line in copy.lines])):
-        before = state
-        for e in events[a:b]:
+    with the seq the game reached after it."""
+    narrator = Narrator(copy)
+    return narrator.take(copy.lines)
+
+
+class Narrator:
+    """Tells the steps of a seat's (or the public) copy of a log in plain words as its
+    lines come, reading each line once: what ``tokaido serve`` tells each audience of
+    the turns played, without reading the copy again at every step.
+
+    Give it whole steps: the lines up to a point where someone decides (or the end), as
+    a :class:`~tokaido_rules.log.LogFeed` hands them out after each ``apply``. The
+    setup, before the first decision, is folded but not told."""
+
+    def __init__(self, copy: SeatCopy) -> None:
+        from .log import _converter_and_structurers
+
+        self._registry = copy.ruleset.registry
+        self._structurers = _converter_and_structurers(copy.ruleset)[1]
+        self._state = initial_state(copy.rules(), 0)
+        self._step: list[SeatLine] = []
+        self._started = False
+        self._read = 0
+
+    @classmethod
+    def for_header(cls, header: str) -> Narrator:
+        """A narrator for the copy whose header line is ``header``."""
+        return cls(load_seat_copy(header + "\n"))
+
+    def add(self, lines: Sequence[str]) -> list[tuple[int, str]]:
+        """Read the next ``lines`` of the copy (JSON text, the trailer allowed): the
+        steps they complete, each with the seq after it."""
+        from .log import TRAILER, _parse_line, _seat_event
+
+        parsed = []
+        for text in lines:
+            obj = _parse_line(text, self._read + 2)
+            if obj.get("type") == TRAILER:
+                continue
+            parsed.append(_seat_event(obj, self._read + 2, self._read, self._registry,
+                                      self._structurers))
+            self._read += 1
+        return self.take(parsed)
+
+    def take(self, lines: Iterable[SeatLine]) -> list[tuple[int, str]]:
+        """:meth:`add` for lines already read."""
+        out: list[tuple[int, str]] = []
+        for line in lines:
+            if issubclass(self._registry.events[line.type], Action | GameOver):
+                out += self._tell()
+            self._step.append(line)
+        out += self._tell()
+        return out
+
+    def _tell(self) -> list[tuple[int, str]]:
+        """Fold the step read so far and, past the setup, say it in words."""
+        step, self._step = self._step, []
+        if not step:
+            return []
+        before = state = self._state
+        events = [line.event for line in step]
+        for e in events:
             state = _seen_fold(state, e)
-        if n:
-            words = _step_lines(events[a:b], before, state, events[a], _unseen(copy.lines[a]))
-            out.append((b, " ".join(words)))
-    return out
+        self._state = state
+        if not self._started:
+            self._started = True
+            if not issubclass(self._registry.events[step[0].type], Action | GameOver):
+                return []
+        words = _step_lines(events, before, state, events[0], _unseen(step[0]))
+        return [(step[-1].seq + 1, " ".join(words))]
 
 
 def _unseen(line: SeatLine) -> str:
-    """A decision the seat saw only in part: who took it, and its type."""
+    """A decision the seat saw only in part: who took it, and its type in words
+    (``crossroads.take_amulet``: "take amulet"), as ``tokaido play`` says it."""
     seat = line.data.get("seat")
-    return f"seat {seat}: {line.type}" if type(seat) is int else line.type
+    what = line.type.rsplit(".", 1)[-1].replace("_", " ")
+    return f"seat {seat}: {what}" if type(seat) is int else what
 
 
 def _seat_views(game: Game, seat: int) -> list[Scene]:
@@ -287,9 +387,12 @@ def _script_json(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=True).replace("<", "\\u003c")
 
 
-def _page(title: str, notice: str, data: dict[str, Any]) -> str:
+def _page(title: str, notice: str, data: dict[str, Any], legend: str = "") -> str:
+    """The page: ``legend`` is :func:`~tokaido_rules.render.legend_html` (no secret in
+    it: the road's kinds of space, the seats' colours, the souvenir families)."""
     return (_TEMPLATE.replace("__TITLE__", escape(title))
             .replace("__NOTICE__", escape(notice))
+            .replace("__LEGEND__", legend)
             .replace("__DATA__", _script_json(data)))
 
 
@@ -315,16 +418,24 @@ def replay_html(game: Game, seats: Sequence[int] | None = None, *,
     else:
         names = ", ".join(str(s) for s in chosen)
         notice = f"This page holds only what seat(s) {names} could see."
-    return _page(_title(game.ruleset.ids, game.players), notice, _pack(choices))
+    return _page(_title(game.ruleset.ids, game.players), notice, _pack(choices),
+                 legend_html(Game(initial_state(game.state.rules, 0), ())))
 
 
 def seat_copy_html(copy: SeatCopy) -> str:
-    """The viewer page of a seat's copy: that seat only, holding nothing else."""
+    """The viewer page of a seat's copy (or of the public copy): that seat only (every
+    seat's view in common), holding nothing else."""
     s = copy.viewer
-    notice = (f"This page was made from seat {s}'s copy of the log: it holds only what "
-              f"seat {s} could see.")
-    data = _pack([(str(s), f"seat {s}", frames(copy))])
-    return _page(_title(copy.ruleset.ids, copy.players), notice, data)
+    if isinstance(s, str):
+        notice = ("This page was made from the public copy of the log: it holds only what "
+                  "every seat could see, as a spectator sees it.")
+        data = _pack([(s, "spectator", frames(copy))])
+    else:
+        notice = (f"This page was made from seat {s}'s copy of the log: it holds only "
+                  f"what seat {s} could see.")
+        data = _pack([(str(s), f"seat {s}", frames(copy))])
+    return _page(_title(copy.ruleset.ids, copy.players), notice, data,
+                 legend_html(Game(initial_state(copy.rules(), 0), ())))
 
 
 _TEMPLATE = """<!DOCTYPE html>
@@ -349,6 +460,13 @@ h1 { font-size: 20px; margin: 8px 0; }
 #lines p { margin: 2px 0; }
 table { border-collapse: collapse; font-size: 14px; margin: 8px 0; }
 th, td { border-bottom: 1px solid #d8d2c4; padding: 4px 10px; text-align: left; }
+td.points, td.coins, td.rank, td.category { text-align: right; }
+tr.winner td { background: #fbeab0; font-weight: bold; }
+#outcome { font-size: 16px; font-weight: bold; color: #7a5c00; margin: 8px 0 0; }
+#legend { font-size: 13px; margin: 8px 0 16px; }
+#legend ul { list-style: none; padding: 0; margin: 6px 0; display: flex; flex-wrap: wrap;
+             gap: 4px 16px; }
+#legend li { display: flex; align-items: center; gap: 6px; }
 </style>
 </head>
 <body>
@@ -367,9 +485,10 @@ th, td { border-bottom: 1px solid #d8d2c4; padding: 4px 10px; text-align: left; 
 </header>
 <main>
 <div id="lines"></div>
-<table id="scores"><thead><tr><th>Seat</th><th>Traveller</th><th>Points</th>
-<th>Coins</th><th>Collection</th></tr></thead><tbody></tbody></table>
+<p id="outcome"></p>
+<table id="scores"><thead><tr></tr></thead><tbody></tbody></table>
 <div id="board"></div>
+<details id="legend"><summary>Legend</summary>__LEGEND__</details>
 </main>
 <script type="application/json" id="replay-data">__DATA__</script>
 <script>
@@ -404,9 +523,21 @@ th, td { border-bottom: 1px solid #d8d2c4; padding: 4px 10px; text-align: left; 
       var p = document.createElement("p"); p.textContent = t; lines.appendChild(p);
     });
     var body = $("scores").tBodies[0]; body.textContent = "";
+    $("outcome").textContent = f.outcome || "";
+    var cats = f.over && f.table.length ? f.table[0].categories.map(function (c) {
+      return c[0]; }) : [];
+    var head = $("scores").tHead.rows[0]; head.textContent = "";
+    ["Rank", "Seat", "Traveller", "Points"].concat(cats, ["Coins", "Collection"]).forEach(
+      function (h) { var th = document.createElement("th"); th.textContent = h;
+                     head.appendChild(th); });
     f.table.forEach(function (r) {
       var tr = document.createElement("tr"); tr.setAttribute("data-seat", String(r.seat));
-      cell(tr, r.seat); cell(tr, r.traveller); cell(tr, r.points, "points");
+      tr.setAttribute("data-rank", String(r.rank));
+      tr.setAttribute("data-winner", r.winner ? "true" : "false");
+      if (r.winner) { tr.className = "winner"; }
+      cell(tr, (r.winner ? "\u2605 " : "") + r.rank, "rank"); cell(tr, r.seat);
+      cell(tr, r.traveller); cell(tr, r.points, "points");
+      if (f.over) { r.categories.forEach(function (c) { cell(tr, c[1], "category"); }); }
       cell(tr, r.coins, "coins"); cell(tr, r.collection); body.appendChild(tr);
     });
     $("first").disabled = $("prev").disabled = at === 0;
