@@ -3,7 +3,10 @@ fixed action space, observations from the seat's view only, rewards, cheap clone
 
 from __future__ import annotations
 
+import importlib.util
 import warnings
+from pathlib import Path
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -12,10 +15,11 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from tokaido_rules import IllegalActionError, Ruleset, Setup, new_game, rl
-from tokaido_rules.bots import RandomBot, next_action
+from tokaido_rules import IllegalActionError, Ruleset, Setup, TokaidoError, new_game, rl
+from tokaido_rules.bots import GreedyBot, RandomBot, next_action
 from tokaido_rules.engine import make_rules
 from tokaido_rules.rl import ActionIndex, ObservationEncoder, TokaidoAEC, TokaidoGymEnv
+from tokaido_rules.simulate import wilson_interval
 from tokaido_rules.testing import hidden_variant
 
 RULESETS = [
@@ -258,4 +262,95 @@ def test_without_the_rl_extra_the_import_says_which_extra_to_install() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=60).stdout
     assert "needs the 'rl' extra (pettingzoo is missing)" in out
-    assert "pip install 'tokaido-rules[rl]'" in out
+    assert "pip install '.[rl]' in a clone" in out
+
+
+# --- baselines and evaluation (issue 34) ----------------------------------------------
+
+
+def test_the_seat_view_and_numbered_legal_actions_match_the_observation() -> None:
+    """``view()`` is the agent's seat's view and ``legal_actions()`` its legal decisions
+    by number, the ones of the observation's mask; both are empty of decisions once the
+    game is over."""
+    env = TokaidoGymEnv(players=3, seat=1, opponents=("random",))
+    observation, _ = env.reset(seed=4)
+    done = False
+    while not done:
+        legal = env.legal_actions()
+        assert sorted(legal) == list(np.flatnonzero(observation["action_mask"]))
+        assert env.view() == env.game.view(1)
+        assert set(legal.values()) == set(env.view().legal_actions)
+        observation, _, done, _, _ = env.step(min(legal))
+    assert env.legal_actions() == {} and env.view().over
+
+
+def test_evaluate_counts_wins_with_a_wilson_interval() -> None:
+    """evaluate plays the policy's seat against bots and counts its wins (a shared win
+    1/k) and mean margin; the interval is the Wilson interval of those wins; the same
+    arguments give the same games, whatever was evaluated before."""
+    first = rl.evaluate(rl.first_legal, 6, players=3, opponents=("random",), seed=3)
+    rl.evaluate(rl.random_legal(1), 6, players=3, opponents=("random",), seed=3)
+    again = rl.evaluate(rl.first_legal, 6, players=3, opponents=("random",), seed=3)
+    assert first == again and first.games == 6 and 0 <= first.wins <= 6
+    assert first.win_rate == first.wins / 6
+    assert first.interval() == wilson_interval(first.wins, 6)
+    assert first.interval(0.99)[0] <= first.interval()[0]
+    low, high = first.interval()
+    assert str(first) == (f"{first.win_rate:.3f} [{low:.3f}, {high:.3f}] over 6 games, "
+                          f"margin {first.mean_margin:+.1f}")
+
+
+def test_the_baselines_play_legal_decisions() -> None:
+    """first_legal takes the lowest legal number, random_legal a legal one from its own
+    seed, bot_policy the bot's choice from the seat's view; an unknown bot, a policy
+    choosing a masked number and a batch of no games are refused."""
+    env = TokaidoGymEnv(players=4, seat=0, opponents=("random",))
+    observation, _ = env.reset(seed=2)
+    legal = env.legal_actions()
+    assert rl.first_legal(env, observation) == min(legal)
+    assert rl.random_legal(5)(env, observation) in legal
+    assert rl.random_legal(5)(env, observation) == rl.random_legal(5)(env, observation)
+    greedy = GreedyBot(9).choose(env.view())
+    assert legal[rl.bot_policy("greedy", 9)(env, observation)] == greedy
+    with pytest.raises(TokaidoError, match="unknown bot 'clever'"):
+        rl.bot_policy("clever")
+    with pytest.raises(IllegalActionError, match="not legal now"):
+        rl.evaluate(lambda env, observation: len(env.table.actions) - 1, 1)
+    with pytest.raises(TokaidoError, match="positive number"):
+        rl.evaluate(rl.first_legal, 0)
+
+
+def test_first_legal_beats_random_bots_and_loses_to_greedy_ones() -> None:
+    """The baseline a learner must beat: always the first legal action wins most games
+    against random bots (they skip much of the road) and none against greedy bots."""
+    against_random = rl.evaluate(rl.first_legal, 8, opponents=("random",), seed=1)
+    against_greedy = rl.evaluate(rl.first_legal, 8, opponents=("greedy",), seed=1)
+    assert against_random.win_rate >= 0.75 and against_random.mean_margin > 0
+    assert against_greedy.wins == 0 and against_greedy.mean_margin < 0
+
+
+def load_example() -> Any:
+    path = Path(__file__).resolve().parent.parent / "examples" / "rl_agent.py"
+    spec = importlib.util.spec_from_file_location("rl_agent_example", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_example_agent_learns_to_beat_the_first_legal_action() -> None:
+    """The example's linear agent, trained on a few games (its small mode), has learnt
+    that skipping spaces costs points, and wins more of the same games against greedy
+    bots than the first legal action (which wins none) and random play."""
+    example = load_example()
+    env = TokaidoGymEnv(players=4, seat=0, opponents=("random",))
+    agent = example.Agent(example.Features(env))
+    agent.train(env, example.QUICK[0], np.random.default_rng(example.SEED))
+    skipped = example.MOVE_FEATURES.index("spaces skipped")
+    assert agent.weights[agent.features.actions + skipped] < 0
+    games = 8
+    results = {name: rl.evaluate(policy, games, opponents=("greedy",), seed=11)
+               for name, policy in [("first", rl.first_legal), ("random", rl.random_legal(0)),
+                                    ("agent", agent.play)]}
+    assert results["agent"].wins > max(results["first"].wins, results["random"].wins)
+    assert results["agent"].mean_margin > results["first"].mean_margin

@@ -13,6 +13,9 @@ Gymnasium wrapper, for any player count and any ruleset (extra ``tokaido-rules[r
   -1 otherwise).
 - **Branching**: games are immutable, so :meth:`TokaidoAEC.clone` and
   :meth:`TokaidoGymEnv.clone` copy an environment in constant time, for tree search.
+- **Baselines**: :func:`evaluate` plays a policy of one seat against bots and gives its
+  win rate with a Wilson interval; :func:`first_legal`, :func:`random_legal` and
+  :func:`bot_policy` are the baselines a learning agent must beat.
 - **Conventions**: :func:`env` and :func:`raw_env` are PettingZoo's module-level
   factories; importing this module registers :data:`GYM_ID` with Gymnasium, so
   ``gymnasium.make("tokaido_rules/Tokaido-v0", players=3)`` works;
@@ -24,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
+from attrs import frozen
+
 try:
     import gymnasium
     import numpy as np
@@ -32,7 +37,7 @@ try:
     from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, OrderEnforcingWrapper
 except ImportError as exc:  # say which extra brings them, not only what is missing
     raise ImportError(f"tokaido_rules.rl needs the 'rl' extra ({exc.name} is missing): "
-                      "pip install 'tokaido-rules[rl]'") from exc
+                      "pip install '.[rl]' in a clone, or the wheel with [rl]") from exc
 
 from .bots import BOTS, Bot, next_action
 from .chance import new_seed
@@ -42,6 +47,7 @@ from .events import Action
 from .model import COLLECTION, SECRET
 from .render import text as render_text
 from .ruleset import Rules, Ruleset, Setup
+from .simulate import wilson_interval
 from .views import View
 
 REWARDS = ("score_difference", "win")
@@ -136,6 +142,8 @@ class ObservationEncoder:
     def encode(self, view: View) -> np.ndarray[Any, np.dtype[np.float32]]:
         end = float(self.rules.end)
         parts: list[np.ndarray[Any, np.dtype[np.float32]]] = []
+        if view.seat is None:
+            raise ValueError("an observation is a seat's: the public view has no seat")
         order = [(view.seat + k) % view.players for k in range(view.players)]
         order += list(range(view.players, len(view.pieces)))
         for i in order:
@@ -365,6 +373,18 @@ class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
         reward = _reward(self.game, self.seat, self.table.reward) if done else 0.0
         return self.table.observe(self.game, self.seat), reward, done, False, {}
 
+    def view(self) -> View:
+        """What the agent's seat sees now, the view its observation is encoded from: for
+        agents that compute features of their own (nothing hidden is in it)."""
+        return self.game.view(self.seat)
+
+    def legal_actions(self) -> dict[int, Action]:
+        """The agent's legal decisions now, by their number in the action space (the ones
+        of ``observation["action_mask"]``); empty once the game is over."""
+        if self.game.current_player != self.seat:
+            return {}
+        return self.table.actions.legal(self.game)
+
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """The legal actions of the agent's current decision, as booleans over the action
         space: ``observation["action_mask"]`` of the last observation, the method
@@ -384,6 +404,97 @@ class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
         other = copy.copy(self)
         other.bots = {s: copy.copy(b) for s, b in self.bots.items()}
         return other
+
+
+Policy = Callable[[TokaidoGymEnv, dict[str, np.ndarray[Any, Any]]], int]
+"""A player of one seat of :class:`TokaidoGymEnv`: given the environment and its last
+observation, the number of a legal action."""
+
+
+def first_legal(env: TokaidoGymEnv, observation: dict[str, np.ndarray[Any, Any]]) -> int:
+    """The policy that always takes the first legal decision (the lowest number: the
+    nearest free space, no souvenir, no meal, the smallest donation). It is a strong
+    baseline against random bots, which skip much of the road (it wins almost every
+    game), and a weak one against greedy bots: a learning agent must beat it."""
+    return int(np.flatnonzero(observation["action_mask"])[0])
+
+
+def random_legal(seed: int = 0) -> Policy:
+    """The policy that takes a uniformly random legal decision, from its own generator
+    (seeded by ``seed``)."""
+    generator = np.random.default_rng(seed)
+
+    def policy(env: TokaidoGymEnv, observation: dict[str, np.ndarray[Any, Any]]) -> int:
+        return int(generator.choice(np.flatnonzero(observation["action_mask"])))
+    return policy
+
+
+def bot_policy(name: str, seed: int = 0) -> Policy:
+    """A bot of :data:`~tokaido_rules.bots.BOTS` (``"greedy"``, ...) as a policy: it
+    chooses from the seat's view (:meth:`TokaidoGymEnv.view`), as it does at a table."""
+    if name not in BOTS:
+        raise TokaidoError(f"unknown bot {name!r} (known: {sorted(BOTS)})")
+    bot = BOTS[name](seed)
+
+    def policy(env: TokaidoGymEnv, observation: dict[str, np.ndarray[Any, Any]]) -> int:
+        chosen = bot.choose(env.view())
+        return next(n for n, a in env.legal_actions().items() if a == chosen)
+    return policy
+
+
+@frozen
+class Evaluation:
+    """How a policy did in :func:`evaluate`'s games."""
+
+    games: int
+    wins: float
+    """Games won, a shared win counting 1/k for each of k winners (as in
+    :class:`~tokaido_rules.simulate.Summary`)."""
+    mean_margin: float
+    """The mean of the seat's final total minus the best other seat's."""
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
+
+    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """The Wilson score interval of the win rate
+        (:func:`~tokaido_rules.simulate.wilson_interval`)."""
+        return wilson_interval(min(self.wins, self.games), self.games, confidence)
+
+    def __str__(self) -> str:
+        low, high = self.interval()
+        return (f"{self.win_rate:.3f} [{low:.3f}, {high:.3f}] over {self.games} games, "
+                f"margin {self.mean_margin:+.1f}")
+
+
+def evaluate(policy: Policy, games: int, *, players: int = 4, seat: int = 0,
+             opponents: Sequence[str] = ("random",), plugins: Iterable[str | object] = ("base",),
+             options: Mapping[str, object] | None = None, seed: int = 0) -> Evaluation:
+    """Play ``games`` games of ``policy`` in ``seat`` against bots (cycled over the other
+    seats) and count its wins and margins.
+
+    The games and the bots' seeds come from ``seed`` alone (the environment's generator),
+    never from the policy: two policies evaluated with the same arguments meet the same
+    deals and the same opponents, so their win rates compare fairly."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise TokaidoError(f"games must be a positive number, got {games!r}")
+    env = TokaidoGymEnv(players=players, seat=seat, opponents=opponents, plugins=plugins,
+                        options=options, reward="score_difference")
+    wins = margins = 0.0
+    for game in range(games):
+        observation, _ = env.reset(seed=seed if game == 0 else None)
+        done = env.game.is_over
+        while not done:
+            number = policy(env, observation)
+            observation, _, done, _, info = env.step(number)
+            if info.get("illegal"):
+                raise IllegalActionError(f"the policy chose action {number}, which is not "
+                                         "legal now")
+        winners = env.game.winners()
+        wins += 1 / len(winners) if seat in winners else 0.0
+        margins += _reward(env.game, seat, "score_difference")
+    return Evaluation(games, wins, margins / games)
 
 
 def raw_env(**kwargs: Any) -> TokaidoAEC:
