@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from test_viewer import played, secrets_by_frame
-from tokaido_rules import Game, dump_log
+from tokaido_rules import Game, Move, dump_log
 from tokaido_rules.log import load_seat_copy
 from tokaido_rules.viewer import replay_html, seat_copy_html
 
@@ -53,18 +53,7 @@ def need_browser() -> None:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     need_browser()
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                "--disable-gpu", "--window-size=1280,1600"):
-        options.add_argument(arg)
-    binary = next(shutil.which(name) for name in CHROMIUM if shutil.which(name))
-    assert binary is not None
-    options.binary_location = binary
-    driver = webdriver.Chrome(service=Service(shutil.which(CHROMEDRIVER)), options=options)
-    driver.set_page_load_timeout(60)
+    driver = _new_driver()
     try:
         yield driver
     finally:
@@ -130,6 +119,11 @@ def test_replay_steps_to_the_end(browser: Any, game: Game, tmp_path: Path,
     assert "the journey is over" in _by_id(browser, "caption").text
     assert _by_id(browser, "lines").text.startswith("end of the journey")
     assert _scores(browser) == {s.seat: s.total for s in game.scores()}
+    assert _by_id(browser, "outcome").text.startswith("Winner")  # who won, and how
+    winners = browser.find_elements("css selector", '#scores tr[data-winner="true"]')
+    assert tuple(int(w.get_attribute("data-seat")) for w in winners) == game.winners()
+    assert "Rank" in _by_id(browser, "scores").text
+    assert browser.find_elements("css selector", "#board svg[data-winners] .winner-mark")
     assert browser.find_elements("css selector", "#board svg [data-position]")
     _by_id(browser, "board").screenshot(str(artefacts / "replay-board.png"))
     _by_id(browser, "first").click()
@@ -190,27 +184,39 @@ def test_a_seat_copy_page_in_the_browser(browser: Any, game: Game, tmp_path: Pat
         assert not [name for name in secrets[n] if name in source], n
 
 
+def _new_driver() -> Any:
+    """Another headless Chromium, with a profile of its own (another person)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                "--disable-gpu", "--window-size=1280,1600"):
+        options.add_argument(arg)
+    binary = next(shutil.which(name) for name in CHROMIUM if shutil.which(name))
+    assert binary is not None
+    options.binary_location = binary
+    driver = webdriver.Chrome(service=Service(shutil.which(CHROMEDRIVER)), options=options)
+    driver.set_page_load_timeout(60)
+    return driver
+
+
 @pytest.fixture
 def server() -> Iterator[tuple[str, Any]]:
-    """``tokaido serve``'s application on 127.0.0.1 and a free port, in a thread that
-    stops with the test."""
+    """``tokaido serve``'s server on 127.0.0.1 and a free port, with a lobby in memory,
+    in a thread that stops with the test."""
     import socket
     import threading
     import time
 
-    import uvicorn
+    from tokaido_rules.tables import Lobby
+    from tokaido_rules.web import bind, make_server
 
-    from tokaido_rules import new_game
-    from tokaido_rules.web import Table, create_app
-
-    game = new_game(3, seed=21, plugins=["base", "crossroads"])
-    table = Table(game, 0, ["greedy"], 21)
+    lobby = Lobby()
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(create_app(table, animate_ms=20), host="127.0.0.1", port=port,
-                            log_level="warning")
-    running = uvicorn.Server(config)
+    running = make_server(lobby, bind("127.0.0.1", port), animate_ms=0)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
     for _ in range(200):
@@ -219,53 +225,168 @@ def server() -> Iterator[tuple[str, Any]]:
         time.sleep(0.05)
     assert running.started, "the server did not start"
     try:
-        yield f"http://127.0.0.1:{port}/", table
+        yield f"http://127.0.0.1:{port}", lobby
     finally:
-        running.should_exit = True
+        running.stop()
         thread.join(timeout=10)
 
 
-def _ready(driver: Any, timeout: float = 30) -> str:
-    """Wait until the page waits for the person (``yes``) or the game is over."""
+def _ready(driver: Any, seq: int | None = None, timeout: float = 30) -> str:
+    """Wait until the page waits for the person (``yes``) or the game is over, at
+    ``seq`` when given."""
     from selenium.webdriver.support.ui import WebDriverWait
 
-    state: str = WebDriverWait(driver, timeout).until(
-        lambda d: d.find_element("tag name", "body").get_attribute("data-ready")
-        in ("yes", "over") and d.find_element("tag name", "body").get_attribute("data-ready"))
-    return state
+    def done(d: Any) -> str | None:
+        body = d.find_element("tag name", "body")
+        state = str(body.get_attribute("data-ready"))
+        at = seq is None or body.get_attribute("data-seq") == str(seq)
+        return state if state in ("yes", "over") and at else None
+    from selenium.common.exceptions import TimeoutException
+
+    try:
+        return str(WebDriverWait(driver, timeout).until(done))
+    except TimeoutException:
+        body = driver.find_element("tag name", "body")
+        raise AssertionError(
+            f"the page is not ready at seq {seq}: data-ready={body.get_attribute('data-ready')}"
+            f" data-seq={body.get_attribute('data-seq')} status="
+            f"{_by_id(driver, 'status').text!r} error={_by_id(driver, 'error').text!r}"
+        ) from None
 
 
-def test_play_a_whole_game_in_the_browser(browser: Any, server: tuple[str, Any],
-                                          artefacts: Path) -> None:
-    """Through tokaido serve: click legal actions until the end (reloading the page
-    once on the way), the other seats' turns told in words; the final scores shown are
-    the game's."""
+def _secrets(game: Any, observer: int | None) -> set[str]:
+    """The display names of the cards ``observer`` (``None``: a spectator) may not see
+    now and sees nowhere else."""
+    registry = game.ruleset.registry
+    view = game.public_view() if observer is None else game.view(observer)
+    seen = {registry.card_name(c) for cards in view.zones.values() for c in cards}
+    hidden = {registry.card_name(c) for zone, cards in game.state.zones.items()
+              if zone not in view.zones for c in cards}
+    return hidden - seen
+
+
+def test_two_people_play_a_table_to_the_end_while_a_third_watches(
+        browser: Any, server: tuple[str, Any], artefacts: Path) -> None:
+    """Two Chromium sessions join seats 0 and 1 of a table from the lobby and click
+    legal actions until the end (one reloads on the way), a bot plays seat 2, and a
+    third session watches. Neither the other seat's page nor the spectator's ever holds
+    a card hidden from it; at the end all three show the same final scores."""
     from selenium.webdriver.common.by import By
 
-    url, table = server
-    browser.get(url)
-    clicks = 0
-    state = _ready(browser)
-    while state == "yes":
-        assert clicks < 400, "the game does not end"
-        buttons = browser.find_elements(By.CSS_SELECTOR, "#actions button.action")
-        assert buttons
-        if clicks == 1:
-            _by_id(browser, "board").screenshot(str(artefacts / "serve-board.png"))
-        buttons[clicks % len(buttons)].click()
-        clicks += 1
-        state = _ready(browser)
-        if clicks == 5:  # the game is on the server: a reloaded page carries on
-            seq = table.game.state.seq
-            browser.refresh()
-            state = _ready(browser)
-            assert table.game.state.seq == seq
-    assert table.game.is_over
-    assert _by_id(browser, "status").text == "The journey is over."
-    assert _scores(browser) == {s.seat: s.total for s in table.game.scores()}
-    assert "end of the journey" in _by_id(browser, "events").text
-    assert not _by_id(browser, "error").text
-    _by_id(browser, "board").screenshot(str(artefacts / "serve-end.png"))
+    url, lobby = server
+    table, _ = lobby.create(3, ["base", "crossroads"], bots={"2": "greedy"}, seed=21)
+    players = [browser, _new_driver()]
+    watcher = _new_driver()
+    try:
+        for joining, driver in enumerate(players):
+            driver.get(url + "/")
+            _ready_lobby(driver)
+            driver.find_element(
+                By.CSS_SELECTOR, f'tr[data-table="{table.id}"] button.join[data-seat="{joining}"]'
+            ).click()
+        watcher.get(f"{url}/t/{table.id}")
+        clicks = 0
+        while not table.game.is_over:
+            assert clicks < 600, "the game does not end"
+            game = _settled(table)
+            if game.is_over:
+                break
+            seat = game.current_player
+            assert seat is not None
+            driver = players[seat]
+            assert _ready(driver, game.state.seq) == "yes"
+            if clicks % 9 == 0:  # what the others are shown now holds no secret of now
+                for observer, page in ((1 - seat, players[1 - seat]), (None, watcher)):
+                    _shown_at(page, game.state.seq)
+                    board = _by_id(page, "board").get_attribute("innerHTML")
+                    assert not [n for n in _secrets(game, observer) if n in board], observer
+                assert not watcher.find_elements(By.CSS_SELECTOR, "#actions button")
+            if clicks == 2:
+                driver.find_element(By.ID, "board").screenshot(
+                    str(artefacts / "serve-board.png"))
+            if clicks == 7:  # the game is on the server: a reloaded page carries on
+                driver.refresh()
+                assert _ready(driver, game.state.seq) == "yes"
+            buttons = driver.find_elements(By.CSS_SELECTOR, "#actions button.action")
+            assert buttons
+            buttons[clicks % len(buttons)].click()
+            clicks += 1
+            _settled(table, after=game.state.seq)
+        final = {s.seat: s.total for s in table.game.scores()}
+        for observer, page in ((0, players[0]), (1, players[1]), (None, watcher)):
+            _shown_at(page, table.game.state.seq)
+            never = _never_seen(table.game, observer)
+            assert never, observer  # the check checks something
+            source = page.page_source
+            assert not [n for n in never if n in source], observer
+        for page in [*players, watcher]:
+            _ready(page, table.game.state.seq)
+            assert _by_id(page, "status").text == "The journey is over."
+            assert _by_id(page, "outcome").text.startswith("Winner")
+            assert _scores(page) == final
+            assert "end of the journey" in _by_id(page, "events").text
+            assert not _by_id(page, "error").text
+        assert "Watching" in _by_id(watcher, "who").text
+        _by_id(watcher, "board").screenshot(str(artefacts / "serve-end.png"))
+        played = {d.played_by for d in table.decisions()}
+        assert played == {"human", "bot:greedy"}
+    finally:
+        for driver in [*players[1:], watcher]:
+            driver.quit()
+
+
+def _shown_at(page: Any, seq: int) -> None:
+    """Wait until ``page`` shows the game at ``seq`` (its long poll has answered)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(page, 30).until(lambda d: d.find_element("tag name", "body").get_attribute(
+        "data-seq") == str(seq) and d.find_element("tag name", "body").get_attribute(
+        "data-ready") in ("yes", "waiting", "over"))
+
+
+def _never_seen(game: Game, observer: int | None) -> set[str]:
+    """The display names of the cards ``observer`` (``None``: a spectator) never saw in
+    the whole game: in no zone it could see at any point, and named in no line of its
+    copy (a decision it sees may name a secret card: "use Hospitality")."""
+    from tokaido_rules.engine import initial_state
+    from tokaido_rules.events import fold
+    from tokaido_rules.viewer import _steps
+
+    registry = game.ruleset.registry
+    every = {registry.card_name(card) for card, _, _ in registry.deck_census()}
+    state = initial_state(game.state.rules, game.seed)
+    seen: set[str] = set()
+    for a, b in _steps(game.events):
+        for event in game.events[a:b]:
+            state = fold(state, event)
+        point = Game(state, ())
+        view = point.public_view() if observer is None else point.view(observer)
+        seen |= {registry.card_name(c) for cards in view.zones.values() for c in cards}
+    copy = dump_log(game, viewer="public" if observer is None else observer)
+    seen |= {registry.card_name(card) for card, _, _ in registry.deck_census()
+             if card in copy}  # named in a line, or by a decision it sees (an amulet used)
+    return every - seen
+
+
+def _settled(table: Any, after: int = -1) -> Game:
+    """The table's game past seq ``after``, once the bots have played up to a person's
+    decision."""
+    import time
+
+    for _ in range(600):
+        game: Game = table.game
+        if game.state.seq > after and (
+                game.is_over or table.seats[game.current_player].kind == "human"):
+            return game
+        time.sleep(0.05)
+    raise AssertionError("the bots do not hand over")
+
+
+def _ready_lobby(driver: Any) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, 30).until(
+        lambda d: d.find_element("tag name", "body").get_attribute("data-ready") == "yes")
 
 
 def test_without_a_browser_ci_fails_and_elsewhere_skips(
@@ -278,3 +399,146 @@ def test_without_a_browser_ci_fails_and_elsewhere_skips(
     monkeypatch.delenv("CI")
     with pytest.raises(pytest.skip.Exception, match="no Chromium"):
         need_browser()
+
+
+def _join_page(driver: Any, url: str, table: Any, seat: int) -> None:
+    """Open ``seat``'s page of ``table`` (its token in the address, as the lobby does)."""
+    driver.get(f"{url}/t/{table.id}#token={table.join(seat)}")
+
+
+def _rect(driver: Any, element_id: str) -> dict[str, float]:
+    found: dict[str, float] = driver.execute_script(
+        "var r = document.getElementById(arguments[0]).getBoundingClientRect();"
+        "return {top: r.top, bottom: r.bottom, left: r.left, right: r.right};", element_id)
+    return found
+
+
+def test_the_table_page_shows_what_a_player_needs(browser: Any, server: tuple[str, Any],
+                                                 artefacts: Path) -> None:
+    """At 1280x800: the traveller choice shows each power and its starting coins; the
+    purse (coins, points, cards) is above the fold beside the actions; a village's
+    souvenirs show their family and price; a space of the board is a move; the legend
+    names the board's marks. At the end: the winner, ranks and points by category."""
+    from selenium.webdriver.common.by import By
+
+    url, lobby = server
+    table, _ = lobby.create(3, ["base"], bots={"1": "greedy", "2": "greedy"}, seed=5)
+    browser.set_window_size(1280, 800)
+    _join_page(browser, url, table, 0)
+    try:
+        assert _ready(browser) == "yes"
+        choices = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#actions button")]
+        assert choices and all("starting coins" in c for c in choices), choices
+        browser.find_elements(By.CSS_SELECTOR, "#actions button")[0].click()
+        purse = _by_id(browser, "purse")
+        clicked_board = saw_family = False
+        for _ in range(120):
+            if _ready(browser) == "over":
+                break
+            game = _settled(table)
+            assert "coins" in purse.text and "points" in purse.text
+            assert _rect(browser, "purse")["bottom"] <= 800  # above the fold
+            words = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#actions button")]
+            if any("family" in w and "coins)" in w for w in words):
+                saw_family = True
+                assert browser.find_elements(By.CSS_SELECTOR, "#board [data-price][data-family]")
+            spaces = browser.find_elements(By.CSS_SELECTOR, "#board [data-position].playable")
+            if spaces and not clicked_board:
+                target = spaces[-1].get_attribute("data-position")
+                browser.execute_script(
+                    "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
+                    spaces[-1])
+                after = _settled(table, after=game.state.seq)
+                moved = next(e for e in after.events[len(game.events):] if isinstance(e, Move))
+                assert (moved.seat, str(moved.position)) == (0, target)
+                clicked_board = True
+                continue
+            villages = [b for b in browser.find_elements(By.CSS_SELECTOR, "#actions button")
+                        if "(Village)" in b.text]
+            (villages or browser.find_elements(By.CSS_SELECTOR, "#actions button"))[0].click()
+            _settled(table, after=game.state.seq)
+        assert clicked_board and saw_family
+        _by_id(browser, "legend-box").click()
+        labels = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#legend li")]
+        assert "Inn" in labels and len(labels) > 5
+        assert table.game.is_over
+        _ready(browser, table.game.state.seq)
+        assert _by_id(browser, "outcome").text.startswith("Winner")
+        head = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#scores th")]
+        assert head[:4] == ["Rank", "Seat", "Traveller", "Points"] and "Panoramas" in head
+        winners = browser.find_elements(By.CSS_SELECTOR, "#scores tr.winner")
+        assert tuple(int(w.get_attribute("data-seat")) for w in winners) == table.game.winners()
+        assert browser.find_elements(By.CSS_SELECTOR, '#board svg[data-winners]')
+        browser.save_screenshot(str(artefacts / "serve-end-1280.png"))
+    finally:
+        browser.set_window_size(1280, 1600)
+
+
+def test_the_table_page_fits_a_phone(browser: Any, server: tuple[str, Any],
+                                    artefacts: Path) -> None:
+    """At a phone's width the page does not scroll sideways, and the status, the purse
+    and the actions come before the board."""
+    url, lobby = server
+    table, _ = lobby.create(2, ["base"], bots={"1": "random"}, seed=3)
+    browser.set_window_size(390, 844)
+    try:
+        _join_page(browser, url, table, 0)
+        assert _ready(browser) == "yes"
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        inner = browser.execute_script("return window.innerWidth")
+        assert width <= inner
+        assert _rect(browser, "actions")["bottom"] <= _rect(browser, "board")["top"]
+        assert _rect(browser, "board")["right"] <= inner
+        browser.save_screenshot(str(artefacts / "serve-phone.png"))
+    finally:
+        browser.set_window_size(1280, 1600)
+
+
+def test_the_page_says_when_the_server_is_gone_and_comes_back(
+        browser: Any, artefacts: Path) -> None:
+    """With the server stopped the page says it cannot reach it and counts down to the
+    next try; with the server back (same address, same tables) it carries on by itself."""
+    import socket
+    import threading
+    import time
+
+    from tokaido_rules.tables import Lobby
+    from tokaido_rules.web import bind, make_server
+
+    lobby = Lobby()
+    table, _ = lobby.create(2, ["base"], bots={"1": "random"}, seed=4)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+
+    def start() -> tuple[Any, threading.Thread]:
+        running = make_server(lobby, bind("127.0.0.1", port), animate_ms=0)
+        thread = threading.Thread(target=running.run, daemon=True)
+        thread.start()
+        for _ in range(200):
+            if running.started:
+                break
+            time.sleep(0.05)
+        return running, thread
+
+    running, thread = start()
+    try:
+        _join_page(browser, f"http://127.0.0.1:{port}", table, 0)
+        assert _ready(browser) == "yes"
+        seq = table.game.state.seq
+        running.stop()
+        thread.join(timeout=10)
+        browser.find_elements("css selector", "#actions button")[0].click()
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        WebDriverWait(browser, 20).until(lambda d: _by_id(d, "offline").is_displayed())
+        assert "cannot be reached" in _by_id(browser, "offline").text
+        browser.save_screenshot(str(artefacts / "serve-offline.png"))
+        running, thread = start()
+        _by_id(browser, "retry").click()
+        WebDriverWait(browser, 30).until(lambda d: not _by_id(d, "offline").is_displayed())
+        assert _ready(browser) in ("yes", "over")
+        assert table.game.state.seq > seq  # the click was sent once the server was back
+    finally:
+        running.stop()
+        thread.join(timeout=10)

@@ -1,126 +1,332 @@
-"""``tokaido serve``'s application, through Starlette's test client (the page in a real
-browser: test_browser.py): the wire format both ways, refusals, a reloaded page."""
+"""``tokaido serve``'s application through Starlette's test client: tables and seats with
+tokens, spectators, updates since a seq, refusals, persistence (the real server, its
+limits and kill -9: test_serve.py; the pages in a real browser: test_browser.py)."""
 
 from __future__ import annotations
 
+import gzip
+import json
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from tokaido_rules import new_game
-from tokaido_rules.cli import main
-from tokaido_rules.web import Table, create_app
-from tokaido_rules.wire import decode_action, decode_view
+from tokaido_rules import load_log, verify_log
+from tokaido_rules.log import load_seat_copy
+from tokaido_rules.store import StoreError, TableStore
+from tokaido_rules.tables import PICTURES_KEPT, Lobby
+from tokaido_rules.viewer import step_words
+from tokaido_rules.web import MAX_BODY, create_app
+from tokaido_rules.wire import decode_view
 
 
-def client(players: int = 3, seed: int = 5, seat: int = 1) -> tuple[TestClient, Table]:
-    game = new_game(players, seed=seed, plugins=["base", "crossroads"])
-    table = Table(game, seat, ["random"], seed)
-    return TestClient(create_app(table, animate_ms=0), base_url="http://127.0.0.1"), table
+class Seats:
+    """A test client on a lobby, with the tokens of the seats it joined."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.http = TestClient(create_app(lobby, animate_ms=0), base_url="http://127.0.0.1")
+        self.tokens: dict[int, str] = {}
+        self.table = ""
+        self.host = ""
+
+    def create(self, players: int = 3, bots: dict[str, str] | None = None,
+               plugins: tuple[str, ...] = ("base",)) -> dict[str, Any]:
+        r = self.http.post("/api/tables", json={"players": players, "plugins": list(plugins),
+                                                 "bots": bots or {}})
+        assert r.status_code == 201, r.text
+        doc: dict[str, Any] = r.json()
+        self.table, self.host = doc["table"], doc["host_token"]
+        return doc
+
+    def join(self, seat: int) -> str:
+        r = self.http.post(f"/api/tables/{self.table}/join", json={"seat": seat})
+        assert r.status_code == 201, r.text
+        self.tokens[seat] = r.json()["token"]
+        return self.tokens[seat]
+
+    def auth(self, seat: int | None) -> dict[str, str]:
+        return {} if seat is None else {"Authorization": f"Bearer {self.tokens[seat]}"}
+
+    def doc(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
+        query = "" if since is None else f"?since={since}"
+        r = self.http.get(f"/api/tables/{self.table}{query}", headers=self.auth(seat))
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def act(self, seat: int, action: Any, seq: int) -> Any:
+        return self.http.post(f"/api/tables/{self.table}/action", headers=self.auth(seat),
+                              json={"action": action, "expected_seq": seq})
+
+    def play(self, decisions: int, choose: int = 0) -> None:
+        """Play ``decisions`` decisions of the joined seats (bots play theirs)."""
+        for _ in range(decisions):
+            game = self.lobby.get(self.table).game
+            if game.is_over:
+                return
+            seat = game.current_player
+            assert seat in self.tokens
+            d = self.doc(seat)
+            choice = d["actions"][choose % len(d["actions"])]["action"]
+            assert self.act(seat, choice, d["seq"]).status_code == 200
 
 
-def test_the_page_and_the_view() -> None:
-    """The page is served; the view is the person's, in the wire format, with the
-    actions to choose from; nothing is played until the person decides."""
-    c, table = client()
-    page = c.get("/")
-    assert page.status_code == 200 and "api/action" in page.text
-    doc = c.get("/api/view").json()
-    assert doc["seat"] == 1 and doc["seq"] == table.game.state.seq
-    assert table.game.current_player == 1
-    view = decode_view(doc["view"], table.game.ruleset)
-    assert view.seat == 1 and view.legal_actions
-    assert [a["action"] for a in doc["actions"]] == doc["view"]["legal_actions"]
-    assert doc["svg"].startswith("<svg") and "as seat 1 sees it" in doc["svg"]
-    assert doc["steps"] == [] and doc["lines"] == []
-    first = c.get("/api/view?since=0").json()
-    assert first["lines"] and first["lines"][0]["seq"] == 0
-    assert c.get("/api/view?since=x").status_code == 400
-    rebound = TestClient(create_app(table), base_url="http://evil.example")
-    assert rebound.get("/api/view").status_code == 400  # another site's name for 127.0.0.1
+def test_a_table_has_open_seats_and_bots_and_waits_for_a_person() -> None:
+    """A new table lists its seats (open, or the bot that plays it); the bots play the
+    decisions before a person's, and who played each is recorded."""
+    c = Seats(Lobby())
+    doc = c.create(4, {"1": "random", "3": "greedy"})
+    assert [(s["seat"], s["kind"], s["bot"]) for s in doc["seats"]] == [
+        (0, "open", None), (1, "bot", "random"), (2, "open", None), (3, "bot", "greedy")]
+    table = c.lobby.get(c.table)
+    assert table.game.current_player in (0, 2)
+    listed = c.http.get("/api/tables").json()
+    assert [t["table"] for t in listed["tables"]] == [c.table] and "base" in listed["plugins"]
+    by = {d.seat: d.played_by for d in table.decisions()}
+    assert set(by) <= {1, 3} and set(by.values()) <= {"bot:random", "bot:greedy"}
 
 
-def test_refusals_leave_the_game_untouched() -> None:
-    """Malformed actions (400), another seat's (403), a stale seq (409) and a wrong
-    content type (415) are refused with a JSON error, and nothing changes."""
-    c, table = client()
-    doc = c.get("/api/view").json()
-    action = doc["actions"][0]["action"]
-    seq = doc["seq"]
-    before = table.game
-
-    def post(body: Any, **kw: Any) -> Any:
-        return c.post("/api/action", json=body, **kw)
-
-    for body, status in [
-        ({"action": action}, 400),
-        ({"action": {**action, "seat": "1"}, "expected_seq": seq}, 400),
-        ({"action": {"type": "no.such"}, "expected_seq": seq}, 400),
-        ({"action": {**action, "seat": 0}, "expected_seq": seq}, 403),
-        ({"action": action, "expected_seq": seq - 1}, 409),
-        ({"action": action, "expected_seq": True}, 400),
-    ]:
-        answer = post(body)
-        assert answer.status_code == status, (body, answer.text)
-        assert "error" in answer.json()
-    assert c.post("/api/action", content=b"{", headers={
-        "content-type": "application/json"}).status_code == 400
-    assert c.post("/api/action", content=b"{}", headers={
-        "content-type": "text/plain"}).status_code == 415
-    assert table.game is before
+def test_joining_a_seat_gives_its_secret_token_once() -> None:
+    """Joining an open seat answers a fresh, unguessable token; the seat is then taken
+    (409), a bot's seat cannot be joined, and the server keeps only the token's hash."""
+    c = Seats(Lobby(TableStore(":memory:")))
+    c.create(3, {"2": "random"})
+    token = c.join(0)
+    assert len(token) >= 40 and token != c.join(1)
+    for seat, status in [(0, 409), (2, 409), (3, 400), ("0", 400)]:
+        r = c.http.post(f"/api/tables/{c.table}/join", json={"seat": seat})
+        assert r.status_code == status, (seat, r.text)
+        assert set(r.json()) == {"error"}
+    stored = c.lobby.store.tables()[0].seats  # type: ignore[union-attr]
+    assert token not in repr(stored) and stored[0].token_hash
 
 
-def test_a_whole_game_over_http() -> None:
-    """Choosing legal actions until the end: the bots play between the person's turns,
-    the steps since the action come back in words, a reload gets the same view, and
-    the scores come at the end."""
-    c, table = client(players=3, seed=8, seat=0)
-    doc = c.get("/api/view").json()
-    turns = 0
-    while not doc["over"]:
-        assert turns < 500
-        choice = doc["actions"][turns % len(doc["actions"])]["action"]
-        decode_action(choice, table.game.ruleset)
-        answer = c.post("/api/action", json={"action": choice, "expected_seq": doc["seq"]})
-        assert answer.status_code == 200, answer.text
-        new = answer.json()
-        assert new["steps"] and all(s["seq"] > doc["seq"] for s in new["steps"])
-        assert {line["seq"] for line in new["lines"]} == set(range(doc["seq"], new["seq"]))
-        reloaded = c.get("/api/view").json()
-        assert reloaded["view"] == new["view"] and reloaded["seq"] == new["seq"]
-        doc = new
-        turns += 1
-    assert doc["actions"] == []
-    assert {s["seat"]: s["total"] for s in doc["scores"]} == {
-        s.seat: s.total for s in table.game.scores()}
-    assert doc["steps"][-1]["words"].startswith("end of the journey")
+def test_every_seat_request_needs_the_seats_token() -> None:
+    """An action without a token, with a wrong one, with another seat's or the host's
+    is refused (403) and changes nothing; a wrong token cannot read a view either."""
+    c = Seats(Lobby())
+    c.create(3, {"2": "random"})
+    c.join(0)
+    c.join(1)
+    game = c.lobby.get(c.table).game
+    seat = game.current_player
+    assert seat in (0, 1)
+    d = c.doc(seat)
+    action, seq = d["actions"][0]["action"], d["seq"]
+    other = 1 - seat
+    url = f"/api/tables/{c.table}/action"
+    body = {"action": action, "expected_seq": seq}
+    for headers in [{}, {"Authorization": "Bearer nope"}, {"Authorization": "Basic x"},
+                    c.auth(other), {"Authorization": f"Bearer {c.host}"}]:
+        r = c.http.post(url, json=body, headers=headers)
+        assert r.status_code == 403, headers
+    assert c.lobby.get(c.table).game is game
+    assert c.http.get(f"/api/tables/{c.table}",
+                      headers={"Authorization": "Bearer nope"}).status_code == 403
+    assert c.act(seat, action, seq).status_code == 200
 
 
-def test_serve_command_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    """Bad arguments are one error line and status 2, before anything listens."""
-    for args in (["--bots", "nobody"], ["--human", "7"], ["--port", "0"],
-                 ["--plugins", "no-such-plugin"]):
-        assert main(["serve", *args]) == 2
-        err = capsys.readouterr().err
-        assert err.startswith("error: ") and err.count("\n") == 1, err
+def test_refusals_are_4xx_with_one_line_and_leave_the_game_untouched() -> None:
+    """Malformed, illegal, stale, oversized, non-JSON and non-text bodies are refused
+    with a one-line JSON error, and the game stays as it was."""
+    c = Seats(Lobby())
+    c.create(2)
+    c.join(0)
+    c.join(1)
+    seat = c.lobby.get(c.table).game.current_player
+    assert seat is not None
+    d = c.doc(seat)
+    action, seq = d["actions"][0]["action"], d["seq"]
+    before = c.lobby.get(c.table).game
+    url = f"/api/tables/{c.table}/action"
+    headers = c.auth(seat)
+    cases: list[tuple[dict[str, Any], int]] = [
+        ({"json": {"action": action}}, 400),
+        ({"json": {"action": {**action, "seat": str(seat)}, "expected_seq": seq}}, 400),
+        ({"json": {"action": {"type": "no.such"}, "expected_seq": seq}}, 400),
+        ({"json": {"action": {**action, "seat": 1 - seat}, "expected_seq": seq}}, 403),
+        ({"json": {"action": action, "expected_seq": seq - 1}}, 409),
+        ({"json": {"action": action, "expected_seq": 1.5}}, 400),
+        ({"content": b"{not json", "headers": {"Content-Type": "application/json"}}, 400),
+        ({"content": b'{"action": "\\ud800", "expected_seq": 1}',
+          "headers": {"Content-Type": "application/json"}}, 400),
+        ({"content": b"\xff\xfe", "headers": {"Content-Type": "application/json"}}, 400),
+        ({"content": json.dumps({"action": action, "expected_seq": seq}).encode(),
+          "headers": {"Content-Type": "text/plain"}}, 415),
+        ({"content": b"[" * (MAX_BODY + 1), "headers": {"Content-Type": "application/json"}},
+         413),
+    ]
+    for kwargs, status in cases:
+        extra = kwargs.pop("headers", {})
+        r = c.http.post(url, headers={**headers, **extra}, **kwargs)
+        assert r.status_code == status, (kwargs, r.text)
+        error = r.json()["error"]
+        assert isinstance(error, str) and "\n" not in error
+        assert c.lobby.get(c.table).game is before
+    for path, status in [("/api/tables/nope", 404), (f"/api/tables/{c.table}?since=x", 400),
+                         (f"/api/tables/{c.table}?wait=-1", 400), ("/nowhere", 404),
+                         ("/t/nope", 404)]:
+        r = c.http.get(path)
+        assert r.status_code == status, path
+        assert "error" in r.json()
+    assert c.http.delete(url).status_code == 405
+    assert c.http.post("/api/tables", json={"players": 9}).status_code == 400
+    assert c.http.post("/api/tables", json={"players": 3, "plugins": ["no-such"]}
+                       ).status_code == 400
+    assert c.http.post("/api/tables", json={"players": 3, "bots": {"7": "greedy"}}
+                       ).status_code == 400
+    rebound = TestClient(create_app(c.lobby), base_url="http://evil.example")
+    assert rebound.get("/api/tables").status_code == 400  # another site's name for 127.0.0.1
 
 
-def test_serve_command_listens_on_this_machine_only(monkeypatch: pytest.MonkeyPatch,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    """tokaido serve builds the game and its server and binds 127.0.0.1 unless told
-    otherwise (uvicorn.run is replaced: nothing listens here)."""
-    import uvicorn
+def test_updates_since_a_seq_hold_only_what_came_after() -> None:
+    """Asked with ``since``, a seat is sent its copy's lines from that seq on and the
+    steps after it, in words: the same words as its whole copy read at once."""
+    c = Seats(Lobby())
+    c.create(3, {"1": "random", "2": "greedy"})
+    c.join(0)
+    first = c.doc(0)
+    assert first["lines"] == [] and first["steps"] == []
+    c.play(6)
+    now = c.doc(0, since=first["seq"])
+    assert now["lines"] and all(line["seq"] >= first["seq"] for line in now["lines"])
+    assert [line["seq"] for line in now["lines"]] == list(range(first["seq"], now["seq"]))
+    game = c.lobby.get(c.table).game
+    from tokaido_rules import dump_log
 
-    calls: list[dict[str, Any]] = []
+    told = step_words(load_seat_copy(dump_log(game, viewer=0)))
+    assert [(s["seq"], s["words"]) for s in now["steps"]] == [
+        (end, words) for end, words in told if end > first["seq"]]
+    assert now["steps"][-2]["svg"].startswith("<svg")  # recent steps keep a picture
+    assert now["steps"][0]["svg"] is None or len(now["steps"]) <= PICTURES_KEPT
+    assert now["steps"][-1]["svg"] is None  # the picture of now is "svg", sent once
+    assert c.doc(0, since=now["seq"])["lines"] == []
+    whole = c.doc(0, since=0)
+    assert [line["seq"] for line in whole["lines"]] == list(range(now["seq"]))
 
-    def run(app: Any, **kw: Any) -> None:
-        calls.append({"app": app, **kw})
 
-    monkeypatch.setattr(uvicorn, "run", run)
-    assert main(["serve", "--players", "3", "--seed", "4", "--port", "8123",
-                 "--plugins", "base,crossroads", "--bots", "random"]) == 0
-    assert calls[0]["host"] == "127.0.0.1" and calls[0]["port"] == 8123
-    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
-    page = TestClient(calls[0]["app"], base_url="http://localhost").get("/api/view")
-    assert page.status_code == 200 and page.json()["seat"] == 0
+def test_answers_are_gzipped_when_asked() -> None:
+    """A client that accepts gzip gets the document compressed."""
+    c = Seats(Lobby())
+    c.create(3, {"1": "random", "2": "random"})
+    c.join(0)
+    r = c.http.get(f"/api/tables/{c.table}?since=0",
+                   headers={**c.auth(0), "Accept-Encoding": "gzip"})
+    assert r.headers["content-encoding"] == "gzip"
+    assert int(r.headers["content-length"]) < len(r.content) / 3
+    assert json.loads(r.content)["seat"] == 0
+    assert gzip.compress(r.content)  # the client decoded it
+
+
+def test_a_spectator_sees_the_public_view_and_no_actions() -> None:
+    """Without a token the table answers its public view: no seat, no actions, none of
+    the cards any one seat sees alone, and the public copy's lines."""
+    c = Seats(Lobby())
+    c.create(3, {"1": "random", "2": "random"})
+    c.join(0)
+    c.play(4)
+    game = c.lobby.get(c.table).game
+    d = c.doc(None, since=0)
+    assert d["seat"] is None and d["actions"] == []
+    view = decode_view(d["view"], game.ruleset)
+    assert view == game.public_view()
+    text = json.dumps(d)
+    public = {card for cards in view.zones.values() for card in cards}
+    for seat in range(3):
+        own = game.view(seat)
+        secret = {card for zone, cards in own.zones.items() if zone not in view.zones
+                  for card in cards} - public  # a card of two copies may be public too
+        assert not [card for card in secret if f'"{card}"' in text], seat
+    assert str(game.seed) not in text
+
+
+def test_a_seat_handed_to_a_bot_is_played_by_it_and_recorded() -> None:
+    """The seat's player (or the host) hands it to a bot: the bot plays its decisions
+    from then on, the record says who played each, and the token still reads the seat's
+    view but can no longer act."""
+    c = Seats(Lobby())
+    c.create(2)
+    c.join(0)
+    c.join(1)
+    c.play(4)
+    url = f"/api/tables/{c.table}/seats/1/bot"
+    assert c.http.post(url, json={"bot": "greedy"}).status_code == 403
+    assert c.http.post(url, json={"bot": "greedy"}, headers=c.auth(0)).status_code == 403
+    assert c.http.post(url, json={"bot": "nobody"}, headers=c.auth(1)).status_code == 400
+    handed_at = c.lobby.get(c.table).game.state.seq
+    assert c.http.post(url, json={"bot": "greedy"}, headers=c.auth(1)).status_code == 200
+    assert c.http.post(url, json={"bot": "greedy"},
+                       headers={"Authorization": f"Bearer {c.host}"}).status_code == 409
+    table = c.lobby.get(c.table)
+    for _ in range(12):
+        c.play(1)
+    d = c.doc(1)
+    assert d["actions"] == [] and d["seats"][1] == {"seat": 1, "kind": "bot", "bot": "greedy",
+                                                      "traveller": d["seats"][1]["traveller"]}
+    decisions = c.http.get(f"/api/tables/{c.table}/decisions").json()["decisions"]
+    assert {x["played_by"] for x in decisions if x["seat"] == 1 and x["seq"] >= handed_at} \
+        == {"bot:greedy"}
+    assert {x["played_by"] for x in decisions if x["seat"] == 1 and x["seq"] < handed_at} \
+        <= {"human"}
+    assert [x["seq"] for x in decisions] == sorted(x["seq"] for x in decisions)
+    assert len(decisions) == len(table.decisions())
+
+
+def test_the_log_download_is_the_seats_copy_then_the_full_log() -> None:
+    """While the game goes on, a seat downloads its copy and a spectator the public
+    copy; once it is over, the full log, which verifies."""
+    c = Seats(Lobby())
+    c.create(2, {"1": "random"})
+    c.join(0)
+    c.play(3)
+    url = f"/api/tables/{c.table}/log"
+    mine = c.http.get(url, headers=c.auth(0))
+    assert 'filename="tokaido-' in mine.headers["content-disposition"]
+    assert load_seat_copy(mine.text).viewer == 0
+    public = c.http.get(url)
+    assert json.loads(public.text.splitlines()[0])["viewer"] == "public"
+    with pytest.raises(Exception, match="seat"):
+        load_log(public.text)
+    c.play(500)
+    full = c.http.get(url).text
+    assert load_log(full).is_over and verify_log(full).ok
+
+
+def test_a_restarted_lobby_resumes_every_table(tmp_path: Path) -> None:
+    """A new lobby on the same database resumes each table at the seq it had, with its
+    seats, tokens and record of who played; play then goes on to the end, and the full
+    log verifies."""
+    path = tmp_path / "tables.db"
+    c = Seats(Lobby(TableStore(path)))
+    c.create(3, {"2": "random"})
+    c.join(0)
+    c.join(1)
+    c.play(7)
+    other = Seats(c.lobby)
+    other.create(2, {"0": "greedy", "1": "random"})  # bots only: played out at once
+    before = {t.id: (t.game.state, t.seats, t.decisions()) for t in c.lobby.tables()}
+    c.lobby.store.close()  # type: ignore[union-attr]
+    again = Lobby(TableStore(path))
+    assert {t.id: (t.game.state, t.seats, t.decisions()) for t in again.tables()} == before
+    assert again.get(other.table).game.is_over
+    c.lobby = again
+    c.http = TestClient(create_app(again, animate_ms=0), base_url="http://127.0.0.1")
+    c.play(1000)
+    assert again.get(c.table).game.is_over
+    assert verify_log(c.http.get(f"/api/tables/{c.table}/log").text).ok
+
+
+def test_the_store_refuses_a_database_that_is_not_its_own(tmp_path: Path) -> None:
+    """A file that is no database, or a database of another program, is a StoreError
+    naming it."""
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(StoreError, match=r"junk\.db"):
+        TableStore(junk)
+    foreign = tmp_path / "foreign.db"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    with pytest.raises(StoreError, match="not a tokaido-rules database"):
+        TableStore(foreign)

@@ -1,290 +1,458 @@
-"""Play in the browser: ``tokaido serve``, a local web server where a person plays one
-seat against bots (the ``web`` extra: Starlette and uvicorn).
+"""Play in the browser: ``tokaido serve``, a web server where people play tables of
+Tokaido together, with bots and spectators (the ``web`` extra: Starlette and uvicorn).
 
-The game lives on the server, so a reloaded page only asks for its view again. The page
-and the server speak the JSON wire format (:mod:`tokaido_rules.wire`) over HTTP:
+The tables (:mod:`tokaido_rules.tables`) are kept in SQLite
+(:mod:`tokaido_rules.store`): a restarted server resumes every game at its last seq.
+The pages and the server speak the JSON wire format (:mod:`tokaido_rules.wire`):
 
-- ``GET /api/view?since=SEQ``: the person's view (:func:`~tokaido_rules.wire.encode_view`),
-  the board as that seat sees it (SVG), its legal actions with their words, the lines of
-  its copy of the log from ``SEQ`` on, the steps since ``SEQ`` in plain words (each with
-  its picture, to play the other seats' turns back), and the scores once it is over;
-- ``POST /api/action`` with ``{"action": <action>, "expected_seq": SEQ}``: the action is
-  decoded by :func:`~tokaido_rules.wire.decode_action` (400 if malformed), refused for
-  another seat (403) or a stale ``SEQ`` (409), applied (400 if illegal); then the bots
-  play until the person's next decision, and the answer is the view as above, since
-  ``SEQ``.
+- ``GET /api/tables``: the tables, their seats and who plays them;
+  ``POST /api/tables`` with ``{"players": N, "plugins": [...], "options": {...},
+  "bots": {"1": "greedy"}}`` creates one (the seats without a bot are open) and
+  answers its id and the host's token, which may hand any seat to a bot;
+- ``POST /api/tables/ID/join`` with ``{"seat": N}``: take an open seat; the answer
+  holds the seat's secret token, shown once;
+- ``GET /api/tables/ID?since=SEQ&wait=S``: with ``Authorization: Bearer TOKEN``, the
+  seat's view, picture and actions; without a token, the public view (a spectator's).
+  With the log lines and the steps in words since ``SEQ``; with ``wait``, the answer
+  waits up to ``S`` seconds for the game to pass ``SEQ`` (long polling);
+- ``POST /api/tables/ID/action`` with ``{"action": ..., "expected_seq": SEQ}`` and
+  the seat's token: play it, then the bots up to a person's decision;
+- ``POST /api/tables/ID/seats/N/bot`` with ``{"bot": NAME}`` and the seat's (or the
+  host's) token: a bot plays the seat from now on;
+- ``GET /api/tables/ID/log``: the seat's copy of the log (the public copy without a
+  token), the full log once the game is over; ``GET /api/tables/ID/decisions``: who
+  played each decision.
 
-Nothing the seat may not see leaves the server: every answer is made from the seat's
-:class:`~tokaido_rules.View` and its copy of the log. The server binds to 127.0.0.1
-unless told otherwise.
+Nothing a seat may not see leaves the server: every answer is made from that seat's
+:class:`~tokaido_rules.View` (or the public view) and its copy of the log. Bad input is a
+4xx answer with a one-line ``{"error": ...}``: a body larger than :data:`MAX_BODY` is
+refused before it is read, slow or idle connections are closed, and the number of open
+connections is bounded. The server binds to 127.0.0.1 unless told otherwise.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import socket
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from importlib.resources import files
 from typing import Any
 
-from .bots import BOTS, Bot, next_action
-from .chance import bot_seed
-from .engine import Game
-from .errors import IllegalActionError, StaleActionError
-from .log import LogFeed, load_seat_copy
-from .render import describe_action, svg
-from .viewer import step_words
-from .wire import decode_action, encode_action, encode_view
+from .errors import TokaidoError
+from .ruleset import installed_plugins
+from .tables import Lobby, Table, TableError
 
-__all__ = ["Table", "create_app", "serve", "LOCAL_HOSTS"]
+__all__ = ["create_app", "serve", "make_server", "Server", "bind", "ServeError",
+           "LOCAL_HOSTS", "MAX_BODY", "MAX_CONNECTIONS", "HEADER_SECONDS", "BODY_SECONDS",
+           "IDLE_SECONDS", "MAX_WAIT"]
 
 MAX_BODY = 64_000
-"""The largest request body accepted, in bytes (an action is a few dozen)."""
+"""The largest request body accepted, in bytes (an action is a few dozen): a larger
+``Content-Length`` is refused before anything is read, and a body that grows past it
+while it is read is cut off (413)."""
 
+MAX_CONNECTIONS = 512
+"""The most connections open at once; one more is answered 503 and closed."""
 
-class Table:
-    """One game on the server: the person's ``seat``, bots at the others, and the
-    pictures of the steps the person has not been shown yet."""
+HEADER_SECONDS = 10.0
+"""How long a connection may take to send a request's headers, from when it opens or
+its last answer was sent; then it is closed."""
 
-    def __init__(self, game: Game, seat: int, bots: Sequence[str], seed: int) -> None:
-        game.view(seat)  # an unknown seat is refused here
-        self.game = game
-        self.seat = seat
-        self._lock = threading.Lock()
-        self._bots: dict[int, Bot] = {
-            s: BOTS[bots[n % len(bots)]](bot_seed(seed, s))
-            for n, s in enumerate(s for s in range(game.players) if s != seat)}
-        self._feed = LogFeed(game, viewer=seat)
-        self._lines: list[str] = []
-        self._pictures: dict[int, str] = {}
-        with self._lock:
-            self._advance()
+BODY_SECONDS = 10.0
+"""How long a request may take to send its body (408 after)."""
 
-    def _advance(self) -> None:
-        """Let the bots play until the person decides (or the game ends), keeping the
-        person's picture after each of their steps."""
-        while not self.game.is_over and self.game.current_player != self.seat:
-            seat = self.game.current_player
-            assert seat is not None
-            self.game = self.game.apply(next_action(self._bots[seat], self.game))
-            self._pictures[self.game.state.seq] = svg(self.game.view(self.seat))
-        self._lines += self._feed.new_lines(self.game)
+IDLE_SECONDS = 5
+"""How long a kept-alive connection may stay idle between requests."""
 
-    def document(self, since: int | None = None) -> dict[str, Any]:
-        """What the page is told: the view, picture, actions, log lines and steps since
-        ``since`` (default: now, nothing to play back), the scores when over."""
-        with self._lock:
-            return self._document(since)
-
-    def _document(self, since: int | None) -> dict[str, Any]:
-        game, seat = self.game, self.seat
-        view = game.view(seat)
-        seq = game.state.seq
-        since = seq if since is None else max(0, min(since, seq))
-        lines = [json.loads(line) for line in self._lines]
-        copy = load_seat_copy("".join(self._lines))
-        steps = [{"seq": end, "words": words, "svg": self._pictures.get(end)}
-                 for end, words in step_words(copy) if end > since]
-        doc: dict[str, Any] = {
-            "seat": seat, "seq": seq, "over": game.is_over,
-            "view": encode_view(view), "svg": svg(view),
-            "actions": [{"words": describe_action(game.state, a), "action": encode_action(a)}
-                        for a in view.legal_actions],
-            "lines": [line for line in lines[1:] if line.get("seq", -1) >= since
-                      and line.get("type") != "core.log_end"],
-            "steps": steps,
-            "scores": None,
-        }
-        if game.is_over:
-            doc["scores"] = [{"seat": s.seat, "traveller": view.ruleset.registry.traveller_name(
-                s.traveller or "?"), "total": s.total, "rank": s.rank} for s in game.scores()]
-        return doc
-
-    def act(self, body: object) -> tuple[int, dict[str, Any]]:
-        """Play the person's action from a request body: (HTTP status, answer)."""
-        if not isinstance(body, Mapping) or set(body) != {"action", "expected_seq"}:
-            return 400, {"error": 'the body is {"action": {...}, "expected_seq": SEQ}'}
-        expected = body["expected_seq"]
-        if type(expected) is not int:
-            return 400, {"error": "expected_seq must be an integer"}
-        with self._lock:
-            try:
-                action = decode_action(body["action"], self.game.ruleset)
-            except IllegalActionError as exc:
-                return 400, {"error": str(exc)}
-            if action.seat != self.seat:
-                return 403, {"error": f"you play seat {self.seat}, not seat {action.seat}"}
-            try:
-                self.game = self.game.apply(action, expected_seq=expected)
-            except StaleActionError as exc:
-                return 409, {"error": str(exc), "seq": self.game.state.seq}
-            except IllegalActionError as exc:
-                return 400, {"error": str(exc)}
-            self._pictures[self.game.state.seq] = svg(self.game.view(self.seat))
-            self._advance()
-            return 200, self._document(expected)
-
+MAX_WAIT = 30.0
+"""The longest a long-polling request waits for the game to move on."""
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 """The names a request may give as its ``Host`` by default: a page of another site that
 rebinds its own name to 127.0.0.1 is refused (400)."""
 
 
-def create_app(table: Table, *, animate_ms: int = 450,
-               hosts: Sequence[str] = LOCAL_HOSTS) -> Any:
-    """The Starlette application serving ``table``: the page and its two API routes.
+class ServeError(TokaidoError):
+    """The server cannot start: the address is taken or cannot be used."""
+
+
+class _BadRequest(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _checked_text(value: Any) -> None:
+    """Refuse strings that are not text (a lone surrogate cannot be written as UTF-8)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise _BadRequest(400, "the body holds a string that is not text "
+                          "(a lone surrogate)") from None
+
+
+def _page(name: str) -> str:
+    return files("tokaido_rules").joinpath("pages", name).read_text(encoding="utf-8")
+
+
+def create_app(lobby: Lobby, *, animate_ms: int = 450,
+               hosts: Sequence[str] = LOCAL_HOSTS, max_body: int = MAX_BODY) -> Any:
+    """The Starlette application serving ``lobby``: the pages and the API above.
     ``animate_ms``: how long the page shows each step of the other seats' turns;
     ``hosts``: the ``Host`` names accepted (``"*"``: any)."""
     from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.exceptions import HTTPException
     from starlette.middleware import Middleware
+    from starlette.middleware.gzip import GZipMiddleware
     from starlette.middleware.trustedhost import TrustedHostMiddleware
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
 
-    page = _PAGE.replace("__ANIMATE__", str(max(0, int(animate_ms))))
+    waiters: dict[str, list[asyncio.Future[None]]] = {}
+    waiting = threading.Lock()
 
-    def index(request: Request) -> Response:
-        return HTMLResponse(page, headers={"Cache-Control": "no-store"})
+    def changed(table: Table) -> None:
+        """Wake the requests waiting on ``table`` (called in whichever thread changed
+        it: each future is resolved in its own loop)."""
+        with waiting:
+            futures = waiters.pop(table.id, [])
+        for future in futures:
+            with contextlib.suppress(RuntimeError):  # its loop has closed
+                future.get_loop().call_soon_threadsafe(_resolve, future)
 
-    def view(request: Request) -> Response:
-        raw = request.query_params.get("since")
-        since: int | None = None
-        if raw is not None:
-            if not (raw.isascii() and raw.isdigit() and len(raw) <= 15):
-                return JSONResponse({"error": "since must be a seq"}, status_code=400)
-            since = int(raw)
-        return JSONResponse(table.document(since))
+    lobby.on_change = changed
 
-    async def action(request: Request) -> Response:
+    def error(status: int, message: str) -> Response:
+        return JSONResponse({"error": message}, status_code=status)
+
+    def api(handler: Callable[[Request], Awaitable[Response]]
+            ) -> Callable[[Request], Awaitable[Response]]:
+        async def run(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except (TableError, _BadRequest) as exc:
+                return error(exc.status, str(exc))
+        return run
+
+    def token_of(request: Request) -> str | None:
+        raw = request.headers.get("authorization")
+        if raw is None:
+            return None
+        kind, _, token = raw.partition(" ")
+        if kind.lower() != "bearer" or not token.strip():
+            raise TableError(403, "the token goes in a header: Authorization: Bearer TOKEN")
+        return token.strip()
+
+    def table_of(request: Request) -> Table:
+        return lobby.get(request.path_params["table"])
+
+    def seat_of(request: Request, table: Table) -> int:
+        seat = table.seat_for(token_of(request))
+        if seat is None:
+            raise TableError(403, "this needs the seat's token (Authorization: Bearer TOKEN)")
+        return seat
+
+    async def body_of(request: Request) -> Any:
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            return JSONResponse({"error": "send application/json"}, status_code=415)
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return JSONResponse({"error": "request too large"}, status_code=413)
+            raise _BadRequest(415, "send application/json")
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > max_body):
+            raise _BadRequest(413, f"request too large (at most {max_body} bytes)")
+        chunks: list[bytes] = []
+        size = 0
+
+        async def read() -> None:
+            nonlocal size
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > max_body:
+                    raise _BadRequest(413, f"request too large (at most {max_body} bytes)")
+                chunks.append(chunk)
+
         try:
-            data = json.loads(body)
+            await asyncio.wait_for(read(), BODY_SECONDS)
+        except TimeoutError:
+            raise _BadRequest(408, "the body came too slowly") from None
+        try:
+            data = json.loads(b"".join(chunks))
         except (ValueError, RecursionError):
-            return JSONResponse({"error": "the body is not JSON"}, status_code=400)
-        from starlette.concurrency import run_in_threadpool
+            raise _BadRequest(400, "the body is not JSON") from None
+        _checked_text(data)
+        return data
 
-        status, answer = await run_in_threadpool(table.act, data)
-        return JSONResponse(answer, status_code=status)
+    def number(request: Request, name: str, most: float) -> float | None:
+        raw = request.query_params.get(name)
+        if raw is None:
+            return None
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= 15):
+            raise _BadRequest(400, f"{name} must be a whole number")
+        return min(float(raw), most)
 
-    return Starlette(routes=[Route("/", index), Route("/api/view", view),
-                             Route("/api/action", action, methods=["POST"])],
-                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))])
+    def json_text(text: str, status: int = 200) -> Response:
+        return Response(text, status_code=status, media_type="application/json",
+                        headers={"Cache-Control": "no-store"})
+
+    lobby_page = _page("lobby.html")
+    table_page = _page("table.html").replace("__ANIMATE__", str(max(0, int(animate_ms))))
+
+    async def index(request: Request) -> Response:
+        return HTMLResponse(lobby_page, headers={"Cache-Control": "no-store"})
+
+    async def table_html(request: Request) -> Response:
+        table_of(request)
+        return HTMLResponse(table_page, headers={"Cache-Control": "no-store"})
+
+    @api
+    async def list_tables(request: Request) -> Response:
+        return JSONResponse({"tables": [t.summary() for t in lobby.tables()],
+                             "plugins": sorted(installed_plugins())})
+
+    @api
+    async def create_table(request: Request) -> Response:
+        body = await body_of(request)
+        if not isinstance(body, dict) or not set(body) <= {"players", "plugins", "options",
+                                                           "bots"}:
+            raise _BadRequest(400, 'the body is {"players": N, "plugins": [...], '
+                              '"options": {...}, "bots": {"SEAT": "BOT"}}')
+        table, host = await run_in_threadpool(
+            lobby.create, body.get("players"), body.get("plugins", ["base"]),
+            body.get("options"), body.get("bots"))
+        return JSONResponse({"table": table.id, "host_token": host, **table.summary()},
+                            status_code=201)
+
+    @api
+    async def join(request: Request) -> Response:
+        table = table_of(request)
+        body = await body_of(request)
+        if not isinstance(body, dict) or set(body) != {"seat"}:
+            raise _BadRequest(400, 'the body is {"seat": N}')
+        token = await run_in_threadpool(table.join, body["seat"])
+        return JSONResponse({"table": table.id, "seat": body["seat"], "token": token},
+                            status_code=201)
+
+    @api
+    async def document(request: Request) -> Response:
+        table = table_of(request)
+        seat = table.seat_for(token_of(request))
+        since = number(request, "since", 1e15)
+        wait = number(request, "wait", MAX_WAIT)
+        if wait and since is not None and table.game.state.seq <= since:
+            future = asyncio.get_running_loop().create_future()
+            with waiting:
+                waiters.setdefault(table.id, []).append(future)
+            try:
+                if table.game.state.seq <= since:  # not moved on meanwhile
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(asyncio.shield(future), wait)
+            finally:
+                with waiting:
+                    left = waiters.get(table.id, [])
+                    if future in left:
+                        left.remove(future)
+        return json_text(await run_in_threadpool(
+            table.document, seat, None if since is None else int(since)))
+
+    @api
+    async def action(request: Request) -> Response:
+        table = table_of(request)
+        seat = seat_of(request, table)
+        body = await body_of(request)
+        await run_in_threadpool(table.act, seat, body)
+        since = body["expected_seq"]
+        return json_text(await run_in_threadpool(table.document, seat, since))
+
+    @api
+    async def hand(request: Request) -> Response:
+        table = table_of(request)
+        raw = request.path_params["seat"]
+        seat = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 3 else -1
+        if not 0 <= seat < len(table.seats):
+            raise TableError(404, "no such seat")
+        if not table.may_hand(token_of(request), seat):
+            raise TableError(403, "only the seat's token or the host's may hand it to a bot")
+        body = await body_of(request)
+        if not isinstance(body, dict) or set(body) != {"bot"}:
+            raise _BadRequest(400, 'the body is {"bot": NAME}')
+        await run_in_threadpool(table.hand_to_bot, seat, body["bot"])
+        return JSONResponse(table.summary())
+
+    @api
+    async def log(request: Request) -> Response:
+        table = table_of(request)
+        seat = table.seat_for(token_of(request))
+        text = await run_in_threadpool(table.log_text, seat)
+        name = f"tokaido-{table.id}-" + ("full" if table.game.is_over else
+                                         "public" if seat is None else f"seat{seat}")
+        return Response(text, media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="{name}.jsonl"',
+            "Cache-Control": "no-store"})
+
+    @api
+    async def decisions(request: Request) -> Response:
+        table = table_of(request)
+        return JSONResponse({"decisions": [
+            {"seq": d.seq, "seat": d.seat, "played_by": d.played_by}
+            for d in table.decisions()]})
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 404
+        return error(status, "no such page" if status == 404 else "not allowed here")
+
+    routes = [
+        Route("/", index), Route("/t/{table}", api(table_html)),
+        Route("/api/tables", list_tables), Route("/api/tables", create_table,
+                                                 methods=["POST"]),
+        Route("/api/tables/{table}", document),
+        Route("/api/tables/{table}/join", join, methods=["POST"]),
+        Route("/api/tables/{table}/action", action, methods=["POST"]),
+        Route("/api/tables/{table}/seats/{seat}/bot", hand, methods=["POST"]),
+        Route("/api/tables/{table}/log", log),
+        Route("/api/tables/{table}/decisions", decisions),
+    ]
+    return Starlette(routes=routes, exception_handlers={HTTPException: not_found},
+                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)),
+                                 Middleware(GZipMiddleware, minimum_size=1000,
+                                            compresslevel=5)])
 
 
-def serve(game: Game, seat: int = 0, bots: Sequence[str] = ("greedy",), *,
-          seed: int = 0, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serve ``game`` with the person at ``seat`` until interrupted (``tokaido serve``);
-    ``seed`` seeds the bots."""
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+def _guarded_protocol(max_connections: int, header_seconds: float) -> type:
+    """uvicorn's HTTP/1.1 protocol, bounded: at most ``max_connections`` connections
+    (one more is answered 503 and closed), and a connection that has not sent a whole
+    request's headers ``header_seconds`` after it opened or was last answered is closed
+    (uvicorn itself waits for a first request forever)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Guarded(H11Protocol):
+        _deadline: asyncio.TimerHandle | None = None
+        _refused = False
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                # Answer, stop writing, and read what the client sends for a moment
+                # before closing: closed with its request unread, the connection would
+                # be reset, and the client might never read the answer.
+                self._refused = True
+                transport.write(b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: "
+                                b"application/json\r\ncontent-length: 34\r\nconnection: "
+                                b"close\r\n\r\n{\"error\": \"too many connections\"}")
+                if transport.can_write_eof():
+                    transport.write_eof()
+                self._deadline = self.loop.call_later(1.0, transport.close)
+                return
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            if not self._refused:
+                super().data_received(data)
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(header_seconds, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            cycle = self.cycle
+            if cycle is None or cycle.response_complete:  # no request under way
+                self.transport.close()
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            cycle = self.cycle
+            if cycle is not None and not cycle.response_complete:
+                self._disarm()  # a request's headers are in: the app has it now
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return Guarded
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket of the server; a busy or unusable address is a
+    :class:`ServeError` saying so."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        return socket.create_server((host, port), family=family, backlog=1024)
+    except OSError as exc:
+        why = "is in use" if exc.errno in (98, 48, 10048) else f"cannot be used ({exc.strerror})"
+        raise ServeError(f"{host}:{port} {why}") from None
+
+
+def make_server(lobby: Lobby, sock: socket.socket, *, host: str = "127.0.0.1",
+                animate_ms: int = 450, max_connections: int = MAX_CONNECTIONS,
+                header_seconds: float = HEADER_SECONDS,
+                idle_seconds: int = IDLE_SECONDS) -> Server:
+    """The uvicorn server of ``lobby`` on the bound socket ``sock`` (:func:`bind`),
+    ready to ``run()``; the limits are those above, smaller in tests."""
     import uvicorn
 
     hosts = LOCAL_HOSTS if host in ("127.0.0.1", "localhost", "::1") else ("*",)
-    app = create_app(Table(game, seat, bots, seed), hosts=hosts)
-    print(f"Tokaido: you are seat {seat} of {game.players}; open http://{host}:{port}/ "
-          "(Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    config = uvicorn.Config(create_app(lobby, hosts=hosts, animate_ms=animate_ms),
+                            http=_guarded_protocol(max_connections, header_seconds),
+                            timeout_keep_alive=idle_seconds, log_level="warning",
+                            lifespan="off", ws="none")
+    return Server(uvicorn.Server(config), sock)
 
 
-_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Tokaido</title>
-<style>
-body { font-family: Helvetica, Arial, sans-serif; margin: 0; background: #f6f1e6;
-       color: #2b2b2b; }
-main { max-width: 1240px; margin: 0 auto; padding: 8px 16px; }
-#status { font-size: 16px; margin: 8px 0; font-weight: bold; }
-#actions { display: flex; flex-wrap: wrap; gap: 6px; margin: 8px 0; }
-#actions button { font-size: 14px; padding: 5px 10px; }
-#events { font-size: 14px; background: #fffaf0; border: 1px solid #d8d2c4;
-          border-radius: 8px; padding: 6px 12px; max-height: 9em; overflow: auto; }
-#events p { margin: 2px 0; }
-#board svg { width: 100%; height: auto; display: block; }
-#error { color: #b00020; }
-table { border-collapse: collapse; margin: 8px 0; }
-th, td { border-bottom: 1px solid #d8d2c4; padding: 4px 10px; text-align: left; }
-</style>
-</head>
-<body data-ready="no">
-<main>
-<div id="status">Loading…</div>
-<div id="error"></div>
-<div id="actions"></div>
-<div id="scores"></div>
-<div id="events"></div>
-<div id="board"></div>
-</main>
-<script>
-(function () {
-  "use strict";
-  var ANIMATE = __ANIMATE__, seq = null;
-  var $ = function (id) { return document.getElementById(id); };
-  function sleep(ms) { return new Promise(function (r) { setTimeout(r, ms); }); }
-  function say(text) {
-    var p = document.createElement("p"); p.textContent = text; $("events").appendChild(p);
-    $("events").scrollTop = $("events").scrollHeight;
-  }
-  function scores(rows) {
-    var t = document.createElement("table"), h = t.createTHead().insertRow();
-    ["Rank", "Seat", "Traveller", "Points"].forEach(function (x) {
-      var th = document.createElement("th"); th.textContent = x; h.appendChild(th);
-    });
-    var body = t.createTBody();
-    rows.forEach(function (r) {
-      var tr = body.insertRow(); tr.setAttribute("data-seat", String(r.seat));
-      [r.rank, r.seat, r.traveller, r.total].forEach(function (x, i) {
-        var td = tr.insertCell(); td.textContent = String(x);
-        if (i === 3) { td.className = "points"; }
-      });
-    });
-    $("scores").textContent = ""; $("scores").appendChild(t);
-  }
-  async function show(doc, animate) {
-    document.body.setAttribute("data-ready", "no");
-    $("actions").textContent = "";
-    for (var i = 0; i < doc.steps.length; i++) {
-      say(doc.steps[i].words);
-      if (animate && ANIMATE > 0 && doc.steps[i].svg) {
-        $("board").innerHTML = doc.steps[i].svg; await sleep(ANIMATE);
-      }
-    }
-    seq = doc.seq;
-    $("board").innerHTML = doc.svg;
-    if (doc.over) {
-      $("status").textContent = "The journey is over.";
-      scores(doc.scores);
-    } else {
-      $("status").textContent = "Seat " + doc.seat + ": your decision";
-      doc.actions.forEach(function (a) {
-        var b = document.createElement("button"); b.textContent = a.words;
-        b.className = "action";
-        b.onclick = function () { send(a.action); };
-        $("actions").appendChild(b);
-      });
-    }
-    document.body.setAttribute("data-ready", doc.over ? "over" : "yes");
-  }
-  async function send(action) {
-    document.body.setAttribute("data-ready", "no");
-    $("error").textContent = "";
-    var r = await fetch("api/action", {method: "POST",
-      headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({action: action, expected_seq: seq})});
-    var doc = await r.json();
-    if (!r.ok) { $("error").textContent = doc.error; return load(); }
-    await show(doc, true);
-  }
-  async function load() {
-    var r = await fetch("api/view"); await show(await r.json(), false);
-  }
-  load();
-})();
-</script>
-</body>
-</html>
-"""
+class Server:
+    """A uvicorn server and the socket it listens on."""
+
+    def __init__(self, server: Any, sock: socket.socket) -> None:
+        self.uvicorn = server
+        self.socket = sock
+
+    @property
+    def started(self) -> bool:
+        return bool(self.uvicorn.started)
+
+    def run(self) -> None:
+        """Serve until :meth:`stop` (or Ctrl-C, in the main thread)."""
+        self.uvicorn.run(sockets=[self.socket])
+
+    def stop(self) -> None:
+        self.uvicorn.should_exit = True
+
+
+def serve(lobby: Lobby, *, host: str = "127.0.0.1", port: int = 8000,
+          sock: socket.socket | None = None, max_connections: int | None = None) -> None:
+    """Serve ``lobby`` until interrupted (``tokaido serve``); ``sock``: a socket already
+    bound (:func:`bind`); ``max_connections``: default :data:`MAX_CONNECTIONS`."""
+    most = MAX_CONNECTIONS if max_connections is None else max_connections
+    _raise_open_files_limit(most)
+    make_server(lobby, sock or bind(host, port), host=host, max_connections=most).run()
+
+
+def _raise_open_files_limit(connections: int) -> None:
+    """Room for ``connections`` and the database: the soft limit on open files up to
+    the hard one."""
+    try:
+        import resource
+    except ImportError:  # not on this system
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = connections + 256
+    if soft != resource.RLIM_INFINITY and soft < want:
+        top = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (top, hard))

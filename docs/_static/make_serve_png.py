@@ -1,0 +1,80 @@
+"""Take the documentation's screenshots of ``tokaido serve``: a 3-player table (two
+greedy bots) at the seat's fourth decision, at 1280x800 (``serve.png``) and on a
+phone's width (``serve-phone.png``), and the end of the same game (``serve-end.png``).
+
+Run it from the repository (``python docs/_static/make_serve_png.py``) after a change
+to the table page (``src/tokaido_rules/pages/table.html``) or to the pictures; it needs
+selenium, the web extra and the system's ``chromium`` and ``chromedriver`` (Debian:
+``apt-get install chromium chromium-driver``) and writes the PNGs beside itself. The
+server listens on 127.0.0.1 only, and stops at the end.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tokaido_rules.tables import Lobby
+from tokaido_rules.web import bind, make_server
+
+SEED = 5
+
+
+def _ready(driver: webdriver.Chrome) -> str:
+    state: str = WebDriverWait(driver, 30).until(
+        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready")
+        in ("yes", "over") and d.find_element(By.TAG_NAME, "body").get_attribute(
+            "data-ready"))
+    return state
+
+
+def main() -> None:
+    lobby = Lobby()
+    table, _ = lobby.create(3, ["base"], bots={"1": "greedy", "2": "greedy"}, seed=SEED)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    running = make_server(lobby, bind("127.0.0.1", port), animate_ms=0)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    while not running.started:
+        time.sleep(0.05)
+    options = webdriver.ChromeOptions()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                "--hide-scrollbars"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    here = Path(__file__).parent
+    try:
+        driver.set_window_size(1280, 900)
+        driver.get(f"http://127.0.0.1:{port}/t/{table.id}#token={table.join(0)}")
+        for _ in range(3):
+            _ready(driver)
+            driver.find_elements(By.CSS_SELECTOR, "#actions button")[-1].click()
+            time.sleep(0.5)
+        _ready(driver)
+        driver.save_screenshot(str(here / "serve.png"))
+        driver.set_window_size(390, 1400)
+        time.sleep(0.5)
+        driver.save_screenshot(str(here / "serve-phone.png"))
+        driver.set_window_size(1280, 900)
+        while _ready(driver) == "yes":
+            driver.find_elements(By.CSS_SELECTOR, "#actions button")[0].click()
+            time.sleep(0.3)
+        driver.save_screenshot(str(here / "serve-end.png"))
+    finally:
+        driver.quit()
+        running.stop()
+        thread.join(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

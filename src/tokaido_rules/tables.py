@@ -1,0 +1,451 @@
+"""The tables of a game server, transport aside: what ``tokaido serve`` runs behind HTTP.
+
+A :class:`Lobby` holds tables; each :class:`Table` is one game with its seats. A seat is
+``open`` until someone joins it, then ``human``, played by whoever holds its secret
+token, or ``bot``. Bots play their seats' decisions as soon as they come up. Who played
+each decision (``human`` or ``bot:NAME``) is recorded with the table, and a seat whose
+player leaves can be handed to a bot.
+
+Every audience (each seat, and the spectators) gets its own copy of the game as it goes
+on: its log lines (:class:`~tokaido_rules.log.LogFeed`), and each step in plain words
+(:class:`~tokaido_rules.viewer.Narrator`), each made once, when the step is played, and
+handed out from the client's ``seq`` on. Spectators see the public view
+(:meth:`~tokaido_rules.Game.public_view`): what every seat sees.
+
+With a :class:`~tokaido_rules.store.TableStore` every table is stored as it goes, one
+transaction per applied action, and a new lobby on the same store resumes every table
+at its last ``seq``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from .bots import BOTS, next_action
+from .chance import bot_seed, new_seed
+from .engine import Game, new_game
+from .errors import IllegalActionError, StaleActionError, TokaidoError
+from .log import LogFeed, load_log
+from .model import collection_zone
+from .render import card_facts, describe_action, final_standings, legend_html, outcome, svg
+from .ruleset import Ruleset
+from .store import Decision, SeatRecord, TableRecord, TableStore
+from .viewer import Narrator
+from .wire import decode_action, encode_action, encode_view
+
+__all__ = ["TableError", "Lobby", "Table", "MAX_TABLES", "PICTURES_KEPT", "PICTURES_CACHED"]
+
+MAX_TABLES = 2_000
+"""The most tables a lobby holds; creating one more is refused (finished tables count:
+a server that keeps this many should be given a new database)."""
+
+PICTURES_KEPT = 12
+"""How many of the latest steps keep their games, to draw each audience's picture of
+them when asked (the page plays the other seats' turns back with them); older steps are
+told in words only."""
+
+PICTURES_CACHED = 16
+"""How many pictures a table keeps once drawn (about 45 kB each), the latest first out
+last: each seat's client asks for each picture once, spectators and reloads again."""
+
+
+class TableError(TokaidoError):
+    """A request a table refuses; ``status`` is the HTTP status that says why (400 bad
+    input, 403 no or the wrong token, 404 no such table, 409 not now)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class _Audience:
+    """What one seat (``viewer``), or the spectators (``"public"``), is told: its copy of
+    the log and the steps in words, each made once as the game goes on."""
+
+    def __init__(self, game: Game, viewer: int | str) -> None:
+        self.viewer = viewer
+        self._feed = LogFeed(game, viewer=viewer)  # type: ignore[arg-type]
+        first = self._feed.new_lines(game)
+        self.header = first[0].rstrip("\n")
+        self.lines: list[str] = []
+        self.steps: list[tuple[int, str]] = []  # (seq after the step, its words)
+        self._narrator = Narrator.for_header(self.header)
+        self._take(first[1:])
+
+    def update(self, game: Game) -> None:
+        self._take(self._feed.new_lines(game))
+
+    def _take(self, new: list[str]) -> None:
+        lines = [line.rstrip("\n") for line in new]
+        self.lines += lines
+        self.steps += self._narrator.add(lines)
+
+
+class Table:
+    """One game at a server: its seats, its audiences, and its stored record."""
+
+    def __init__(self, record: TableRecord, game: Game, store: TableStore | None,
+                 decisions: Sequence[Decision] = (), stored_lines: int | None = None) -> None:
+        self.id = record.id
+        self.record = record
+        self.game = game
+        self._seats = list(record.seats)
+        self._store = store
+        self._decisions = list(decisions)
+        self._lock = threading.RLock()
+        self._full = LogFeed(game, since=len(game.events))
+        self._stored = len(game.events) if stored_lines is None else stored_lines
+        if game.is_over:
+            self._full.new_lines(game)  # the trailer is stored already
+        self._audiences: dict[int | str, _Audience] = {}
+        self._recent: dict[int, Game] = {game.state.seq: game}
+        self._pictures: dict[tuple[int | str, int], str] = {}
+        self._changed: Callable[[Table], None] = lambda table: None
+
+    # --- seats ------------------------------------------------------------------------
+
+    @property
+    def seats(self) -> tuple[SeatRecord, ...]:
+        return tuple(self._seats)
+
+    def seat_for(self, token: str | None) -> int | None:
+        """The seat ``token`` plays, ``None`` for no token (a spectator); a token that
+        is no seat's is refused (403)."""
+        if token is None:
+            return None
+        digest = _hash(token)
+        for s in self._seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return s.seat
+        raise TableError(403, "this token is not a seat's token at this table")
+
+    def join(self, seat: object) -> str:
+        """Take an open seat: its new secret token, shown once (the server keeps only
+        its hash)."""
+        with self._lock:
+            if type(seat) is not int or not 0 <= seat < len(self._seats):
+                raise TableError(400, f"seat must be from 0 to {len(self._seats) - 1}")
+            record = self._seats[seat]
+            if record.kind != "open":
+                raise TableError(409, f"seat {seat} is taken"
+                                 + (f" (a {record.bot} bot plays it)" if record.bot else ""))
+            token = secrets.token_urlsafe(32)
+            self._set_seat(SeatRecord(seat, "human", None, _hash(token)))
+            return token
+
+    def hand_to_bot(self, seat: int, bot: object) -> None:
+        """Let a bot play ``seat`` from now on (its player leaves); the seat's token
+        still shows its view and its copy of the log."""
+        with self._lock:
+            if not isinstance(bot, str) or bot not in BOTS:
+                raise TableError(400, f"bot must be one of {', '.join(BOTS)}")
+            record = self._seats[seat]
+            if record.kind == "bot":
+                raise TableError(409, f"a {record.bot} bot plays seat {seat} already")
+            self._set_seat(SeatRecord(seat, "bot", bot, record.token_hash))
+            self._advance()
+
+    def _set_seat(self, record: SeatRecord) -> None:
+        if self._store is not None:
+            self._store.append(self.id, self._stored, [], seat=record)
+        self._seats[record.seat] = record
+        self._changed(self)
+
+    def may_hand(self, token: str | None, seat: int) -> bool:
+        """Whether ``token`` may hand ``seat`` to a bot: the seat's own, or the host's."""
+        if token is None:
+            return False
+        digest = _hash(token)
+        own = self._seats[seat].token_hash
+        return hmac.compare_digest(self.record.host_hash, digest) or (
+            own is not None and hmac.compare_digest(own, digest))
+
+    # --- play -------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Let the bots play the decisions that come before a person's."""
+        with self._lock:
+            self._advance()
+
+    def act(self, seat: int, body: object) -> None:
+        """Play ``seat``'s action from a request body ``{"action": ..., "expected_seq":
+        SEQ}``, then the bots' decisions up to a person's."""
+        if not isinstance(body, Mapping) or set(body) != {"action", "expected_seq"}:
+            raise TableError(400, 'the body is {"action": {...}, "expected_seq": SEQ}')
+        expected = body["expected_seq"]
+        if type(expected) is not int:
+            raise TableError(400, "expected_seq must be an integer")
+        with self._lock:
+            if self._seats[seat].kind != "human":
+                raise TableError(409, f"a bot plays seat {seat} now")
+            try:
+                action = decode_action(body["action"], self.game.ruleset)
+            except IllegalActionError as exc:
+                raise TableError(400, str(exc)) from None
+            if action.seat != seat:
+                raise TableError(403, f"you play seat {seat}, not seat {action.seat}")
+            try:
+                game = self.game.apply(action, expected_seq=expected)
+            except StaleActionError as exc:
+                raise TableError(409, str(exc)) from None
+            except IllegalActionError as exc:
+                raise TableError(400, str(exc)) from None
+            self._played(game, seat, "human")
+            self._advance()
+
+    def _advance(self) -> None:
+        """Let the bots play until a person decides (or the game ends). A bot's seed is
+        drawn one way from the game's, its seat and the seq, so that a restarted server
+        plays the same moves."""
+        game = self.game
+        while not game.is_over:
+            seat = game.current_player
+            assert seat is not None
+            record = self._seats[seat]
+            if record.kind != "bot" or record.bot is None:
+                break
+            bot = BOTS[record.bot](bot_seed(game.seed, seat) ^ game.state.seq)
+            game = game.apply(next_action(bot, game))
+            self._played(game, seat, f"bot:{record.bot}")
+
+    def _played(self, game: Game, seat: int, by: str) -> None:
+        """Store and publish one applied decision: its lines and who played it, in one
+        transaction, before anyone is told."""
+        decided = self.game.state.seq
+        lines = [line.rstrip("\n") for line in self._full.new_lines(game)]
+        decision = Decision(decided, seat, by)
+        if self._store is not None:
+            self._store.append(self.id, self._stored, lines, decision)
+        self._stored += len(lines)
+        self._decisions.append(decision)
+        self.game = game
+        self._recent[game.state.seq] = game
+        while len(self._recent) > (1 if game.is_over else PICTURES_KEPT):
+            del self._recent[next(iter(self._recent))]
+        if game.is_over:
+            self._pictures.clear()
+        for audience in self._audiences.values():
+            audience.update(game)
+        self._changed(self)
+
+    # --- what each audience is told ---------------------------------------------------
+
+    def _audience(self, seat: int | None) -> _Audience:
+        key: int | str = "public" if seat is None else seat
+        audience = self._audiences.get(key)
+        if audience is None:
+            audience = self._audiences[key] = _Audience(self.game, key)
+        return audience
+
+    def _picture(self, seat: int | None, seq: int) -> str | None:
+        game = self._recent.get(seq)
+        if game is None:
+            return None
+        key = ("public" if seat is None else seat, seq)
+        found = self._pictures.get(key)
+        if found is None:
+            while len(self._pictures) >= PICTURES_CACHED:
+                del self._pictures[next(iter(self._pictures))]
+            found = self._pictures[key] = svg(game.public_view() if seat is None
+                                              else game.view(seat))
+        return found
+
+    def document(self, seat: int | None, since: int | None = None) -> str:
+        """What a client is told, as JSON text: the view of ``seat`` (``None``: the
+        public view), its picture and actions, the table's seats, and the log lines and
+        steps (in words, with pictures) since ``since`` (default: none, only now)."""
+        with self._lock:
+            game = self.game
+            seq = game.state.seq
+            since = seq if since is None else max(0, min(since, seq))
+            audience = self._audience(seat)
+            view = game.public_view() if seat is None else game.view(seat)
+            mine = seat is not None and self._seats[seat].kind == "human"
+            actions = [{"words": describe_action(game.state, a, facts=True),
+                        "action": encode_action(a)} for a in view.legal_actions] if mine else []
+            steps = [{"seq": end, "words": words,  # the last picture is "svg" below
+                      "svg": self._picture(seat, end) if end < seq else None}
+                     for end, words in audience.steps if end > since]
+            lines = [line for line in audience.lines[since:]
+                     if '"type":"core.log_end"' not in line]
+            scores = None
+            if game.is_over:
+                scores = [{"seat": s.seat, "traveller": s.traveller, "total": s.total,
+                           "rank": s.rank, "winner": s.winner,
+                           "categories": dict(s.categories)} for s in final_standings(game)]
+            head = {"table": self.id, "seat": seat, "seq": seq, "over": game.is_over,
+                    "current_player": game.current_player, "seats": self.seat_list(),
+                    "actions": actions, "purse": self._purse(view), "steps": steps,
+                    "scores": scores, "outcome": outcome(game) if game.is_over else None,
+                    "legend": legend_html(view) if since == seq else None,
+                    "view": encode_view(view), "svg": self._picture(seat, seq) or svg(view)}
+            text = _dumps(head)
+            return text[:-1] + ',"lines":[' + ",".join(lines) + "]}"
+
+    def _purse(self, view: Any) -> list[dict[str, Any]]:
+        """What the seat holds (each traveller it plays): coins, points and its
+        collection with each card's facts, shown beside its actions. Empty for a
+        spectator."""
+        if view.seat is None:
+            return []
+        ruleset = self.game.ruleset
+        names = ruleset.registry.traveller_name
+        out = []
+        for n, piece in enumerate(view.pieces):
+            if piece.seat != view.seat:
+                continue
+            cards = []
+            for card in view.zones.get(collection_zone(n), ()):
+                facts = card_facts(card, ruleset)
+                cards.append({"card": card, "name": facts.name, "facts": facts.summary()})
+            out.append({"piece": n, "traveller": names(piece.traveller) if piece.traveller
+                        else None, "coins": piece.coins, "points": piece.total,
+                        "cards": cards})
+        return out
+
+    def seat_list(self) -> list[dict[str, Any]]:
+        """Each seat: who plays it (``open``, ``human``, ``bot``), and its traveller."""
+        pieces = self.game.state.pieces
+        names = self.game.ruleset.registry.traveller_name
+        out = []
+        for s in self._seats:
+            traveller = next((p.traveller for p in pieces if p.seat == s.seat), None)
+            out.append({"seat": s.seat, "kind": s.kind, "bot": s.bot,
+                        "traveller": names(traveller) if traveller else None})
+        return out
+
+    def log_text(self, seat: int | None) -> str:
+        """The log to download: the full log once the game is over, else the copy of
+        ``seat`` (``None``: the public copy)."""
+        with self._lock:
+            if self.game.is_over:
+                from .log import dump_log
+
+                return dump_log(self.game)
+            audience = self._audience(seat)
+            return "".join(line + "\n" for line in [audience.header, *audience.lines])
+
+    def decisions(self) -> list[Decision]:
+        """Who played each decision so far."""
+        with self._lock:
+            return list(self._decisions)
+
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby lists it."""
+        with self._lock:
+            return {"table": self.id, "players": self.record.players,
+                    "plugins": list(self.record.plugins), "options": dict(self.record.options),
+                    "created": self.record.created, "seq": self.game.state.seq,
+                    "over": self.game.is_over, "seats": self.seat_list()}
+
+
+class Lobby:
+    """The tables of one server, kept in ``store`` (``None``: in memory only)."""
+
+    def __init__(self, store: TableStore | None = None) -> None:
+        self.store = store
+        self._tables: dict[str, Table] = {}
+        self._broken: dict[str, str] = {}
+        self._lock = threading.Lock()
+        self.on_change: Callable[[Table], None] = lambda table: None
+        if store is not None:
+            for record in store.tables():
+                self._resume(record)
+
+    def _resume(self, record: TableRecord) -> None:
+        """Load a stored table at its last seq (a table whose log no longer loads is
+        listed as broken, and the others are served)."""
+        assert self.store is not None
+        lines = self.store.lines(record.id)
+        try:
+            game = load_log("".join(line + "\n" for line in [record.header, *lines]))
+        except TokaidoError as exc:
+            self._broken[record.id] = str(exc)
+            return
+        table = Table(record, game, self.store, self.store.decisions(record.id), len(lines))
+        self._adopt(table)
+
+    def _adopt(self, table: Table) -> None:
+        table._changed = lambda t: self.on_change(t)
+        self._tables[table.id] = table
+
+    def create(self, players: object, plugins: object = ("base",),
+               options: object = None, bots: object = None,
+               seed: int | None = None) -> tuple[Table, str]:
+        """A new table (``bots``: seat number to bot name; the other seats are open),
+        and its host token, which may hand any seat to a bot."""
+        if type(players) is not int or not 2 <= players <= 5:
+            raise TableError(400, "players must be from 2 to 5")
+        if (not isinstance(plugins, list | tuple) or not plugins
+                or not all(isinstance(p, str) for p in plugins)):
+            raise TableError(400, "plugins must be a list of plugin ids")
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+            raise TableError(400, "options must be an object of option names to values")
+        bot_seats = self._bot_seats(players, {} if bots is None else bots)
+        try:
+            ruleset = Ruleset.build([str(p) for p in plugins], dict(options))
+            game = new_game(players, seed=new_seed() if seed is None else seed,
+                            plugins=ruleset)
+        except TokaidoError as exc:
+            raise TableError(400, str(exc)) from None
+        with self._lock:
+            if len(self._tables) + len(self._broken) >= MAX_TABLES:
+                raise TableError(409, f"this server holds {MAX_TABLES} tables already")
+            host = secrets.token_urlsafe(32)
+            feed = LogFeed(game)
+            first = [line.rstrip("\n") for line in feed.new_lines(game)]
+            seats = tuple(SeatRecord(s, "bot", bot_seats[s]) if s in bot_seats
+                          else SeatRecord(s, "open") for s in range(players))
+            record = TableRecord(secrets.token_urlsafe(9), time.time(), players,
+                                 tuple(ruleset.ids), tuple(sorted(ruleset.options.items())),
+                                 _hash(host), first[0], seats)
+            if self.store is not None:
+                self.store.create(record)
+                self.store.append(record.id, 0, first[1:])
+            table = Table(record, game, self.store, (), len(first) - 1)
+            self._adopt(table)
+        table.start()
+        return table, host
+
+    @staticmethod
+    def _bot_seats(players: int, bots: object) -> dict[int, str]:
+        if not isinstance(bots, Mapping):
+            raise TableError(400, 'bots must be an object of seats to bot names: {"1": "greedy"}')
+        out: dict[int, str] = {}
+        for key, name in bots.items():
+            seat = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() else key
+            if type(seat) is not int or not 0 <= seat < players:
+                raise TableError(400, f"bots: {key!r} is not a seat of a {players}-player game")
+            if not isinstance(name, str) or name not in BOTS:
+                raise TableError(400, f"bots: the bots are {', '.join(BOTS)}")
+            out[seat] = name
+        return out
+
+    def get(self, table_id: str) -> Table:
+        table = self._tables.get(table_id)
+        if table is None:
+            if table_id in self._broken:
+                raise TableError(409, f"table {table_id} cannot be loaded: "
+                                 f"{self._broken[table_id]}")
+            raise TableError(404, "no such table")
+        return table
+
+    def tables(self) -> list[Table]:
+        return list(self._tables.values())

@@ -1,0 +1,278 @@
+"""The real ``tokaido serve`` on loopback: its limits (bodies, slow and idle connections,
+the number of connections), kill -9 and a restart, a busy port. Every request goes to
+127.0.0.1 only, each loop is bounded, and every server started here is stopped."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tokaido_rules import web
+from tokaido_rules.store import TableStore
+from tokaido_rules.tables import Lobby
+from tokaido_rules.web import bind, make_server
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _call(url: str, body: Any = None, token: str | None = None,
+          timeout: float = 30) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Lobby]]:
+    """A server in a thread with small limits: 12 connections, headers within 0.6 s,
+    bodies within 0.6 s."""
+    monkeypatch.setattr(web, "BODY_SECONDS", 0.6)
+    lobby = Lobby()
+    port = _free_port()
+    running = make_server(lobby, bind("127.0.0.1", port), animate_ms=0, max_connections=12,
+                          header_seconds=0.6, idle_seconds=1)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if running.started:
+            break
+        time.sleep(0.05)
+    assert running.started, "the server did not start"
+    try:
+        yield f"http://127.0.0.1:{port}", lobby
+    finally:
+        running.stop()
+        thread.join(timeout=10)
+
+
+def _raw(url: str, data: bytes, *, wait: float = 5) -> bytes:
+    """Send ``data`` as it is on a new connection; what comes back until it closes."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=wait) as conn:
+        if data:
+            conn.sendall(data)
+        out = b""
+        try:
+            while chunk := conn.recv(65536):
+                out += chunk
+        except TimeoutError:
+            pass
+        return out
+
+
+def _status(answer: bytes) -> int:
+    return int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/1.1 ") else 0
+
+
+def test_an_oversized_body_is_refused_before_it_is_read(server: tuple[str, Lobby]) -> None:
+    """A Content-Length over the limit is answered 413 at once, the body never sent; a
+    chunked body that grows past the limit is cut off with 413 too; the server stays
+    up."""
+    url, _ = server
+    head = (b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+            b"application/json\r\n")
+    started = time.monotonic()
+    answer = _raw(url, head + b"Content-Length: 419430400\r\nConnection: close\r\n\r\n")
+    assert _status(answer) == 413 and b"too large" in answer
+    assert time.monotonic() - started < 4
+    chunk = b"[" * 16_000
+    chunked = head + b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + b"".join(
+        b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(6)) + b"0\r\n\r\n"
+    assert _status(_raw(url, chunked)) == 413
+    assert _call(url + "/api/tables")[0] == 200
+
+
+def test_slow_and_idle_connections_are_closed(server: tuple[str, Lobby]) -> None:
+    """A connection that sends nothing, or its headers a byte at a time, is closed once
+    its time is up; a body that does not come is answered 408; the server answers
+    others meanwhile."""
+    url, _ = server
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as idle:
+        started = time.monotonic()
+        assert idle.recv(100) == b""  # closed by the server
+        assert time.monotonic() - started < 4
+    with socket.create_connection((host, int(port)), timeout=5) as slow:
+        closed = False
+        for byte in b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n":
+            try:
+                slow.sendall(bytes([byte]))
+            except OSError:
+                closed = True
+                break
+            time.sleep(0.1)
+        if not closed:
+            assert slow.recv(100) == b""
+    answer = _raw(url, b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                       b"application/json\r\nContent-Length: 50\r\n\r\n{", wait=5)
+    assert _status(answer) == 408
+    assert _call(url + "/api/tables")[0] == 200
+
+
+def test_connections_are_bounded_and_the_server_stays_up(server: tuple[str, Lobby]) -> None:
+    """Past the bound, a new connection is answered 503 (read by the client, not lost to
+    a reset) and closed; once the idle ones are gone the server answers as before."""
+    url, _ = server
+    host, port = url.removeprefix("http://").split(":")
+    held = [socket.create_connection((host, int(port)), timeout=5) for _ in range(12)]
+    try:
+        time.sleep(0.1)
+        answer = _raw(url, b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert _status(answer) == 503 and b"too many connections" in answer
+    finally:
+        for conn in held:
+            conn.close()
+    for _ in range(50):
+        try:
+            if _call(url + "/api/tables", timeout=5)[0] == 200:
+                break
+        except OSError:
+            pass
+        time.sleep(0.1)
+    assert _call(url + "/api/tables")[0] == 200
+
+
+def test_a_long_poll_answers_when_the_game_moves(server: tuple[str, Lobby]) -> None:
+    """A client waiting on ``since=SEQ&wait=S`` is answered as soon as another seat's
+    action moves the game past SEQ, with the steps since; with nothing new it is
+    answered when the wait is over, with no steps."""
+    url, _ = server
+    status, made = _call(url + "/api/tables", {"players": 2})
+    assert status == 201
+    table = made["table"]
+    tokens = {s: _call(f"{url}/api/tables/{table}/join", {"seat": s})[1]["token"]
+              for s in (0, 1)}
+    status, doc = _call(f"{url}/api/tables/{table}", token=tokens[0])
+    seat = doc["current_player"]
+    other = 1 - seat
+    seq = doc["seq"]
+    started = time.monotonic()
+    timed = _call(f"{url}/api/tables/{table}?since={seq}&wait=1", token=tokens[other])[1]
+    assert 0.9 < time.monotonic() - started < 10 and timed["seq"] == seq
+    assert timed["steps"] == []
+    got: dict[str, Any] = {}
+
+    def wait() -> None:
+        got.update(_call(f"{url}/api/tables/{table}?since={seq}&wait=20",
+                         token=tokens[other])[1])
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    time.sleep(0.3)
+    mine = _call(f"{url}/api/tables/{table}", token=tokens[seat])[1]
+    status, _ = _call(f"{url}/api/tables/{table}/action",
+                      {"action": mine["actions"][0]["action"], "expected_seq": seq},
+                      token=tokens[seat])
+    assert status == 200
+    started = time.monotonic()
+    waiter.join(timeout=10)
+    assert not waiter.is_alive() and time.monotonic() - started < 5
+    assert got["seq"] > seq and got["steps"]
+
+
+def _start(db: Path, *args: str) -> tuple[subprocess.Popen[str], list[str]]:
+    """``tokaido serve`` in its own process; its first lines of output."""
+    proc = subprocess.Popen([sys.executable, "-m", "tokaido_rules", "serve", "--db", str(db),
+                             *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    assert proc.stdout is not None
+    lines = []
+    for _ in range(6):
+        line = proc.stdout.readline()
+        lines.append(line)
+        if line.startswith("All tables:"):
+            break
+    return proc, lines
+
+
+def _until_up(url: str) -> None:
+    for _ in range(200):
+        try:
+            if _call(url + "/api/tables", timeout=2)[0] == 200:
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError("the server did not come up")
+
+
+def test_kill_9_and_a_restart_resume_the_game_at_the_same_seq(tmp_path: Path) -> None:
+    """Played through HTTP, killed with SIGKILL, started again on the same database:
+    the table is at the seq of the last acknowledged action, the seat's token still
+    plays it, and the game goes on."""
+    db = tmp_path / "tables.db"
+    port = str(_free_port())
+    proc, lines = _start(db, "--port", port, "--players", "3", "--human", "0",
+                         "--bots", "random", "--seed", "7")
+    url = f"http://127.0.0.1:{port}"
+    try:
+        found = re.search(r"/t/([\w-]+)#token=([\w-]+)", "".join(lines))
+        assert found, lines
+        table, token = found.groups()
+        _until_up(url)
+        acknowledged = 0
+        for _ in range(6):
+            doc = _call(f"{url}/api/tables/{table}", token=token)[1]
+            status, after = _call(f"{url}/api/tables/{table}/action",
+                                  {"action": doc["actions"][0]["action"],
+                                   "expected_seq": doc["seq"]}, token=token)
+            assert status == 200
+            acknowledged = after["seq"]
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=30)
+    assert TableStore(db).lines(table)  # the database is readable after the kill
+    proc, lines = _start(db, "--port", port)
+    try:
+        assert not any("/t/" in line and "#token" in line for line in lines)  # no new table
+        _until_up(url)
+        doc = _call(f"{url}/api/tables/{table}", token=token)[1]
+        assert doc["seq"] == acknowledged and doc["actions"]
+        status, after = _call(f"{url}/api/tables/{table}/action",
+                              {"action": doc["actions"][0]["action"],
+                               "expected_seq": doc["seq"]}, token=token)
+        assert status == 200 and after["seq"] > acknowledged
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+
+
+def test_a_busy_port_is_one_error_line_and_status_2(tmp_path: Path) -> None:
+    """Started on a port another program listens on, the server says so in one
+    ``error:`` line and exits 2, creating no table."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "tokaido_rules", "serve", "--db",
+                               str(tmp_path / "t.db"), "--port", str(port)],
+                              capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"error: 127.0.0.1:{port} is in use"
+    assert not (tmp_path / "t.db").exists()
