@@ -198,7 +198,8 @@ def test_plot_without_the_extra_fails_before_any_game(
     plot = tmp_path / "plot.png"
     assert main(["simulate", "--games", "50", "--plot", str(plot)]) == 2
     err = capsys.readouterr().err
-    assert err == "error: --plot needs the extra: pip install 'tokaido-rules[plot]'\n"
+    assert err == ("error: --plot needs the plot extra: pip install '.[plot]' in a clone, "
+                   "or the wheel with [plot]\n")
     assert not plot.exists()
 
 
