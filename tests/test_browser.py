@@ -205,30 +205,15 @@ def _new_driver() -> Any:
 def server() -> Iterator[tuple[str, Any]]:
     """``tokaido serve``'s server on 127.0.0.1 and a free port, with a lobby in memory,
     in a thread that stops with the test."""
-    import socket
-    import threading
-    import time
-
     from tokaido_rules.tables import Lobby
     from tokaido_rules.web import bind, make_server
 
     lobby = Lobby()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    running = make_server(lobby, bind("127.0.0.1", port), animate_ms=0)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if running.started:
-            break
-        time.sleep(0.05)
-    assert running.started, "the server did not start"
+    running = make_server(lobby, bind("127.0.0.1", 0), animate_ms=0).start()
     try:
-        yield f"http://127.0.0.1:{port}", lobby
+        yield running.url, lobby
     finally:
         running.stop()
-        thread.join(timeout=10)
 
 
 def _ready(driver: Any, seq: int | None = None, timeout: float = 30) -> str:
@@ -498,47 +483,28 @@ def test_the_page_says_when_the_server_is_gone_and_comes_back(
         browser: Any, artefacts: Path) -> None:
     """With the server stopped the page says it cannot reach it and counts down to the
     next try; with the server back (same address, same tables) it carries on by itself."""
-    import socket
-    import threading
-    import time
-
     from tokaido_rules.tables import Lobby
     from tokaido_rules.web import bind, make_server
 
     lobby = Lobby()
     table, _ = lobby.create(2, ["base"], bots={"1": "random"}, seed=4)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-
-    def start() -> tuple[Any, threading.Thread]:
-        running = make_server(lobby, bind("127.0.0.1", port), animate_ms=0)
-        thread = threading.Thread(target=running.run, daemon=True)
-        thread.start()
-        for _ in range(200):
-            if running.started:
-                break
-            time.sleep(0.05)
-        return running, thread
-
-    running, thread = start()
+    running = make_server(lobby, bind("127.0.0.1", 0), animate_ms=0).start()
+    port = running.socket.getsockname()[1]
     try:
-        _join_page(browser, f"http://127.0.0.1:{port}", table, 0)
+        _join_page(browser, running.url, table, 0)
         assert _ready(browser) == "yes"
         seq = table.game.state.seq
         running.stop()
-        thread.join(timeout=10)
         browser.find_elements("css selector", "#actions button")[0].click()
         from selenium.webdriver.support.ui import WebDriverWait
 
         WebDriverWait(browser, 20).until(lambda d: _by_id(d, "offline").is_displayed())
         assert "cannot be reached" in _by_id(browser, "offline").text
         browser.save_screenshot(str(artefacts / "serve-offline.png"))
-        running, thread = start()
+        running = make_server(lobby, bind("127.0.0.1", port), animate_ms=0).start()
         _by_id(browser, "retry").click()
         WebDriverWait(browser, 30).until(lambda d: not _by_id(d, "offline").is_displayed())
         assert _ready(browser) in ("yes", "over")
         assert table.game.state.seq > seq  # the click was sent once the server was back
     finally:
         running.stop()
-        thread.join(timeout=10)

@@ -54,21 +54,12 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Lobby]]:
     bodies within 0.6 s."""
     monkeypatch.setattr(web, "BODY_SECONDS", 0.6)
     lobby = Lobby()
-    port = _free_port()
-    running = make_server(lobby, bind("127.0.0.1", port), animate_ms=0, max_connections=12,
-                          header_seconds=0.6, idle_seconds=1)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if running.started:
-            break
-        time.sleep(0.05)
-    assert running.started, "the server did not start"
+    running = make_server(lobby, bind("127.0.0.1", 0), animate_ms=0, max_connections=12,
+                          header_seconds=0.6, idle_seconds=1).start()
     try:
-        yield f"http://127.0.0.1:{port}", lobby
+        yield running.url, lobby
     finally:
         running.stop()
-        thread.join(timeout=10)
 
 
 def _raw(url: str, data: bytes, *, wait: float = 5) -> bytes:

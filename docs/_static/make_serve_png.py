@@ -12,8 +12,6 @@ server listens on 127.0.0.1 only, and stops at the end.
 from __future__ import annotations
 
 import shutil
-import socket
-import threading
 import time
 from pathlib import Path
 
@@ -29,24 +27,16 @@ SEED = 5
 
 
 def _ready(driver: webdriver.Chrome) -> str:
-    state: str = WebDriverWait(driver, 30).until(
-        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready")
-        in ("yes", "over") and d.find_element(By.TAG_NAME, "body").get_attribute(
-            "data-ready"))
-    return state
+    def ready(d: webdriver.Chrome) -> str | None:
+        state = d.find_element(By.TAG_NAME, "body").get_attribute("data-ready")
+        return state if state in ("yes", "over") else None
+    return str(WebDriverWait(driver, 30).until(ready))
 
 
 def main() -> None:
     lobby = Lobby()
     table, _ = lobby.create(3, ["base"], bots={"1": "greedy", "2": "greedy"}, seed=SEED)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    running = make_server(lobby, bind("127.0.0.1", port), animate_ms=0)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    while not running.started:
-        time.sleep(0.05)
+    running = make_server(lobby, bind("127.0.0.1", 0), animate_ms=0).start()
     options = webdriver.ChromeOptions()
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
                 "--hide-scrollbars"):
@@ -55,7 +45,7 @@ def main() -> None:
     here = Path(__file__).parent
     try:
         driver.set_window_size(1280, 900)
-        driver.get(f"http://127.0.0.1:{port}/t/{table.id}#token={table.join(0)}")
+        driver.get(f"{running.url}/t/{table.id}#token={table.join(0)}")
         for _ in range(3):
             _ready(driver)
             driver.find_elements(By.CSS_SELECTOR, "#actions button")[-1].click()
@@ -73,7 +63,6 @@ def main() -> None:
     finally:
         driver.quit()
         running.stop()
-        thread.join(timeout=10)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ import contextlib
 import json
 import socket
 import threading
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from importlib.resources import files
 from typing import Any
@@ -417,22 +418,46 @@ def make_server(lobby: Lobby, sock: socket.socket, *, host: str = "127.0.0.1",
 
 
 class Server:
-    """A uvicorn server and the socket it listens on."""
+    """A uvicorn server and the socket it listens on: :meth:`run` it (``tokaido
+    serve``), or :meth:`start` it in a thread of its own (tests, a program that serves
+    on the side) and :meth:`stop` it."""
 
     def __init__(self, server: Any, sock: socket.socket) -> None:
         self.uvicorn = server
         self.socket = sock
+        self._thread: threading.Thread | None = None
 
     @property
     def started(self) -> bool:
         return bool(self.uvicorn.started)
 
+    @property
+    def url(self) -> str:
+        """``http://HOST:PORT`` of the socket (a port bound as 0 is the one chosen)."""
+        host, port = self.socket.getsockname()[:2]
+        return f"http://{'[' + host + ']' if ':' in host else host}:{port}"
+
     def run(self) -> None:
         """Serve until :meth:`stop` (or Ctrl-C, in the main thread)."""
         self.uvicorn.run(sockets=[self.socket])
 
+    def start(self, timeout: float = 20) -> Server:
+        """Serve in a daemon thread; return once the server listens."""
+        self._thread = threading.Thread(target=self.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise ServeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
     def stop(self) -> None:
+        """Stop serving (and wait for a thread of :meth:`start` to end)."""
         self.uvicorn.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
 
 
 def serve(lobby: Lobby, *, host: str = "127.0.0.1", port: int = 8000,
