@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tokaido_rules import cli, dump_log, new_game
+from tokaido_rules import Action, Move, cli, decisions, dump_log, load_log, new_game
 from tokaido_rules.cli import main
+from tokaido_rules.log import load_seat_copy
+from tokaido_rules.simulate import decision_count
+from tokaido_rules.viewer import frames
 
 
 @pytest.mark.parametrize("width", [80, 120])
@@ -271,3 +275,154 @@ def test_simulate_with_expansions_and_bga(capsys: pytest.CaptureFixture[str]) ->
     assert doc["plugins"] == ["base", "bga", "crossroads"]
     assert doc["options"]["crossroads.amulet_same_turn"] is True
     assert "calligraphy" in doc["players"][0]["categories"]
+
+
+# --- one count of decisions (issue 34) -----------------------------------------------
+
+
+NUMBERED = re.compile(r"^ *(\d+)\. ", re.M)
+CAPTION = re.compile(r"decision (\d+) of (\d+)")
+
+
+def _numbered(out: str) -> int:
+    """The last number of a printed journey (one numbered line per decision)."""
+    return int(NUMBERED.findall(out)[-1])
+
+
+def _captioned(page: str) -> set[int]:
+    """Every M of the captions "decision N of M" of a replay page."""
+    return {int(m) for _, m in CAPTION.findall(page)}
+
+
+def test_every_output_counts_a_games_decisions_alike(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """For one game, the printed journey's last number, `decisions` of simulate's and
+    replay's JSON (with --view too), of a batch's JSON and its decisions per game, the
+    replay page's "decision N of M" and those of a seat's copy all give the one count
+    of `decision_count`: every action in the log, the 2-player neutral's moves and the
+    decisions the engine took alone (after core.automatic) included."""
+    log = tmp_path / "g.jsonl"
+    assert main(["simulate", "--players", "2", "--seed", "0", "--log", str(log)]) == 0
+    printed = capsys.readouterr().out
+    game = load_log(log)
+    count = decision_count(game)
+    assert count == sum(1 for e in game.events if isinstance(e, Action))
+    assert count > len(list(decisions(game.events)))  # forced decisions are in the count
+    assert any(isinstance(e, Move) and game.state.pieces[e.piece].seat is None
+               for e in game.events)  # and so are the neutral traveller's moves
+    seen = {"simulate text": _numbered(printed)}
+    main(["simulate", "--players", "2", "--seed", "0", "--format", "json"])
+    seen["simulate json"] = json.loads(capsys.readouterr().out)["decisions"]
+    main(["replay", str(log)])
+    seen["replay text"] = _numbered(capsys.readouterr().out)
+    main(["replay", str(log), "--format", "json"])
+    seen["replay json"] = json.loads(capsys.readouterr().out)["decisions"]
+    main(["replay", str(log), "--view", "1", "--format", "json"])
+    seen["replay --view json"] = json.loads(capsys.readouterr().out)["decisions"]
+    main(["replay", str(log), "--html", str(tmp_path / "g.html")])
+    (seen["page"],) = _captioned((tmp_path / "g.html").read_text(encoding="utf-8"))
+    copy = tmp_path / "g1.jsonl"
+    main(["simulate", "--players", "2", "--seed", "0", "--log", str(copy), "--view", "1"])
+    capsys.readouterr()
+    main(["replay", str(copy)])
+    seen["seat copy text"] = _numbered(capsys.readouterr().out)
+    main(["replay", str(copy), "--format", "json"])
+    seen["seat copy json"] = json.loads(capsys.readouterr().out)["decisions"]
+    main(["replay", str(copy), "--html", str(tmp_path / "g1.html")])
+    (seen["seat copy page"],) = _captioned((tmp_path / "g1.html").read_text(encoding="utf-8"))
+    assert decision_count(load_seat_copy(copy)) == count
+    assert seen == dict.fromkeys(seen, count)
+    captions = [f["caption"] for f in frames(game)]
+    assert captions[1].startswith(f"decision 1 of {count} ")
+    assert captions[count].startswith(f"decision {count} of {count} ")
+    assert captions[-1].startswith(f"after decision {count} of {count} ")  # the end
+
+    out = tmp_path / "batch"
+    assert main(["simulate", "--players", "3", "--games", "3", "--seed", "1", "--format",
+                 "json", "--out", str(out), "--plugins", "crossroads"]) == 0
+    batch = json.loads(capsys.readouterr().out)
+    for row, path in zip(batch["games"], sorted(out.iterdir()), strict=True):
+        assert row["decisions"] == decision_count(load_log(path))
+        main(["replay", str(path)])
+        assert _numbered(capsys.readouterr().out) == row["decisions"]
+    assert batch["summary"]["decisions_per_game"] == pytest.approx(
+        sum(row["decisions"] for row in batch["games"]) / 3)
+
+
+# --- a seat's copy of a log, replayed as text (issue 34) ------------------------------
+
+
+def test_replay_reads_a_seat_copy_and_shows_what_the_seat_saw(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`tokaido replay COPY` (a seat's copy, which it refused) prints the journey as that
+    seat saw it: the same lines as the full log's where the seat saw everything, who
+    took it and its kind in words where it did not (the amulet another seat took is
+    not named), then the same scores and winner; --to, --view of its own seat and
+    --format json work on it, --view of another seat and --verify are errors."""
+    argv = ["simulate", "--players", "3", "--seed", "6", "--plugins", "crossroads,good-luck"]
+    full, copy = tmp_path / "full.jsonl", tmp_path / "seat1.jsonl"
+    main([*argv, "--log", str(full)])
+    main([*argv, "--log", str(copy), "--view", "1"])
+    capsys.readouterr()
+    assert main(["replay", str(full)]) == 0
+    everything = capsys.readouterr().out.splitlines()
+    assert main(["replay", str(copy)]) == 0
+    seen = capsys.readouterr().out.splitlines()
+    assert seen[0] == ("Tokaido: 3 players, plugins base,crossroads,good-luck: seat 1's "
+                       "copy of the log, what it saw")
+    assert len(seen) == len(everything)
+    differ = [(a, b) for a, b in zip(everything[1:], seen[1:], strict=True) if a != b]
+    assert differ == [("  82. seat 2: take the Devotion amulet: -1 coins",
+                       "  82. seat 2: take amulet (details hidden): -1 coins")]
+    assert "crossroads.take_amulet" not in "\n".join(seen)  # a display name, not the id
+    assert seen[-1] == everything[-1] and seen[-1].startswith("Winner")
+
+    assert main(["replay", str(copy), "--to", "100"]) == 0
+    upto = capsys.readouterr().out
+    assert "In progress after seq 100: seat 1 decides." in upto
+    assert main(["replay", str(full), "--to", "100"]) == 0
+    assert upto.splitlines()[1:] == capsys.readouterr().out.splitlines()[1:]
+    assert main(["replay", str(copy), "--view", "1", "--to", "100"]) == 0
+    view = capsys.readouterr().out
+    assert view.startswith("View of seat 1 after seq 100 (from its copy of the log):")
+    assert "as seat 1 sees it" in view
+    assert main(["replay", str(copy), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert main(["replay", str(full), "--format", "json"]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    assert "seed" not in doc and doc["viewer"] == 1
+    assert {k: v for k, v in whole.items() if k != "seed"} == {
+        k: v for k, v in doc.items() if k != "viewer"}
+    assert main(["replay", str(copy), "--view", "2"]) == 2
+    assert "seat 1's copy of the log: it cannot show seat 2" in capsys.readouterr().err
+    assert main(["replay", str(copy), "--verify"]) == 2
+    assert "seat's copy" in capsys.readouterr().err
+
+
+# --- display names (issue 34) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("plugins", ["base", "crossroads,good-luck", "initiation",
+                                     "new-encounters"])
+def test_text_outputs_name_things_by_display_name(
+        plugins: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """What simulate, replay (--view and a seat's copy) and the batch summary print
+    names cards, travellers and decisions by their display names: no card or traveller
+    id that has another name, no event type id, no "(?)" for a seat without a
+    traveller."""
+    log, copy = tmp_path / "g.jsonl", tmp_path / "g0.jsonl"
+    argv = ["simulate", "--players", "3", "--seed", "2", "--plugins", plugins,
+            "--bots", "greedy,random", "--width", "200"]
+    main([*argv, "--log", str(log)])
+    main([*argv, "--log", str(copy), "--view", "0"])
+    main(["replay", str(log), "--view", "2", "--width", "200"])
+    main(["replay", str(copy), "--width", "200"])
+    main(["simulate", "--players", "3", "--games", "20", "--plugins", plugins])
+    out = capsys.readouterr().out
+    registry = load_log(log).ruleset.registry
+    ids = {c.id for c in registry.cards.values() if c.name and c.name != c.id}
+    ids |= {t.name for t in registry.travellers.values() if t.label and t.label != t.name}
+    ids |= set(registry.events)
+    shown = sorted(i for i in ids if re.search(rf"(?<![\w.]){re.escape(i)}(?![\w.])", out))
+    assert shown == []
+    assert "(?)" not in out

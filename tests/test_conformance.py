@@ -16,12 +16,15 @@ from tokaido_rules import (
     Step,
     hookimpl,
 )
+from tokaido_rules.fast import _OPTIONS, FastGame
 from tokaido_rules.testing import (
     ConformanceError,
     ConformanceReport,
     check_twin,
+    covered_options,
     play,
     run_conformance,
+    run_differential,
 )
 
 BASE_VARIANTS = ("initiation", "return-journey", "gastronomy", "preparations")
@@ -150,3 +153,23 @@ def test_kit_catches_broken_plugins(plugin: object, message: str) -> None:
     """Leaks, broken invariants and dead ends make the kit fail with a clear message."""
     with pytest.raises(ConformanceError, match=message):
         run_conformance(["base", plugin], players=3, games=2)
+
+
+def test_differential_mode_covers_every_option_value() -> None:
+    """The fast simulator plays the reference's games in every covered ruleset (base
+    with each value of each option, and all changed at once) at 2 to 5 players."""
+    report = run_differential(games=2)
+    assert report.players == (2, 3, 4, 5)
+    assert len(report.options) == len(covered_options()) == 6
+    for name, values in _OPTIONS.items():
+        assert {o[name] for o in report.options} == set(values)
+    assert report.games == 6 * 4 * 2 and report.decisions > 1000
+
+
+def test_differential_mode_raises_at_a_difference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A simulator that offers the travellers in the wrong order is caught at once."""
+    offered = FastGame.legal_actions
+    monkeypatch.setattr(FastGame, "legal_actions",
+                        lambda self: tuple(reversed(offered(self))))
+    with pytest.raises(ConformanceError, match=r"differs from the reference.*decision 0"):
+        run_differential(players=3, games=1, options=[{}])

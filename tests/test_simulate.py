@@ -28,7 +28,9 @@ from tokaido_rules.simulate import (
     GameResult,
     GameSpec,
     Summary,
+    choose_engine,
     chunk_size,
+    fast_bot,
     game_seed,
     play_game,
     play_games,
@@ -36,6 +38,7 @@ from tokaido_rules.simulate import (
     specs,
     summarize,
     tune_jit,
+    wilson_interval,
 )
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -210,6 +213,56 @@ def test_margins_are_95_percent_normal_intervals(reference: Batch) -> None:
     assert 1 in summary.games_by_traveller.values()  # the case of a single player is seen
 
 
+@pytest.mark.parametrize(("successes", "trials", "confidence", "expected"), [
+    (0, 10, 0.95, (0.0, 0.2775)),
+    (5, 10, 0.95, (0.2366, 0.7634)),
+    (10, 10, 0.95, (0.7225, 1.0)),
+    (50, 100, 0.95, (0.4038, 0.5962)),
+    (81, 263, 0.95, (0.2553, 0.3662)),
+    (15, 148, 0.95, (0.0624, 0.1605)),
+    (0, 20, 0.95, (0.0, 0.1611)),
+    (1, 29, 0.95, (0.0061, 0.1718)),
+    (0, 10, 0.99, (0.0, 0.3989)),
+])
+def test_wilson_interval_known_values(successes: int, trials: int, confidence: float,
+                                      expected: tuple[float, float]) -> None:
+    """The Wilson score interval matches known values to 4 places: 0, 5 and 10 of 10
+    and 50 of 100 at 95%; Newcombe's (1998) examples for his method 3 (81/263, 15/148,
+    0/20, 1/29); 0 of 10 at 99% (upper bound z²/(n + z²), z = 2.5758). It stays inside
+    [0, 1], is not empty at 0 or all successes, and widens with the confidence."""
+    assert wilson_interval(successes, trials, confidence) == pytest.approx(expected,
+                                                                           abs=1e-4)
+
+
+def test_wilson_interval_refuses_what_is_not_a_rate() -> None:
+    """No trials, more successes than trials, or a confidence outside (0, 1) is a
+    ValueError, not a number."""
+    for args in [(0, 0, 0.95), (3, 2, 0.95), (-1, 5, 0.95), (1, 5, 1.0), (1, 5, 0.0)]:
+        with pytest.raises(ValueError, match="must be"):
+            wilson_interval(*args)
+
+
+def test_win_rate_intervals_are_wilson_intervals_of_every_row(reference: Batch) -> None:
+    """Each win rate of a batch (by seat, by traveller, by bot) comes with the 95% Wilson
+    interval of its wins (a shared win counting 1/k) over its games, holding the rate;
+    a traveller seen once has one too."""
+    summary = reference.summary
+    rows = [s for r in reference.results for s in r.seats]
+    groups: list[tuple[dict[Any, float], dict[Any, tuple[float, float]], Any]] = [
+        (summary.win_rate_by_seat, summary.win_rate_interval_by_seat, lambda s: s.seat),
+        (summary.win_rate_by_traveller, summary.win_rate_interval_by_traveller,
+         lambda s: s.traveller or "-"),
+        (summary.win_rate_by_bot, summary.win_rate_interval_by_bot, lambda s: s.bot),
+    ]
+    for rates, intervals, key in groups:
+        assert set(intervals) == set(rates)
+        for k, (low, high) in intervals.items():
+            mine = [s.win for s in rows if key(s) == k]
+            assert (low, high) == pytest.approx(wilson_interval(sum(mine), len(mine)))
+            assert 0 <= low <= rates[k] <= high <= 1
+    assert 1 in summary.games_by_traveller.values()
+
+
 def test_summarize_adds_up_like_the_batch(reference: Batch) -> None:
     """summarize (a Tally over finished results) gives the batch's own figures."""
     assert figures(summarize(reference.results, 1.0)) == figures(reference.summary)
@@ -351,7 +404,8 @@ def tables(text: str) -> dict[str, list[list[str]]]:
 
 def test_cli_batch_prints_the_summary_tables(capsys: pytest.CaptureFixture[str]) -> None:
     """simulate --games prints the headline and summary tables with the library's numbers,
-    travellers and categories by their display names."""
+    travellers and categories by their display names, each win rate with its 95% Wilson
+    interval (low-high)."""
     assert main(["simulate", "--games", "6", "--bots", "greedy,random"]) == 0
     out = capsys.readouterr().out
     first, second = out.splitlines()[:2]
@@ -361,16 +415,19 @@ def test_cli_batch_prints_the_summary_tables(capsys: pytest.CaptureFixture[str])
     summary = simulate(6, 4, ("base",), BOTS, seed=0).summary
     assert decisions == pytest.approx(summary.decisions_per_game, abs=0.05)
     found = tables(out)
-    seat_table = "seat win rate ±95% mean score ±95%"
-    traveller_table = "traveller games win rate ±95% mean score ±95%"
-    assert set(found) == {seat_table, traveller_table, "bot win rate", "category mean points"}
+    seat_table = "seat win rate 95% interval mean score ±95%"
+    traveller_table = "traveller games win rate 95% interval mean score ±95%"
+    bot_table = "bot win rate 95% interval"
+    assert set(found) == {seat_table, traveller_table, bot_table, "category mean points"}
     seats = found[seat_table]
     assert [int(r[0]) for r in seats] == [0, 1, 2, 3]
     assert sum(float(r[1]) for r in seats) == pytest.approx(1, abs=0.005)
     for row in seats:
         assert float(row[1]) == pytest.approx(summary.win_rate_by_seat[int(row[0])], abs=5e-4)
-        assert float(row[2]) == pytest.approx(summary.win_rate_margin_by_seat[int(row[0])],
-                                              abs=5e-4)
+        low, high = map(float, row[2].split("-"))
+        assert (low, high) == pytest.approx(summary.win_rate_interval_by_seat[int(row[0])],
+                                            abs=5e-4)
+        assert low <= float(row[1]) <= high
         assert float(row[3]) == pytest.approx(summary.mean_score_by_seat[int(row[0])], abs=0.05)
         assert float(row[4]) == pytest.approx(summary.mean_score_margin_by_seat[int(row[0])],
                                               abs=0.05)
@@ -379,8 +436,15 @@ def test_cli_batch_prints_the_summary_tables(capsys: pytest.CaptureFixture[str])
     registry = Ruleset.build(["base"]).registry
     assert {r[0]: int(r[1]) for r in travellers} == {
         registry.traveller_name(t): n for t, n in summary.games_by_traveller.items()}
-    bots = {r[0]: float(r[1]) for r in found["bot win rate"]}
+    names = {registry.traveller_name(t): t for t in summary.games_by_traveller}
+    for row in travellers:  # a traveller seen once has an interval too (Wilson's)
+        assert tuple(map(float, row[3].split("-"))) == pytest.approx(
+            summary.win_rate_interval_by_traveller[names[row[0]]], abs=5e-4)
+    bots = {r[0]: float(r[1]) for r in found[bot_table]}
     assert bots == pytest.approx(summary.win_rate_by_bot, abs=5e-4)
+    for row in found[bot_table]:
+        assert tuple(map(float, row[2].split("-"))) == pytest.approx(
+            summary.win_rate_interval_by_bot[row[0]], abs=5e-4)
     categories = {r[0]: float(r[1]) for r in found["category mean points"]}
     assert categories == pytest.approx({registry.category_label(c): v for c, v in
                                         summary.mean_points_by_category.items()},
@@ -617,3 +681,131 @@ def test_cli_dask_gives_the_same_results(dask_cluster: Any,
     assert on_dask["summary"]["games"] == 4
     assert on_dask["summary"]["win_rate_by_bot"] == local["summary"]["win_rate_by_bot"]
 
+
+
+# --- the engine: the fast simulator where it gives the same games ------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_fast_engine_plays_the_same_games(players: int) -> None:
+    """Random bots, with and without decisions taken by chance: the same results (seats,
+    decisions, events) and the same logs, byte for byte, on either engine."""
+    for by_chance in ((), ("base.choose_traveller", "core.move", "base.meal")):
+        args: dict[str, Any] = {"games": 12, "players": players, "seed": players,
+                                "keep_logs": True, "random_decisions": by_chance}
+        fast = simulate(engine="fast", **args)
+        slow = simulate(engine="reference", **args)
+        assert fast.results == slow.results
+        assert all(r.log for r in fast.results)
+        assert figures(fast.summary) == figures(slow.summary)
+
+
+def test_auto_takes_the_fast_engine_where_it_covers_the_game() -> None:
+    """auto: fast for the base game (any option values) with random bots; the reference
+    for an expansion or a bot that needs its view; a spec says which it got. The
+    library's default is the reference (the command line's is auto)."""
+    assert {s.engine for s in specs(3, 2, engine="auto")} == {"fast"}
+    assert specs(1, 2, options={"base.meal_hand": "players"},
+                 engine="auto")[0].engine == "fast"
+    assert specs(1, 2, ("base", "crossroads"), engine="auto")[0].engine == "reference"
+    assert specs(1, 2, bots=("random", "greedy"), engine="auto")[0].engine == "reference"
+    assert specs(1, 2)[0].engine == "reference"  # the functions' default
+    assert specs(1, 2, engine="reference")[0].engine == "reference"
+    assert specs(1, 2, engine="fast")[0].engine == "fast"
+    assert choose_engine("auto", Ruleset.build(["base"]), ["random"]) == "fast"
+    assert not fast_bot("search") and fast_bot("random")
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"engine": "fast", "plugins": ("base", "crossroads")},
+    {"engine": "fast", "bots": ("random", "greedy")},
+    {"engine": "quick"},
+], ids=["uncovered", "view-bot", "unknown"])
+def test_the_fast_engine_where_it_cannot_play_is_a_setup_error(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(SetupError):
+        simulate(games=1, players=2, **kwargs)
+
+
+def test_cli_engines_print_the_same(capsys: pytest.CaptureFixture[str]) -> None:
+    """--engine fast, reference and auto: the same batch JSON (less its timings) and CSV,
+    and the same single game, text and JSON."""
+    def run(*argv: str) -> str:
+        assert main(["simulate", *argv]) == 0
+        return capsys.readouterr().out
+
+    def untimed(out: str) -> Any:
+        doc = json.loads(out)
+        for key in ("seconds", "games_per_second"):
+            del doc["summary"][key]
+        return doc
+
+    for engine in ("fast", "auto"):
+        for argv in (["--seed", "3", "--players", "3"], ["--seed", "8", "--format", "json"],
+                     ["--games", "10", "--seed", "2", "--format", "csv"]):
+            assert run(*argv, "--engine", engine) == run(*argv, "--engine", "reference")
+        argv = ["--games", "10", "--players", "5", "--seed", "6", "--format", "json",
+                "--random-decisions", "base.choose_traveller"]
+        assert untimed(run(*argv, "--engine", engine)) == untimed(
+            run(*argv, "--engine", "reference"))
+
+
+def test_cli_engines_write_the_same_logs(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    for engine in ("fast", "reference"):
+        assert main(["simulate", "--engine", engine, "--players", "2", "--seed", "4",
+                     "--log", str(tmp_path / f"{engine}.jsonl")]) == 0
+        assert main(["simulate", "--engine", engine, "--games", "3", "--seed", "4",
+                     "--out", str(tmp_path / engine)]) == 0
+    capsys.readouterr()
+    assert (tmp_path / "fast.jsonl").read_text() == (tmp_path / "reference.jsonl").read_text()
+    names = sorted(p.name for p in (tmp_path / "fast").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "reference").iterdir())
+    assert len(names) == 3
+    for name in names:
+        assert (tmp_path / "fast" / name).read_text() == (
+            tmp_path / "reference" / name).read_text()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--plugins", "base,crossroads"], "covers the base game alone"),
+    (["--bots", "random,greedy"], "not greedy"),
+    (["--option", "base.meal_hand=players", "--plugins", "base,bga"], "plugins base,bga"),
+])
+def test_cli_fast_engine_where_it_cannot_play(argv: list[str], message: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """--engine fast with an uncovered ruleset or a bot that needs its view: one line,
+    status 2, before any game."""
+    assert main(["simulate", "--engine", "fast", "--games", "2", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --engine fast:") and message in err
+    assert err.count("\n") == 1
+
+
+def test_cli_auto_plays_fast_for_the_base_game_with_random_bots(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The command line's default, auto: the fast simulator for base with random bots (a
+    batch, and a single game), the reference for an expansion or a greedy bot."""
+    import tokaido_rules.cli as cli_module
+    import tokaido_rules.simulate as simulate_module
+
+    played: list[str] = []
+    batch_game, single_game = simulate_module._fast_result, cli_module.play_fast_bots
+
+    def counted_batch(*args: Any) -> GameResult:
+        played.append("batch")
+        return batch_game(*args)
+
+    def counted_single(*args: Any) -> Any:
+        played.append("single")
+        return single_game(*args)
+
+    monkeypatch.setattr(simulate_module, "_fast_result", counted_batch)
+    monkeypatch.setattr(cli_module, "play_fast_bots", counted_single)
+    assert main(["simulate", "--games", "2", "--players", "2"]) == 0
+    assert main(["simulate", "--players", "2"]) == 0
+    assert played == ["batch", "batch", "single"]
+    assert main(["simulate", "--games", "2", "--players", "2", "--plugins", "crossroads"]) == 0
+    assert main(["simulate", "--players", "2", "--bots", "random,greedy"]) == 0
+    assert main(["simulate", "--players", "2", "--engine", "reference"]) == 0
+    assert played == ["batch", "batch", "single"]
+    capsys.readouterr()

@@ -3,7 +3,10 @@
 Bad input prints one line ``error: ...`` on stderr and exits with status 2; so does any
 failure, even an unexpected one (status 1 means only that ``replay --verify`` found a
 log that does not verify). Ctrl-C prints ``Aborted!`` and exits with status 130; SIGTERM
-to a batch on worker processes ends them and exits with status 143.
+to a batch on worker processes ends them and exits with status 143. ``play`` saves the
+game before it stops on Ctrl-C, SIGTERM or SIGHUP (status 128 + the signal's number:
+130, 143, 129) or at the end of its input (status 0, or 2 if the game could not be
+saved).
 """
 
 from __future__ import annotations
@@ -28,20 +31,35 @@ import attrs
 from . import __version__
 from .bots import BOTS
 from .chance import new_seed
-from .engine import Game, new_game, replay
-from .errors import TokaidoError
-from .events import Action
-from .log import MAX_LINE, dump_log, load_log, load_seat_copy, verify_log
-from .model import collection_zone
+from .engine import Game, initial_state, new_game, replay
+from .errors import SetupError, TokaidoError
+from .events import Action, GameOver
+from .fast import FastGame
+from .log import MAX_LINE, SeatCopy, SeatLine, dump_log, load_log, load_seat_copy, verify_log
+from .model import GameState, collection_zone
 from .registry import Registry
-from .render import Grid, journey, journey_lines, score_rows, score_table, table, text
+from .render import (
+    Grid,
+    describe_action,
+    describe_effects,
+    journey_lines,
+    outcome,
+    score_rows,
+    score_table,
+    table,
+    text,
+)
 from .ruleset import Ruleset, installed_plugins, load_plugin, plugin_info
 from .simulate import (
+    ENGINES,
     GameResult,
     Summary,
     Tally,
+    choose_engine,
     decide,
+    decision_count,
     decision_kinds,
+    play_fast,
     play_games,
     tune_jit,
 )
@@ -128,8 +146,8 @@ def _parse_options(items: Sequence[str]) -> dict[str, object]:
 def _build_parser() -> _Parser:
     parser = _Parser(prog="tokaido", description="Play and inspect games of Tokaido.",
                      epilog="Exit status: 0 ok, 1 replay --verify disagrees, 2 bad input "
-                            "or usage, 130 interrupted (Ctrl-C), 143 a batch ended by "
-                            "SIGTERM.")
+                            "or usage, 130 interrupted (Ctrl-C), 143 a batch or play "
+                            "ended by SIGTERM, 129 play ended by SIGHUP.")
     parser.add_argument("--version", action="version", version=f"tokaido-rules {__version__}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", help="one of:")
@@ -155,6 +173,10 @@ def _build_parser() -> _Parser:
     sim.add_argument("--random-decisions", default="", metavar="KIND,...",
                      help="decision kinds taken at random instead of by the bots, e.g. "
                           "base.choose_traveller to deal travellers by chance")
+    sim.add_argument("--engine", choices=ENGINES, default="auto",
+                     help="the engine that plays: auto (the fast simulator for the base "
+                          "game with random bots, else the reference), fast or reference; "
+                          "the games are the same (default auto)")
     sim.add_argument("--jobs", type=int, default=None,
                      help="with --games: worker processes (default 1)")
     sim.add_argument("--dask", metavar="ADDRESS",
@@ -182,11 +204,20 @@ def _build_parser() -> _Parser:
     ply.add_argument("--width", type=int, metavar="COLUMNS",
                      help="the board's width (default: the terminal's, else 80)")
     ply.add_argument("--save-to", metavar="FILE",
-                     help="where Ctrl-C saves the game's log (default: "
-                          "tokaido-game-SEQ.jsonl in the current directory)")
-    srv = command("serve", "play against bots in the browser (the web extra)")
-    srv.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
-    srv.add_argument("--human", type=int, default=0, help="your seat (default 0)")
+                     help="where Ctrl-C, SIGTERM, SIGHUP or the end of the input "
+                          "save the game's log (default: tokaido-game-SEQ.jsonl in the "
+                          "current directory)")
+    srv = command("serve", "host tables in the browser: people, bots and spectators "
+                           "(the web extra)")
+    srv.add_argument("--db", default="tokaido-tables.db", metavar="FILE",
+                     help="the SQLite database of the tables, resumed at start (default "
+                          "tokaido-tables.db; ':memory:' keeps nothing)")
+    srv.add_argument("--players", type=int, default=None,
+                     help="start a new table of 2 to 5 players (default 4 when the "
+                          "database has no table yet)")
+    srv.add_argument("--human", type=int, default=0, help="your seat at it (default 0)")
+    srv.add_argument("--open", default="", metavar="SEAT,...",
+                     help="seats left open for other people to join (default none)")
     srv.add_argument("--bots", default="greedy", metavar="BOT,...",
                      help=f"the other seats' bots, cycled ({', '.join(BOTS)})")
     srv.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
@@ -197,6 +228,9 @@ def _build_parser() -> _Parser:
                      help="the address to listen on (default 127.0.0.1: this machine only)")
     srv.add_argument("--port", type=int, default=8000,
                      help="the port to listen on (default 8000)")
+    srv.add_argument("--max-connections", type=int, default=None, metavar="N",
+                     help="the most connections open at once (default 512; each page "
+                          "keeps one open)")
     sch = command("schema", "print the JSON Schemas of the wire format")
     sch.add_argument("--plugins", default="base", help="comma-separated plugin ids")
     sch.add_argument("--players", type=int, metavar="N",
@@ -245,11 +279,21 @@ def play_bots(game: Game, seed: int, names: Sequence[str] = ("random",),
     kinds in ``random_decisions`` are taken at random instead."""
     bots = [BOTS[names[seat % len(names)]](seed ^ BOT_SALT ^ (seat * 0x9E3779B9))
             for seat in range(game.players)]
-    decisions = 0
+    asked = 0
     while not game.is_over:
-        game = game.apply(decide(game, bots, random_decisions, seed, decisions))
-        decisions += 1
+        game = game.apply(decide(game, bots, random_decisions, seed, asked))
+        asked += 1
     return game
+
+
+def play_fast_bots(game: FastGame, seed: int, names: Sequence[str] = ("random",),
+                   random_decisions: Collection[str] = ()) -> FastGame:
+    """:func:`play_bots` on the fast simulator (in place): the same bots, seeded alike,
+    make the same game. Every bot must choose from the legal actions alone
+    (:func:`~tokaido_rules.simulate.fast_bot`)."""
+    bots = [BOTS[names[seat % len(names)]](seed ^ BOT_SALT ^ (seat * 0x9E3779B9))
+            for seat in range(game.players)]
+    return play_fast(game, bots, random_decisions, seed)
 
 
 def _kinds(args: argparse.Namespace) -> list[str]:
@@ -267,7 +311,8 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
         try:
             from dask.distributed import Client
         except ImportError:
-            raise _UsageError("--dask needs the extra: pip install 'tokaido-rules[dask]'") from None
+            raise _UsageError("--dask needs the dask extra: pip install '.[dask]' in a clone, or "
+                              "the wheel with [dask]") from None
         try:
             client = Client(args.dask, timeout="10s")  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError) as exc:
@@ -293,7 +338,7 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
     try:
         results = play_games(args.games, args.players, plugins, bots, args.seed, options,
                              executor=executor, keep_logs=bool(args.out),
-                             random_decisions=_kinds(args))
+                             random_decisions=_kinds(args), engine=args.engine)
         start = time.perf_counter()
         with progress as bar:
             task = bar.add_task("games", total=args.games)
@@ -391,7 +436,8 @@ def _plot(summary: Summary, path: str, registry: Registry) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise _UsageError("--plot needs the extra: pip install 'tokaido-rules[plot]'") from None
+        raise _UsageError("--plot needs the plot extra: pip install '.[plot]' in a clone, or the "
+                          "wheel with [plot]") from None
     dist = summary.score_counts_by_traveller
     names = sorted(dist)
     fig, ax = plt.subplots(figsize=(max(6, len(names) * 0.8), 4.5))
@@ -446,17 +492,19 @@ def _print_summary(s: Summary, args: argparse.Namespace, registry: Registry) -> 
     print(f"{s.games_per_second:.1f} games per second ({s.seconds:.2f} s), "
           f"{s.decisions_per_game:.1f} decisions per game\n")
     grids = [
-        Grid(["seat", "win rate", "±95%", "mean score", "±95%"],
-             [[str(k), f"{v:.3f}", _margin(s.win_rate_margin_by_seat, k, 3),
+        Grid(["seat", "win rate", "95% interval", "mean score", "±95%"],
+             [[str(k), f"{v:.3f}", _interval(s.win_rate_interval_by_seat[k]),
                f"{s.mean_score_by_seat[k]:.1f}", _margin(s.mean_score_margin_by_seat, k, 1)]
               for k, v in s.win_rate_by_seat.items()]),
-        Grid(["traveller", "games", "win rate", "±95%", "mean score", "±95%"],
+        Grid(["traveller", "games", "win rate", "95% interval", "mean score", "±95%"],
              [[traveller(k), str(s.games_by_traveller[k]), f"{v:.3f}",
-               _margin(s.win_rate_margin_by_traveller, k, 3),
+               _interval(s.win_rate_interval_by_traveller[k]),
                f"{s.mean_score_by_traveller[k]:.1f}",
                _margin(s.mean_score_margin_by_traveller, k, 1)]
               for k, v in s.win_rate_by_traveller.items()]),
-        Grid(["bot", "win rate"], [[k, f"{v:.3f}"] for k, v in s.win_rate_by_bot.items()]),
+        Grid(["bot", "win rate", "95% interval"],
+             [[k, f"{v:.3f}", _interval(s.win_rate_interval_by_bot[k])]
+              for k, v in s.win_rate_by_bot.items()]),
         Grid(["category", "mean points"],
              [[registry.category_label(k), f"{v:.2f}"]
               for k, v in s.mean_points_by_category.items()]),
@@ -532,13 +580,21 @@ def _print_scores(game: Game, width: int) -> None:
         print(score_table(game, width=width))
 
 
+def _interval(bounds: tuple[float, float]) -> str:
+    """A win rate's 95% Wilson interval for a table (``Summary.win_rate_interval_*``)."""
+    return f"{bounds[0]:.3f}-{bounds[1]:.3f}"
+
+
 def _margin(margins: Mapping[Any, float], key: object, places: int) -> str:
     """A 95% margin for a table, or "-" for a row of a single player."""
     value = margins.get(key)
     return "-" if value is None else f"{value:.{places}f}"
 
 
-def result_document(game: Game, decisions: int) -> dict[str, Any]:
+def result_document(game: Game) -> dict[str, Any]:
+    """The JSON document of a game (``simulate`` and ``replay --format json``): its
+    ruleset and seed, each seat's score, the winners, and how many decisions
+    (:func:`~tokaido_rules.simulate.decision_count`) and events."""
     state = game.state
     return {
         "plugins": list(game.ruleset.ids),
@@ -557,7 +613,7 @@ def result_document(game: Game, decisions: int) -> dict[str, Any]:
             for s in game.scores()
         ],
         "winners": list(game.winners()),
-        "decisions": decisions,
+        "decisions": decision_count(game),
         "events": len(game.events),
     }
 
@@ -568,7 +624,8 @@ def _simulate(args: argparse.Namespace) -> int:
     args.games = 1 if args.games is None else args.games
     args.jobs = 1 if args.jobs is None else args.jobs
     if args.plot and importlib.util.find_spec("matplotlib") is None:  # before any game
-        raise _UsageError("--plot needs the extra: pip install 'tokaido-rules[plot]'")
+        raise _UsageError("--plot needs the plot extra: pip install '.[plot]' in a clone, or the "
+                          "wheel with [plot]")
     plugins = _plugin_ids(args.plugins)
     if not plugins:
         raise _UsageError("--plugins needs at least one plugin id")
@@ -578,6 +635,10 @@ def _simulate(args: argparse.Namespace) -> int:
     unknown = [b for b in bots if b not in BOTS]
     if not bots or unknown:
         raise _UsageError(f"--bots takes names among {', '.join(BOTS)}, got {args.bots!r}")
+    try:
+        args.engine = choose_engine(args.engine, ruleset, bots)
+    except SetupError as exc:
+        raise _UsageError(f"--engine fast: {exc}") from None
     batch = args.games != 1 or args.jobs != 1 or args.dask or args.out or args.plot
     if batch or args.format == "csv":
         if args.log or args.view is not None:
@@ -585,8 +646,13 @@ def _simulate(args: argparse.Namespace) -> int:
         return _batch(args, plugins, options, bots, ruleset.registry)
     if args.view is not None and args.log is None:
         raise _UsageError("--view needs --log FILE")
-    game = new_game(args.players, seed=args.seed, plugins=ruleset)
-    game = play_bots(game, args.seed, bots, decision_kinds(ruleset, _kinds(args)))
+    kinds = decision_kinds(ruleset, _kinds(args))
+    if args.engine == "fast":  # played fast, told from the same game on the reference
+        game = play_fast_bots(FastGame.new(args.players, seed=args.seed, plugins=ruleset),
+                              args.seed, bots, kinds).to_game()
+    else:
+        game = play_bots(new_game(args.players, seed=args.seed, plugins=ruleset), args.seed,
+                         bots, kinds)
     if args.log is not None:
         _write(args.log, dump_log(game, viewer=args.view))
     title = f"Tokaido: {args.players} players, seed {args.seed}, plugins {','.join(ruleset.ids)}"
@@ -604,11 +670,10 @@ def _write(path: str, text: str) -> None:
 
 def _print_game(game: Game, upto: int | None, fmt: str, title: str, width: int) -> None:
     if fmt == "json":
-        decisions = sum(1 for seat, _ in journey(game, upto) if seat >= 0)
         if upto is not None:
             game = Game(replay(game.state.rules, game.seed, game.events[: upto + 1]),
                         game.events[: upto + 1])
-        print(json.dumps(result_document(game, decisions), indent=2))
+        print(json.dumps(result_document(game), indent=2))
         return
     print(title)
     for line in journey_lines(game, upto, width=width):
@@ -618,15 +683,23 @@ def _print_game(game: Game, upto: int | None, fmt: str, title: str, width: int) 
                     game.events[: upto + 1])
     print()
     _print_scores(game, width)
+    _print_outcome(game, game.state.seq)
+
+
+def _print_outcome(game: Game, seq: int) -> None:
+    """The winners, or who decides next in a game ``seq`` events long."""
     if game.is_over:
         winners = ", ".join(f"seat {w}" for w in game.winners())
         print(f"\nWinner{'s' if len(game.winners()) > 1 else ''}: {winners}")
-    elif game.current_player is None:
-        print(f"\nIn progress after seq {game.state.seq - 1}, between two events of one "
-              "decision.")
+        return
+    try:
+        current = game.current_player
+    except Exception:  # what a seat's copy shows may not tell whose decision it is
+        current = None
+    if current is None:
+        print(f"\nIn progress after seq {seq - 1}, between two events of one decision.")
     else:
-        print(f"\nIn progress after seq {game.state.seq - 1}: seat {game.current_player} "
-              "decides.")
+        print(f"\nIn progress after seq {seq - 1}: seat {current} decides.")
 
 
 def _read_log(path: str) -> Game:
@@ -659,20 +732,10 @@ def _replay_html(args: argparse.Namespace) -> int:
 
     if args.verify or args.to is not None or args.view is not None:
         raise _UsageError("--html takes no --verify, --to or --view (use --seat)")
-    try:
-        with open(args.file, encoding="utf-8") as stream:
-            first = stream.readline(MAX_LINE + 1)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _UsageError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}"
-                          ) from None
-    try:
-        head = json.loads(first)
-    except ValueError:
-        head = None  # the loader names the problem
-    if isinstance(head, dict) and "viewer" in head:
+    if _is_seat_copy(args.file):
         copy = load_seat_copy(Path(args.file))
         if args.seat is not None and args.seat != copy.viewer:
-            raise _UsageError(f"this is seat {copy.viewer}'s copy of the log: it cannot "
+            raise _UsageError(f"this is {_whose(copy.viewer)} of the log: it cannot "
                               f"show seat {args.seat}")
         page = seat_copy_html(copy)
     else:
@@ -683,6 +746,122 @@ def _replay_html(args: argparse.Namespace) -> int:
                 else replay_html(game, [args.seat], everything=False))
     _write(args.html, page)
     return 0
+
+
+def _is_seat_copy(path: str) -> bool:
+    """Whether the log at ``path`` is a seat's copy (its header names a viewer); a file
+    that cannot be read or is not a log at all is left for the loader to name the
+    problem."""
+    try:
+        with open(path, encoding="utf-8") as stream:
+            first = stream.readline(MAX_LINE + 1)
+    except (OSError, UnicodeDecodeError):
+        return False
+    try:
+        head = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(head, dict) and "viewer" in head
+
+
+def _whose(viewer: int | str) -> str:
+    """Whose copy of a log a seat's copy (or the public copy) is, in words."""
+    return "the public copy" if isinstance(viewer, str) else f"seat {viewer}'s copy"
+
+
+def _replay_copy(args: argparse.Namespace) -> int:
+    """The text (or JSON) replay of a seat's copy of a log: what that seat saw, as
+    :mod:`tokaido_rules.viewer` tells it (a card the seat did not see is counted, never
+    named); the scores are public. ``--view`` may name only the copy's seat."""
+    from .viewer import _seen_scene
+
+    copy = load_seat_copy(Path(args.file))
+    if args.view is not None and args.view != copy.viewer:
+        raise _UsageError(f"this is {_whose(copy.viewer)} of the log: it cannot show "
+                          f"seat {args.view}")
+    if args.to is not None:
+        if not 0 <= args.to < len(copy.lines):
+            raise _UsageError(f"--to must be from 0 to {len(copy.lines) - 1}")
+        copy = attrs.evolve(copy, lines=copy.lines[: args.to + 1],
+                            complete=copy.complete and args.to == len(copy.lines) - 1)
+    told, state = _copy_journey(copy)
+    seen = Game(state, ())  # its scores: the scoring is public
+    width = _width(args)
+    if args.format == "json":
+        doc = result_document(seen)
+        del doc["seed"]  # a seat's copy has none
+        doc.update(viewer=copy.viewer, decisions=decision_count(copy), events=len(copy.lines))
+        if args.view is not None:
+            sc = _seen_scene(state, copy.viewer)
+            doc["view"] = {"seat": sc.seat, "seq": sc.seq,
+                           "zones": {k: list(v) for k, v in sc.zones.items()},
+                           "zone_sizes": dict(sc.zone_sizes),
+                           "current_player": sc.current_player}
+        print(json.dumps(doc, indent=2))
+        return 0
+    if args.view is not None:
+        print(f"View of seat {copy.viewer} after seq {state.seq - 1} (from its copy of the "
+              "log):")
+        print(text(_seen_scene(state, copy.viewer), width=width))
+        return 0
+    print(f"Tokaido: {copy.players} players, plugins {','.join(copy.ruleset.ids)}: "
+          f"{_whose(copy.viewer)} of the log, what "
+          f"{'every seat' if isinstance(copy.viewer, str) else 'it'} saw")
+    n = 0
+    for numbered, said in told:
+        n += numbered
+        print(textwrap.fill(said, max(width, 12), initial_indent=f"{n:4d}. " if numbered
+                            else "      ", subsequent_indent="      ",
+                            break_on_hyphens=False))
+    print()
+    _print_scores(seen, width)
+    _print_outcome(seen, state.seq)
+    return 0
+
+
+def _copy_journey(copy: SeatCopy) -> tuple[list[tuple[bool, str]], GameState]:
+    """A seat's copy told as :func:`~tokaido_rules.render.journey` tells a game: one
+    line per decision (``True``: numbered), the end of the journey and who won, from
+    what the seat saw (a decision it saw only in part: who took it, its kind and its
+    public effects, as ``tokaido play`` tells it); and the state it saw at the end."""
+    from .viewer import _seen_fold, _unseen
+
+    types = copy.ruleset.registry.events
+    state = initial_state(copy.rules(), 0)
+    told: list[tuple[bool, str]] = []
+    step: list[SeatLine] = []
+
+    def tell(last: bool = False) -> None:
+        nonlocal state
+        before = state
+        for line in step:
+            state = _seen_fold(state, line.event)
+        if not step or not issubclass(types[step[0].type], Action | GameOver):
+            return  # the setup
+        first = step[0].event
+        rest = [line.event for line in step[1:] if line.event is not None]
+        if isinstance(first, Action):
+            effects = describe_effects(rest, state, getattr(first, "piece", first.seat))
+            told.append((True, describe_action(before, first)
+                         + (f": {effects}" if effects else "")))
+        elif isinstance(first, GameOver):
+            told.append((False, "end of the journey: " + describe_effects(rest, state)))
+            if last and state.over:
+                told.append((False, outcome(Game(state, ()))))
+        else:  # what the seat saw of it, as tokaido play says it
+            data = step[0].data
+            decider = data.get("piece", data.get("seat"))
+            effects = describe_effects(rest, state, decider if type(decider) is int else None)
+            told.append((True, f"{_unseen(step[0])} (details hidden)"
+                         + (f": {effects}" if effects else "")))
+
+    for line in copy.lines:
+        if issubclass(types[line.type], Action | GameOver):
+            tell()
+            step = []
+        step.append(line)
+    tell(last=True)
+    return told, state
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -696,6 +875,8 @@ def _replay(args: argparse.Namespace) -> int:
         return _verify(args)
     if args.allow_unfinished:
         raise _UsageError("--allow-unfinished goes with --verify")
+    if _is_seat_copy(args.file):
+        return _replay_copy(args)
     game = _read_log(args.file)
     upto = args.to
     if upto is not None and not 0 <= upto < len(game.events):
@@ -705,7 +886,7 @@ def _replay(args: argparse.Namespace) -> int:
             replay(game.state.rules, game.seed, game.events[: upto + 1]), game.events[: upto + 1])
         view = at.view(args.view)
         if args.format == "json":
-            doc = result_document(at, sum(1 for e in at.events if isinstance(e, Action)))
+            doc = result_document(at)
             doc["view"] = _view_document(view)
             print(json.dumps(doc, indent=2))
         else:
@@ -719,8 +900,17 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+STOPPED_BY: dict[int, str] = {
+    signal.SIGINT: "Aborted!", signal.SIGTERM: "Terminated!",
+    **({signal.SIGHUP: "Hangup!"} if hasattr(signal, "SIGHUP") else {})}
+"""What ``tokaido play`` says when a signal stops it (it then saves the game)."""
+
+
 def _play(args: argparse.Namespace) -> int:
-    from .play import GameInterrupted, run
+    """Play; Ctrl-C, SIGTERM, SIGHUP and the end of the input save the game (:func:`_save`)
+    and exit with 128 + the signal's number, or 0 at the end of the input (2 if the
+    game could not be saved)."""
+    from .play import GameInterrupted, run, stop_on_signals
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots or any(b not in BOTS for b in bots):
@@ -739,23 +929,51 @@ def _play(args: argparse.Namespace) -> int:
     print(f"Tokaido: you are seat {args.human}; plugins {','.join(game.ruleset.ids)}. "
           "Type 'help' for commands.")
     width = _width(args)
+    ended = False
+
+    def read() -> str:
+        nonlocal ended
+        try:
+            return input()
+        except EOFError:
+            ended = True
+            raise
+
     try:
-        run(game, args.human, bots, game.seed, input, sys.stdout, width=width,
-            show_scores=lambda end: _print_scores(end, width))
+        with stop_on_signals():
+            end = run(game, args.human, bots, game.seed, read, sys.stdout, width=width,
+                      show_scores=lambda end: _print_scores(end, width))
     except GameInterrupted as stop:
-        sys.stdout.flush()
-        path = args.save_to or _free_name(f"tokaido-game-{stop.game.state.seq}", ".jsonl")
+        _save(args, stop.game, STOPPED_BY.get(stop.signum, "Stopped!"))
+        return 128 + stop.signum
+    if ended and not end.is_over:
+        return 0 if _save(args, end, "Input ended!") else 2
+    return 0
+
+
+def _save(args: argparse.Namespace, game: Game, why: str) -> bool:
+    """Save a stopped game of ``play`` to ``--save-to`` or a free
+    ``tokaido-game-SEQ.jsonl``, and say ``why`` it stopped, where it is saved and how to
+    resume it (on stderr, which may be gone after a hangup); whether it was saved.
+    Signals are ignored meanwhile, so that a second one cannot cut the save short."""
+    from .play import signals_ignored
+
+    with signals_ignored():
+        with contextlib.suppress(OSError, ValueError):  # a terminal hung up, a closed pipe
+            sys.stdout.flush()
+        path = args.save_to or _free_name(f"tokaido-game-{game.state.seq}", ".jsonl")
         try:
             with open(path, "w", encoding="utf-8") as out:
-                out.write(dump_log(stop.game))
+                out.write(dump_log(game))
         except OSError as exc:
-            print(f"\nAborted! The game could not be saved to {path}: {exc.strerror}",
-                  file=sys.stderr)
+            said, saved = f"The game could not be saved to {path}: {exc.strerror}", False
         else:
-            print(f"\nAborted! The game is saved in {path}; resume with: "
-                  f"tokaido play --resume {path}", file=sys.stderr)
-        return INTERRUPTED
-    return 0
+            said, saved = (f"The game is saved in {path}; resume with: "
+                           f"tokaido play --resume {path}", True)
+        with contextlib.suppress(OSError, ValueError):
+            print(f"\n{why} {said}", file=sys.stderr)
+            sys.stderr.flush()
+    return saved
 
 
 def _free_name(stem: str, suffix: str) -> str:
@@ -788,22 +1006,52 @@ def _serve(args: argparse.Namespace) -> int:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
 
-        from .web import serve
+        from .web import bind, serve
     except ImportError:
-        raise _UsageError("tokaido serve needs the web extra: pip install "
-                          "'tokaido-rules[web]'") from None
+        raise _UsageError("tokaido serve needs the web extra: pip install '.[web]' in a "
+                          "clone, or the wheel with [web]") from None
+    from .store import TableStore
+    from .tables import Lobby, TableError
+
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots or any(b not in BOTS for b in bots):
         raise _UsageError(f"--bots takes names among {', '.join(BOTS)}, got {args.bots!r}")
     if not 0 < args.port < 65536:
         raise _UsageError("--port must be from 1 to 65535")
+    if args.max_connections is not None and args.max_connections < 1:
+        raise _UsageError("--max-connections must be at least 1")
+    try:
+        opened = [int(s) for s in args.open.split(",") if s.strip()]
+    except ValueError:
+        raise _UsageError(f"--open takes seat numbers, got {args.open!r}") from None
     plugins = _plugin_ids(args.plugins)
-    seed = args.seed if args.seed is not None else new_seed()
-    game = new_game(args.players, seed=seed, plugins=Ruleset.build(
-        plugins, _parse_options(args.option)))
-    if not 0 <= args.human < game.players:
-        raise _UsageError(f"--human must be a seat from 0 to {game.players - 1}")
-    serve(game, args.human, bots, seed=seed, host=args.host, port=args.port)
+    options = _parse_options(args.option)
+    sock = bind(args.host, args.port)  # a busy port is an error before anything is made
+    lobby = Lobby(TableStore(args.db))
+    players = args.players if args.players is not None else (
+        None if lobby.tables() else 4)
+    where = f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}"
+    if players is not None:
+        if not 2 <= players <= 5:
+            raise _UsageError("--players must be from 2 to 5")
+        if not 0 <= args.human < players or any(not 0 <= s < players for s in opened):
+            raise _UsageError(f"--human and --open take seats from 0 to {players - 1}")
+        others = [s for s in range(players) if s != args.human and s not in opened]
+        try:
+            table, _ = lobby.create(players, plugins, options,
+                                    {str(s): bots[n % len(bots)] for n, s in enumerate(others)},
+                                    seed=args.seed)
+            token = table.join(args.human)
+        except TableError as exc:
+            raise _UsageError(str(exc)) from None
+        print(f"Tokaido: you are seat {args.human} of {players}: open "
+              f"{where}/t/{table.id}#token={token}", flush=True)
+        if opened:
+            print(f"Others join seats {', '.join(map(str, opened))} at {where}/", flush=True)
+        print(f"Spectators watch at {where}/t/{table.id}", flush=True)
+    print(f"All tables: {where}/ (the database is {args.db}; Ctrl-C stops)", flush=True)
+    serve(lobby, host=args.host, port=args.port, sock=sock,
+          max_connections=args.max_connections)
     return 0
 
 
@@ -898,9 +1146,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (_UsageError, TokaidoError) as exc:
         print(f"error: {_one_line(exc)}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # Ctrl-C, or a signal that play turns into one
         _aborted()
-        return INTERRUPTED
+        return 128 + int(getattr(exc, "signum", signal.SIGINT))
     except _Terminated:
         with contextlib.suppress(OSError, ValueError):
             sys.stdout.flush()

@@ -16,6 +16,13 @@ For millions of games, :func:`play_games` hands the results over one by one and
 :class:`Tally` adds them up, so memory stays flat; :func:`simulate` is both together
 (``keep_results=False`` keeps only the summary). Games travel to the executor in chunks
 (:func:`play_chunk`), and only a bounded number of chunks is queued at a time.
+
+Games are played on the reference engine or, where it gives the same games, on the fast
+simulator (:mod:`tokaido_rules.fast`): ``engine="auto"`` (the command line's default;
+the functions here default to ``"reference"``) takes the fast one when it covers the
+ruleset (:func:`~tokaido_rules.fast.covers`) and every bot chooses from the legal
+actions alone (:func:`choose_engine`). The results, logs and summaries are the same
+either way; only the time differs.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from collections.abc import (
 from concurrent.futures import Executor, Future
 from functools import lru_cache
 from itertools import islice
+from statistics import NormalDist
 from typing import Any, TypeVar
 
 from attrs import field, frozen
@@ -44,9 +52,34 @@ from .bots import BOTS, Bot, next_action
 from .chance import bot_seed, random_below
 from .engine import Game, new_game
 from .errors import SetupError
-from .events import Action
-from .log import dump_log
+from .events import Action, Event
+from .fast import FastGame, covers
+from .log import SeatCopy, dump_log
 from .ruleset import Ruleset
+
+
+def decision_count(subject: Game | SeatCopy | Iterable[Event]) -> int:
+    """How many decisions a game has taken: its log's decision events (every
+    :class:`~tokaido_rules.Action`), which is what every output counts (the numbered
+    lines of a printed journey, ``decisions`` in the command line's JSON and a batch's
+    statistics, the replay page's "decision N of M").
+
+    Every decision a seat takes counts, the moves of the 2-player neutral traveller too
+    (the leading seat takes them), and so does a decision with a single possible answer
+    that the engine took without asking: it is in the log as the action chosen, after a
+    :class:`~tokaido_rules.events.Automatic` marker.
+    (:func:`~tokaido_rules.decisions` leaves those out: it gives the actions to feed a
+    fresh game, which takes the forced ones again by itself.)
+
+    ``subject``: a game, a seat's copy of a log (whose decision lines count even where
+    the seat saw none of their data), or events (e.g. ``game.events[:seq + 1]``: the
+    decisions up to event ``seq``)."""
+    if isinstance(subject, Game):
+        subject = subject.events
+    elif isinstance(subject, SeatCopy):
+        types = subject.ruleset.registry.events
+        return sum(1 for line in subject.lines if issubclass(types[line.type], Action))
+    return sum(1 for event in subject if isinstance(event, Action))
 
 
 @frozen
@@ -64,6 +97,9 @@ class GameSpec:
     """Decision kinds taken uniformly at random (seeded by the game) instead of by the
     seat's bot: ``("base.choose_traveller",)`` deals travellers by chance, so that a
     balance study sees every traveller equally often, whatever the bots prefer."""
+    engine: str = "reference"
+    """``"reference"`` or ``"fast"`` (:func:`choose_engine`): the engine that plays the
+    game. The game is the same on either."""
 
 
 @frozen
@@ -84,6 +120,7 @@ class GameResult:
     seed: int
     seats: tuple[SeatResult, ...]
     decisions: int
+    """The game's decisions (:func:`decision_count`)."""
     events: int
     log: str | None = field(default=None, repr=False)
 
@@ -94,23 +131,103 @@ def _ruleset(plugins: tuple[str, ...], options: tuple[tuple[str, Any], ...]) -> 
     return Ruleset.build(plugins, dict(options))
 
 
-def play_game(spec: GameSpec, index: int = 0) -> GameResult:
-    """Play one game to the end with the spec's bots (each seeded from the game seed)."""
-    ruleset = _ruleset(spec.plugins, spec.options)
-    game = new_game(spec.players, seed=spec.seed, plugins=ruleset)
-    bots = [BOTS[name](bot_seed(spec.seed, seat))  # one way: a bot cannot find the game's
-            for seat, name in enumerate(spec.bots)]
-    decisions = 0
+ENGINES = ("auto", "fast", "reference")
+"""The engines a batch may ask for (:func:`choose_engine`)."""
+
+
+def fast_bot(name: str) -> bool:
+    """Whether the bot ``name`` (of :data:`~tokaido_rules.bots.BOTS`) can play on the fast
+    simulator: it chooses from the legal actions alone (an
+    :class:`~tokaido_rules.bots.ActionsBot`, such as the random bot). A bot that needs
+    its seat's view (greedy, search) cannot: the simulator would have to rebuild the
+    reference game at every decision."""
+    return getattr(BOTS[name], "choose_from", None) is not None
+
+
+def choose_engine(engine: str, ruleset: Ruleset, bots: Iterable[str]) -> str:
+    """The engine that plays games of ``ruleset`` with ``bots``: ``"fast"`` or
+    ``"reference"``.
+
+    ``"auto"`` is the fast simulator when it covers the ruleset
+    (:func:`~tokaido_rules.fast.covers`: the base game alone, any option values) and every
+    bot can play there (:func:`fast_bot`), else the reference engine; ``"reference"`` is
+    always the reference; ``"fast"`` is the simulator, and raises
+    :class:`~tokaido_rules.errors.SetupError` where it cannot be used."""
+    if engine not in ENGINES:
+        raise SetupError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "reference":
+        return engine
+    slow = sorted({name for name in bots if not fast_bot(name)})
+    covered = covers(ruleset)
+    if engine == "auto":
+        return "fast" if covered and not slow else "reference"
+    if not covered:
+        what = (f"plugins {','.join(ruleset.ids)}" if ruleset.ids != ("base",)
+                else f"options {dict(ruleset.options)}")
+        raise SetupError(f"the fast engine covers the base game alone, not {what}: use the "
+                         "reference engine (or auto)")
+    if slow:
+        raise SetupError(f"the fast engine plays bots that choose from the legal actions "
+                         f"alone, not {', '.join(slow)}: use the reference engine (or auto)")
+    return engine
+
+
+def play_fast(game: FastGame, bots: Sequence[Bot], random_decisions: Collection[str],
+              seed: int) -> FastGame:
+    """Play a fast game to the end in place, as :func:`decide` would on the reference
+    engine: each seat's bot chooses from the legal actions (``choose_from``: every bot
+    must be an :class:`~tokaido_rules.bots.ActionsBot`), a decision of a kind in
+    ``random_decisions`` is taken uniformly at random (draw ``n`` of ``seed`` for the
+    ``n``-th decision asked)."""
+    choosers: list[Callable[[tuple[Action, ...]], Action]] = [
+        bot.choose_from for bot in bots]  # type: ignore[attr-defined]
+    asked = 0
     while not game.is_over:
-        game = game.apply(decide(game, bots, spec.random_decisions, spec.seed, decisions))
-        decisions += 1
+        actions = game.legal_actions()
+        if random_decisions and game.current_kind in random_decisions:
+            action = actions[random_below(seed, asked, 2, len(actions))]
+        else:
+            seat = game.current_player
+            action = choosers[seat if seat is not None else 0](actions)
+        game.apply(action)
+        asked += 1
+    return game
+
+
+def _fast_result(spec: GameSpec, index: int, ruleset: Ruleset,
+                 bots: Sequence[Bot]) -> GameResult:
+    game = play_fast(FastGame.new(spec.players, seed=spec.seed, plugins=ruleset), bots,
+                     spec.random_decisions, spec.seed)
     winners = game.winners()
     seats = tuple(
         SeatResult(s.seat, spec.bots[s.seat], s.traveller, s.total, s.rank,
                    1 / len(winners) if s.seat in winners else 0.0, dict(s.categories))
         for s in game.scores()
     )
-    return GameResult(index, spec.seed, seats, decisions, len(game.events),
+    return GameResult(index, spec.seed, seats, len(game.decisions) + game.automatic,
+                      game.state_seq, dump_log(game.to_game()) if spec.keep_log else None)
+
+
+def play_game(spec: GameSpec, index: int = 0) -> GameResult:
+    """Play one game to the end with the spec's bots (each seeded from the game seed), on
+    the spec's engine."""
+    ruleset = _ruleset(spec.plugins, spec.options)
+    bots = [BOTS[name](bot_seed(spec.seed, seat))  # one way: a bot cannot find the game's
+            for seat, name in enumerate(spec.bots)]
+    if spec.engine == "fast":
+        return _fast_result(spec, index, ruleset, bots)
+    game = new_game(spec.players, seed=spec.seed, plugins=ruleset)
+    asked = 0
+    while not game.is_over:
+        game = game.apply(decide(game, bots, spec.random_decisions, spec.seed, asked))
+        asked += 1
+    winners = game.winners()
+    seats = tuple(
+        SeatResult(s.seat, spec.bots[s.seat], s.traveller, s.total, s.rank,
+                   1 / len(winners) if s.seat in winners else 0.0, dict(s.categories))
+        for s in game.scores()
+    )
+    return GameResult(index, spec.seed, seats, decision_count(game), len(game.events),
                       dump_log(game) if spec.keep_log else None)
 
 
@@ -188,11 +305,18 @@ class Summary:
     win_rate_margin_by_seat: dict[int, float] = field(factory=dict)
     """The 95% margin of each win rate (1.96 standard errors, normal approximation): the
     interval ``win rate ± margin`` holds the true rate in about 95% of batches. A row of
-    a single player has none."""
+    a single player has none. It is too narrow for few games or a rate near 0 or 1 (0
+    wins in 10 games gives a margin of 0): read ``win_rate_interval_by_seat`` instead."""
     mean_score_margin_by_seat: dict[int, float] = field(factory=dict)
     """The 95% margin of each mean score, likewise."""
     win_rate_margin_by_traveller: dict[str, float] = field(factory=dict)
     mean_score_margin_by_traveller: dict[str, float] = field(factory=dict)
+    win_rate_interval_by_seat: dict[int, tuple[float, float]] = field(factory=dict)
+    """The 95% Wilson score interval of each win rate (:func:`wilson_interval`; a
+    shared win counts 1/k, as in the rate): right for small samples and for rates near
+    0 or 1, where the normal margin is not. Every row has one, a single player's too."""
+    win_rate_interval_by_traveller: dict[str, tuple[float, float]] = field(factory=dict)
+    win_rate_interval_by_bot: dict[str, tuple[float, float]] = field(factory=dict)
 
 
 @frozen
@@ -225,6 +349,36 @@ def margin(entries: int, total: float, squares: float) -> float:
     mean = total / entries
     variance = max(0.0, (squares - entries * mean * mean) / (entries - 1))
     return Z95 * math.sqrt(variance / entries)
+
+
+def wilson_interval(successes: float, trials: int,
+                    confidence: float = 0.95) -> tuple[float, float]:
+    """The Wilson score interval of a success rate: ``(low, high)``, which holds the true
+    rate with probability ``confidence`` (about; for any number of trials).
+
+    Unlike the normal approximation (the rate ± z standard errors), it never leaves
+    [0, 1] and is not empty at 0 or all successes: 0 of 10 gives (0, 0.278), 5 of 10
+    (0.237, 0.763), 10 of 10 (0.722, 1). With ``z`` the standard normal quantile of
+    ``(1 + confidence) / 2``, ``n`` the trials and ``p`` the observed rate, the centre is
+    ``(p + z²/2n) / (1 + z²/n)`` and the half-width
+    ``z / (1 + z²/n) * sqrt(p(1 - p)/n + z²/4n²)``. ``successes`` may be fractional
+    (a shared win counted 1/k)."""
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise ValueError(f"trials must be a positive int, got {trials!r}")
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes must be from 0 to {trials}, got {successes!r}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    n = trials
+    p = successes / n
+    z2 = z * z
+    scale = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / scale
+    half = z / scale * math.sqrt(max(0.0, p * (1 - p) / n + z2 / (4 * n * n)))
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return (low, high)
 
 
 K = TypeVar("K")
@@ -276,6 +430,7 @@ class Tally:
         n = self.games
         seats = sorted(self.by_seat.items())
         travellers = sorted(self.by_traveller.items())
+        bots = sorted(self.by_bot.items())
         return Summary(
             games=n,
             seconds=seconds,
@@ -286,7 +441,7 @@ class Tally:
             win_rate_by_traveller={k: g.wins / g.entries for k, g in travellers},
             mean_score_by_traveller={k: g.score / g.entries for k, g in travellers},
             games_by_traveller={k: g.entries for k, g in travellers},
-            win_rate_by_bot={k: g.wins / g.entries for k, g in sorted(self.by_bot.items())},
+            win_rate_by_bot={k: g.wins / g.entries for k, g in bots},
             mean_points_by_category=({k: v / self.entries for k, v in self.categories.items()}
                                      if self.entries else {}),
             score_counts_by_traveller={k: dict(sorted(v.items()))
@@ -295,6 +450,9 @@ class Tally:
             mean_score_margin_by_seat=_margins(seats, wins=False),
             win_rate_margin_by_traveller=_margins(travellers, wins=True),
             mean_score_margin_by_traveller=_margins(travellers, wins=False),
+            win_rate_interval_by_seat=_intervals(seats),
+            win_rate_interval_by_traveller=_intervals(travellers),
+            win_rate_interval_by_bot=_intervals(bots),
         )
 
 
@@ -302,6 +460,11 @@ def _margins(groups: list[tuple[K, _Group]], *, wins: bool) -> dict[K, float]:
     return {k: margin(g.entries, g.wins, g.win_squares) if wins
             else margin(g.entries, g.score, g.score_squares)
             for k, g in groups if g.entries > 1}
+
+
+def _intervals(groups: list[tuple[K, _Group]]) -> dict[K, tuple[float, float]]:
+    # a sum of 1/k shares may overshoot the entries by a rounding error
+    return {k: wilson_interval(min(g.wins, g.entries), g.entries) for k, g in groups}
 
 
 def summarize(results: Iterable[GameResult], seconds: float) -> Summary:
@@ -331,16 +494,18 @@ def decision_kinds(ruleset: Ruleset, kinds: Iterable[str]) -> tuple[str, ...]:
 def specs(games: int, players: int, plugins: Iterable[str] = ("base",),
           bots: Sequence[str] = ("random",), seed: int = 0,
           options: Mapping[str, object] | None = None,
-          keep_logs: bool = False, random_decisions: Iterable[str] = ()) -> list[GameSpec]:
+          keep_logs: bool = False, random_decisions: Iterable[str] = (),
+          engine: str = "reference") -> list[GameSpec]:
     """The specs of a batch; ``bots`` is cycled over the seats; ``random_decisions``
-    (:attr:`GameSpec.random_decisions`) must be decision kinds of the ruleset."""
+    (:attr:`GameSpec.random_decisions`) must be decision kinds of the ruleset; ``engine``
+    is resolved by :func:`choose_engine`."""
     return list(_specs(games, players, plugins, bots, seed, options, keep_logs,
-                       random_decisions))
+                       random_decisions, engine))
 
 
 def _specs(games: int, players: int, plugins: Iterable[str], bots: Sequence[str], seed: int,
            options: Mapping[str, object] | None, keep_logs: bool,
-           random_decisions: Iterable[str]) -> Iterator[GameSpec]:
+           random_decisions: Iterable[str], engine: str = "reference") -> Iterator[GameSpec]:
     """:func:`specs`, checked at once and then made one at a time."""
     if not bots:
         raise SetupError("at least one bot is needed")
@@ -356,8 +521,9 @@ def _specs(games: int, players: int, plugins: Iterable[str], bots: Sequence[str]
     ruleset = _ruleset(plugin_ids, frozen_options)  # fail early on a bad ruleset
     by_chance = decision_kinds(ruleset, random_decisions)
     seats = tuple(bots[i % len(bots)] for i in range(players))
+    chosen = choose_engine(engine, ruleset, seats)
     return (GameSpec(players, game_seed(seed, i), plugin_ids, frozen_options, seats,
-                     keep_logs, by_chance) for i in range(games))
+                     keep_logs, by_chance, chosen) for i in range(games))
 
 
 CHUNK_GAMES = 16
@@ -386,6 +552,7 @@ def play_games(
     random_decisions: Iterable[str] = (),
     chunk: int | None = None,
     max_pending: int = MAX_PENDING,
+    engine: str = "reference",
 ) -> Generator[GameResult, None, None]:
     """The results of a batch one at a time, in index order, as the games finish.
 
@@ -395,7 +562,8 @@ def play_games(
     is checked before any game is played (:class:`~tokaido_rules.errors.SetupError`).
     Closing the iterator early cancels the tasks not yet started.
     """
-    batch = _specs(games, players, plugins, bots, seed, options, keep_logs, random_decisions)
+    batch = _specs(games, players, plugins, bots, seed, options, keep_logs, random_decisions,
+                   engine)
     size = chunk_size(games) if chunk is None else chunk
     if size < 1 or max_pending < 1:
         raise SetupError(f"chunk and max_pending must be at least 1, got {size}, {max_pending}")
@@ -441,6 +609,7 @@ def simulate(
     keep_results: bool = True,
     chunk: int | None = None,
     max_pending: int = MAX_PENDING,
+    engine: str = "reference",
 ) -> Batch:
     """Play ``games`` games and aggregate them. With an ``executor`` (a process pool, a
     Dask cluster's executor, ...) games run there; results are the same either way.
@@ -448,10 +617,12 @@ def simulate(
     ``random_decisions``: decision kinds taken at random rather than by the bots
     (:attr:`GameSpec.random_decisions`). ``keep_results=False`` keeps only the summary,
     for batches too big to hold every result; ``chunk`` and ``max_pending``: see
-    :func:`play_games`."""
+    :func:`play_games`. ``engine``: ``"reference"`` (the default), ``"auto"`` (the fast
+    simulator where it gives the same games) or ``"fast"`` (:func:`choose_engine`); the
+    results are the same on either, only faster."""
     results = play_games(games, players, plugins, bots, seed, options, executor=executor,
                          keep_logs=keep_logs, random_decisions=random_decisions, chunk=chunk,
-                         max_pending=max_pending)
+                         max_pending=max_pending, engine=engine)
     start = time.perf_counter()
     tally = Tally()
     kept: list[GameResult] = []

@@ -8,6 +8,10 @@ Plugin authors run it on their own ruleset::
 or, in pytest, enable the fixtures with ``pytest_plugins = ["tokaido_rules.testing"]`` and
 use ``tokaido_conformance(...)``. A failure raises :class:`ConformanceError` (an
 ``AssertionError``) that says which check failed, in which game and at which event.
+
+:func:`run_differential` is the kit's differential mode: it plays the fast simulator
+(:mod:`tokaido_rules.fast`) beside the reference engine over every ruleset the simulator
+covers and checks that they play the same games.
 """
 
 from __future__ import annotations
@@ -24,12 +28,13 @@ from .chance import random_below
 from .engine import Game, new_game, replay
 from .errors import IllegalActionError, TokaidoError
 from .events import Action, Automatic, CardsMoved, DeckSet, Event, Move, fold
+from .fast import _OPTIONS, _POLICIES, covers, differential
 from .frozen import FrozenMap, freeze
 from .log import dump_log, dump_state, load_log, load_state
 from .model import GameState, Step
 from .ruleset import Ruleset
-from .views import View
-from .visibility import data_visible, zone_visible
+from .views import PUBLIC, View
+from .visibility import data_visible, data_visible_to_all, zone_visible, zone_visible_to_all
 
 MAX_DECISIONS = 2000
 T = TypeVar("T")
@@ -99,13 +104,14 @@ def _fields(action: Action) -> dict[str, Any]:
     return {name: getattr(action, name) for name in field_names(type(action))}
 
 
-def hidden_variant(game: Game, seat: int, salt: int) -> Game:
+def hidden_variant(game: Game, seat: int | None, salt: int) -> Game:
     """The same game with everything ``seat`` cannot see shuffled around: the cards of
     hidden zones redistributed among them (each card staying in a zone that holds cards
-    with its back, zone sizes kept) and hidden data values replaced."""
+    with its back, zone sizes kept) and hidden data values replaced. ``seat`` ``None``:
+    everything some seat cannot see (what the public view does not show)."""
     state = game.state
     registry = state.rules.ruleset.registry
-    hidden = [name for name in sorted(state.zones) if not zone_visible(state, seat, name)]
+    hidden = [name for name in sorted(state.zones) if not _sees_zone(state, seat, name)]
     slots: dict[str, list[tuple[str, int]]] = {}
     pools: dict[str, list[str]] = {}
     for name in hidden:
@@ -120,12 +126,46 @@ def hidden_variant(game: Game, seat: int, salt: int) -> Game:
             pool[i], pool[j] = pool[j], pool[i]
         for (name, index), card in zip(slots[home], pool, strict=True):
             zones[name][index] = card
-    data = {k: (v if data_visible(state, seat, k) else ("hidden", salt))
+    data = {k: (v if _sees_data(state, seat, k) else ("hidden", salt))
             for k, v in state.data.items()}
     variant = state.replace(zones=state.zones.merge({k: tuple(v) for k, v in zones.items()}),
                             data=FrozenMap(data),
                             seed=(state.seed + salt + 1) % 2**64)
     return Game(variant, ())
+
+
+def _sees_zone(state: GameState, seat: int | None, zone: str) -> bool:
+    """Whether ``seat`` (``None``: the public, every seat) may see ``zone``'s cards."""
+    return zone_visible_to_all(state, zone) if seat is None else zone_visible(state, seat, zone)
+
+
+def _sees_data(state: GameState, seat: int | None, key: str) -> bool:
+    """Whether ``seat`` (``None``: the public, every seat) may see a data value."""
+    return data_visible_to_all(state, key) if seat is None else data_visible(state, seat, key)
+
+
+Audience = int | None
+"""Who the twin check compares a game's views and copy of the log for: a seat, or the
+public (``None``: the public view and the public copy, what every seat may see)."""
+
+
+def _ordered(audiences: Iterable[Audience]) -> list[Audience]:
+    """The seats in order, then the public."""
+    seats = sorted(a for a in audiences if a is not None)
+    return [*seats, None] if None in audiences else list(seats)
+
+
+def _who(audience: Audience) -> str:
+    return "the public" if audience is None else f"seat {audience}"
+
+
+def _whom(audiences: Iterable[Audience]) -> str:
+    ordered = _ordered(audiences)
+    seats = [a for a in ordered if a is not None]
+    said = [f"seats {seats}"] if seats else []
+    if None in ordered:
+        said.append("the public")
+    return " and ".join(said)
 
 
 def play(ruleset: Ruleset, players: int, seed: int,
@@ -219,17 +259,19 @@ def check_game(ruleset: Ruleset, players: int, seed: int, *, apply_all: bool = T
         raise _fail("the same seed and actions give a different log", game, seed)
     check_views(game, seed)
     check_twin(ruleset, game, seed)
-    for seat in range(players):
-        head = json.loads(dump_log(game, viewer=seat).split("\n", 1)[0])
+    for viewer in (*range(players), PUBLIC):
+        head = json.loads(dump_log(game, viewer=viewer).split("\n", 1)[0])
         if "seed" in head or "stacks" in head["setup"] or "chance" in head["setup"]:
-            raise _fail("a seat's copy of the log has the seed or the hidden setup",
-                        game, seed)
+            raise _fail("a seat's (or the public) copy of the log has the seed or the "
+                        "hidden setup", game, seed, f"viewer {viewer}")
     return game, tried
 
 
 def check_views(game: Game, seed: int) -> None:
-    """A seat's view is the same whatever that seat cannot see."""
-    for seat in range(game.players):
+    """A seat's view is the same whatever that seat cannot see; the public view, whatever
+    some seat cannot see."""
+    seats: list[Audience] = [*range(game.players), None]
+    for seat in seats:
         view = game.view(seat)
         for salt in (1, 2):
             other = hidden_variant(game, seat, salt + seed)
@@ -237,10 +279,10 @@ def check_views(game: Game, seed: int) -> None:
                 other_view = other.view(seat)
             except TokaidoError as exc:
                 raise _fail("a view fails on a state differing only in hidden facts",
-                            game, seed, f"seat {seat}: {exc}") from exc
+                            game, seed, f"{_who(seat)}: {exc}") from exc
             if _view_data(other_view) != _view_data(view):
                 raise _fail("a view changes with facts the seat cannot see", game, seed,
-                            f"seat {seat}")
+                            _who(seat))
 
 
 def _decided(events: Sequence[Event]) -> Iterator[tuple[int, Action]]:
@@ -303,8 +345,8 @@ class _Original:
         """Segment ``k`` (events ``bounds[k]:bounds[k + 1]``) is the setup for ``k == 0``,
         else decision ``k - 1`` and what it set off; decision ``k`` is due after it."""
         self._points: dict[int, Game] = {}
-        self._views: dict[tuple[int, int], View] = {}
-        self._redacted: dict[tuple[int, int], tuple[dict[str, Any], tuple[str, ...]]] = {}
+        self._views: dict[tuple[int, Audience], View] = {}
+        self._redacted: dict[tuple[int, Audience], tuple[dict[str, Any], tuple[str, ...]]] = {}
 
     def point(self, k: int) -> Game:
         """The game when decision ``k`` is due (``k == len(decisions)``: the end)."""
@@ -313,13 +355,14 @@ class _Original:
             game = self._points[k] = Game(self.states[self.bounds[k + 1]], ())
         return game
 
-    def view(self, k: int, seat: int) -> View:
+    def view(self, k: int, seat: Audience) -> View:
+        """The view of ``seat`` (``None``: the public view) when decision ``k`` is due."""
         view = self._views.get((k, seat))
         if view is None:
             view = self._views[k, seat] = self.point(k).view(seat)
         return view
 
-    def redacted(self, index: int, seat: int) -> tuple[dict[str, Any], tuple[str, ...]]:
+    def redacted(self, index: int, seat: Audience) -> tuple[dict[str, Any], tuple[str, ...]]:
         from .views import redact
 
         shown = self._redacted.get((index, seat))
@@ -500,8 +543,11 @@ def check_twin(ruleset: Ruleset, game: Game, seed: int, *, swaps: int = 2, picks
     and its view at every decision must be the same in both games: the agenda, the
     current step and player, and the deciding seat's legal actions included, since
     which decisions are asked, lapse or are offered must not depend on what the seat
-    cannot see. Otherwise :class:`ConformanceError` names the seat, the event or step,
-    and the twin.
+    cannot see. The public view and the public copy of every event (what every seat may
+    see, a spectator's) are compared in the same way, until an event reveals a
+    difference to every seat (other cards in a zone every seat may see). Otherwise
+    :class:`ConformanceError` names the seat (or the public), the event or step, and
+    the twin.
 
     When the twin does not offer the action the game took, the deciding seat must see
     a difference: its own secret cards or its own view of a hand may legitimately give
@@ -534,7 +580,7 @@ def _compare_twin(ruleset: Ruleset, original: _Original, twin: Twin, seed: int) 
                           chance={**game.state.rules.setup.chance, **twin.chance})
     b = new_game(game.players, seed=game.seed, plugins=ruleset, setup=setup)
     state = initial_state(b.state.rules, b.seed)
-    blind = set(range(game.players))
+    blind: set[Audience] = {*range(game.players), None}
     for k in range(len(original.decisions) + 1):
         new = b.events[state.seq:]
         states = []
@@ -558,14 +604,16 @@ def _compare_twin(ruleset: Ruleset, original: _Original, twin: Twin, seed: int) 
         b = b.apply(action)
 
 
-def _revealed(original: _Original, x: GameState, y: GameState, seats: set[int],
-              announced: bool) -> set[int]:
+def _revealed(original: _Original, x: GameState, y: GameState, seats: set[Audience],
+              announced: bool) -> set[Audience]:
     """The seats among ``seats`` to which states ``x`` and ``y`` (right after the same
     event in both games) reveal a difference: other cards in a zone the seat may see, or
     another value of data only some seats may see (or, ``announced``, any data the seat
     may see). Only the cards may differ, not how many each zone holds: a difference in
     the flow of the game (a card taken in one game and not in the other) reveals
-    nothing legitimately, it is the very leak sought."""
+    nothing legitimately, it is the very leak sought. The public (``None`` among
+    ``seats``) sees a difference every seat sees: in a zone, or ``announced``, in data
+    every seat may see."""
     if not seats:
         return set()
     zones = [n for n, cards in x.zones.items() if y.zones.get(n) != cards]
@@ -576,18 +624,19 @@ def _revealed(original: _Original, x: GameState, y: GameState, seats: set[int],
         keys = [k for k in x.data.keys() | y.data.keys() if x.data.get(k) != y.data.get(k)
                 and (announced or not all(data_visible(x, t, k) for t in players))]
     seen = {s for s in seats
-            if any(zone_visible(x, s, n) or zone_visible(y, s, n) for n in zones)
-            or any(data_visible(x, s, k) or data_visible(y, s, k) for k in keys)}
+            if any(_sees_zone(x, s, n) or _sees_zone(y, s, n) for n in zones)
+            or any(_sees_data(x, s, k) or _sees_data(y, s, k) for k in keys)}
     if seen and any(len(x.zones.get(n, ())) != len(y.zones.get(n, ())) for n in zones):
         return set()
     return seen
 
 
 def _compare_events(original: _Original, twin: Twin, seed: int, k: int,
-                    new: Sequence[Event], states: Sequence[GameState], blind: set[int]) -> None:
-    """Compare segment ``k`` of both games, event by event, for the seats still blind;
-    a seat to which an event reveals a difference (:func:`_revealed`) is no longer
-    compared from there on.
+                    new: Sequence[Event], states: Sequence[GameState],
+                    blind: set[Audience]) -> None:
+    """Compare segment ``k`` of both games, event by event, for the seats (and the
+    public) still blind; a seat to which an event reveals a difference
+    (:func:`_revealed`) is no longer compared from there on.
 
     In the segment that draws the changed outcome, public data that differ announce it
     (Rare & Precious makes the amulets in play public): it is public chance, like a die.
@@ -605,25 +654,27 @@ def _compare_events(original: _Original, twin: Twin, seed: int, k: int,
         x, y = original.states[lo + i + 1], states[i]
         seq = lo + i + 1
         if ea.TYPE != eb.TYPE:
+            first = _ordered(blind)[0]
             raise _twin_fail(
                 "a seat's copy of the log has other events in a twin it cannot tell apart",
-                original, seq, seed, twin, f"seats {sorted(blind)}, {_after(original, k)}: "
-                f"{_shown(ea, original.redacted(lo + i, min(blind)))} in the game, "
-                f"{_shown(eb, redact(eb, y, min(blind)))} in the twin")
+                original, seq, seed, twin, f"{_whom(blind)}, {_after(original, k)}: "
+                f"{_shown(ea, original.redacted(lo + i, first))} in the game, "
+                f"{_shown(eb, redact(eb, y, first))} in the twin")
         blind -= _revealed(original, x, y, blind, announced)
-        for seat in sorted(blind):
-            if ea == eb:
+        for seat in _ordered(blind):
+            if ea == eb and seat is not None:
                 same = set(ea.visible_fields(x, seat)) == set(eb.visible_fields(y, seat))
             else:
                 same = original.redacted(lo + i, seat) == redact(eb, y, seat)
             if not same:
                 raise _twin_fail(
-                    "a seat's copy of the log shows facts it cannot see", original, seq,
-                    seed, twin, f"seat {seat}, {_after(original, k)}: "
+                    "a seat's copy of the log shows facts it cannot see" if seat is not None
+                    else "the public copy of the log shows facts some seat cannot see",
+                    original, seq, seed, twin, f"{_who(seat)}, {_after(original, k)}: "
                     f"{_shown(ea, original.redacted(lo + i, seat))} in the game, "
                     f"{_shown(eb, redact(eb, y, seat))} in the twin")
     if blind and hi - lo != len(new):
-        seat = min(blind)
+        seat = _ordered(blind)[0]
         if hi - lo > len(new):
             extra = _shown(original.events[lo + count], original.redacted(lo + count, seat))
         else:
@@ -631,7 +682,7 @@ def _compare_events(original: _Original, twin: Twin, seed: int, k: int,
         raise _twin_fail(
             "a seat's copy of the log has other events in a twin it cannot tell apart",
             original, lo + count + 1, seed, twin,
-            f"seats {sorted(blind)}, {_after(original, k)}: {hi - lo} events in the game, "
+            f"{_whom(blind)}, {_after(original, k)}: {hi - lo} events in the game, "
             f"{len(new)} in the twin, the first extra one: {extra}")
 
 
@@ -652,14 +703,14 @@ _VIEW_FIELDS = tuple(f.name for f in fields(View) if f.name != "ruleset")
 
 
 def _compare_views(original: _Original, twin: Twin, seed: int, k: int, b: Game,
-                   blind: set[int], action: Action | None) -> None:
-    for seat in sorted(blind):
+                   blind: set[Audience], action: Action | None) -> None:
+    for seat in _ordered(blind):
         va, vb = original.view(k, seat), b.view(seat)
         if va == vb:
             continue
         differ = [name for name in _VIEW_FIELDS if getattr(va, name) != getattr(vb, name)]
         seq = original.bounds[k + 1]
-        where = f"seat {seat}, {_after(original, k)}"
+        where = f"{_who(seat)}, {_after(original, k)}"
         if {"agenda", "current_step", "current_player"} & set(differ):
             raise _twin_fail(
                 "the decisions asked depend on facts a seat cannot see", original, seq,
@@ -672,8 +723,10 @@ def _compare_views(original: _Original, twin: Twin, seed: int, k: int, b: Game,
             raise _twin_fail(check, original, seq, seed, twin,
                              f"{where}, step {_steps((), va.current_step)}: {_action(action)}")
         raise _twin_fail(
-            "a view shows facts the seat cannot see (a twin game with other hidden cards "
-            "differs)", original, seq, seed, twin, f"{where}: {', '.join(differ)}")
+            ("a view shows facts the seat cannot see" if seat is not None else
+             "the public view shows facts some seat cannot see")
+            + " (a twin game with other hidden cards differs)", original, seq, seed, twin,
+            f"{where}: {', '.join(differ)}")
 
 
 def _steps(agenda: Sequence[Step], current: Step | None) -> str:
@@ -704,7 +757,9 @@ def run_conformance(
     game unchanged; the fold of the events equals the state; coins never negative; cards
     conserved; plugin invariants (:func:`~tokaido_rules.hookspecs.tokaido_invariants`);
     views leak nothing; replay equals live; the log and the state survive a JSON round
-    trip; the same seed gives the same log; a seat's copy of the log has no seed.
+    trip; the same seed gives the same log; a seat's copy of the log, and the public
+    copy, have no seed; twin games look the same to each seat and to the public until
+    they may see the difference (:func:`check_twin`).
     """
     ruleset = plugins if isinstance(plugins, Ruleset) else Ruleset.build(plugins, options)
     decisions = events = tried = 0
@@ -714,6 +769,79 @@ def run_conformance(
         events += len(game.events)
         tried += t
     return ConformanceReport(ruleset.ids, players, games, decisions, events, tried)
+
+
+@frozen
+class DifferentialConformance:
+    """What a differential run (:func:`run_differential`) covered: the option values of
+    each ruleset played (base alone, with these options), the player counts, and the
+    games and decisions compared."""
+
+    options: tuple[FrozenMap[str, object], ...]
+    players: tuple[int, ...]
+    games: int
+    decisions: int
+
+
+def covered_options() -> tuple[dict[str, object], ...]:
+    """The option values of the base game the fast simulator covers, one ruleset each:
+    the defaults, then each option at each of its other values (the rest at their
+    defaults), then every option away from its default at once."""
+    defaults = dict(Ruleset.build(["base"]).options)
+    combinations: list[dict[str, object]] = [{}]
+    for name, values in _OPTIONS.items():
+        combinations += [{name: value} for value in values if value != defaults[name]]
+    combinations.append({name: next(v for v in values if v != defaults[name])
+                         for name, values in _OPTIONS.items()})
+    return tuple(combinations)
+
+
+def run_differential(
+    players: int | Iterable[int] = (2, 3, 4, 5),
+    games: int = 4,
+    seed: int = 0,
+    *,
+    options: Iterable[Mapping[str, object]] | None = None,
+    logs: bool = True,
+) -> DifferentialConformance:
+    """The differential mode of the kit: play ``games`` games of each covered ruleset at
+    each player count on the fast simulator (:class:`~tokaido_rules.fast.FastGame`) and
+    on the reference engine side by side (:func:`~tokaido_rules.fast.differential`),
+    and raise :class:`ConformanceError` at the first game in which they differ.
+
+    At every decision the seat to play, the legal actions (the same tuple, in the same
+    order) and the count of events must be equal; at the end the scores and, with
+    ``logs``, the log of the fast game's reference replay and the reference log, byte
+    for byte. ``options``: the option values of the rulesets to play (base alone with
+    each), by default every covered combination (:func:`covered_options`); one the
+    simulator does not cover raises :class:`ConformanceError`. Game ``n`` of a ruleset and
+    player count has seed ``seed + n``, is chosen by the policies of
+    :func:`~tokaido_rules.fast.differential` in turn (``random``, ``eager``, ``seek``)
+    and, every other game, has its travellers given instead of offered. The cost is that
+    of the reference games: a few milliseconds a decision."""
+    counts = (players,) if isinstance(players, int) else tuple(players)
+    rulesets = [Ruleset.build(["base"], dict(values))
+                for values in (covered_options() if options is None else options)]
+    played: list[FrozenMap[str, object]] = []
+    total = decisions = 0
+    for ruleset in rulesets:
+        if not covers(ruleset):
+            raise ConformanceError(f"the fast simulator does not cover base with options "
+                                   f"{dict(ruleset.options)}")
+        played.append(FrozenMap(ruleset.options))
+        for n in range(games):
+            report = differential(counts, (seed + n,), plugins=ruleset,
+                                  travellers=n % 2 == 1,
+                                  policy=_POLICIES[n % len(_POLICIES)], logs=logs,
+                                  stop_after=1)
+            total += report.games
+            decisions += report.decisions
+            if not report.ok:
+                raise ConformanceError(f"the fast simulator differs from the reference "
+                                       f"engine (base, options {dict(ruleset.options)}, "
+                                       f"policy {_POLICIES[n % len(_POLICIES)]}): "
+                                       f"{report.differences[0]}")
+    return DifferentialConformance(tuple(played), counts, total, decisions)
 
 
 try:  # pytest fixtures, for plugin authors: pytest_plugins = ["tokaido_rules.testing"]

@@ -1,0 +1,1529 @@
+"""A fast simulator of the base game, exact to the reference engine.
+
+The reference engine (:func:`~tokaido_rules.new_game`, :class:`~tokaido_rules.Game`) is the
+specification: immutable states, an event per change, every rule in a plugin. It is
+built to be right and to be read, not to play millions of games. :class:`FastGame` plays
+the same games — the base game only (plugins exactly ``("base",)``, 2 to 5 players, the
+2-player neutral traveller, every base traveller and every value of the base options) —
+with flat, mutable internals: lists of integers, an agenda of small tuples, no events.
+
+What "the same games" means, and what is proven (``tests/test_fast.py``,
+:func:`differential`):
+
+- the same chance outcomes: every draw comes from :mod:`tokaido_rules.chance` with the
+  seed and the sequence number the reference engine would use, because the simulator
+  counts the events the reference would emit (it emits none itself);
+- the same decisions, asked of the same seat, in the same order: :meth:`FastGame.legal_actions`
+  is the very tuple :meth:`Game.legal_actions` gives (the reference's action objects,
+  in its order), and the decisions the reference takes alone (a single answer every seat
+  can see: buying no souvenir with nothing affordable, the one open panorama, no meal
+  where every seat sees the hand) are taken alone here too;
+- the same results: :meth:`FastGame.scores` equals :meth:`Game.scores`, and
+  :meth:`FastGame.to_game` replays the decisions through the reference engine, whose log
+  is then the reference log byte for byte.
+
+Where it lives, and why. The core never imports a plugin, so this module takes every
+piece of *content* from the ruleset's registry when a game is made (the board, the
+slots and inns the ruleset derives for the player count, each card's kind, family, price,
+points, tags and effect, the decks and whether each is shuffled, the travellers and their
+coins, the score categories, the option values). What it knows itself is the base game's
+*rules* — what a farm, a village or an inn does, what each of the ten travellers' powers
+does — written again, flat, from the base plugin's rules. That duplication is the price of
+speed and is acceptable only because it is checked: :func:`covers` says which rulesets it
+serves (base alone, whatever its option values), and the differential test plays
+thousands of games against the reference at every decision. Anything else (another plugin,
+a variant, a scripted chance outcome) goes to the reference engine.
+
+Use it as a bot or a learning environment would::
+
+    game = FastGame.new(4, seed=7)
+    while not game.is_over:
+        game.apply(random.choice(game.legal_actions()))   # in place; returns the game
+    game.scores()
+
+:meth:`FastGame.apply` changes the game in place (and returns it); :meth:`FastGame.applied`
+returns a changed copy and leaves the game alone; :meth:`FastGame.clone` is a cheap copy
+for tree search. :meth:`FastGame.view` builds the reference game first (slow: a replay).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import combinations
+from operator import itemgetter
+from typing import Any
+
+from attrs import frozen
+
+from .chance import draw_below, event_stream, shuffle
+from .engine import Game, Score, make_rules, new_game
+from .errors import IllegalActionError, StaleActionError, TokaidoError
+from .events import Action, Move, field_names
+from .frozen import FrozenMap
+from .log import dump_log
+from .ruleset import Ruleset, Setup
+from .views import View
+
+__all__ = ["DifferentialReport", "FastGame", "NotCoveredError", "compare", "covers", "differential"]
+
+
+class NotCoveredError(TokaidoError, ValueError):
+    """The fast simulator does not cover this ruleset or setup (see :func:`covers`): use
+    the reference engine (:func:`~tokaido_rules.new_game`)."""
+
+
+# --- what the simulator knows of the base game's rules -------------------------------------
+# Names the base plugin registers; the content behind them comes from the registry.
+
+_BASE_MODULE = "tokaido_base"
+_OPTIONS: dict[str, tuple[object, ...]] = {
+    "base.meal_hand": ("players_plus_one", "players"),
+    "base.hirotada_bank_coin": ("choice", "auto"),
+    "base.zenemon_discount": ("choice", "most_expensive"),
+    "base.panorama_choice_optional": (False, True),
+}
+"""Every option of the base game and the values the simulator implements."""
+
+_SOUVENIRS, _MEALS, _HOT_SPRINGS, _ENCOUNTERS = (
+    "base.souvenirs", "base.meals", "base.hot_springs", "base.encounters")
+_SPACE_KINDS = ("inn", "village", "temple", "encounter", "farm", "hot_spring", "paddy",
+                "mountain", "sea")
+_PANORAMA_KINDS = ("mountain", "paddy", "sea")
+"""The panorama types, in sorted order (the order of ``base.choose_panorama``)."""
+_EFFECTS = ("shokunin", "samurai", "kuge", "miko", "annaibito")
+_TRAVELLERS = ("chuubei", "hiroshige", "hirotada", "kinko", "mitsukuni", "sasayakko",
+               "satsuki", "umegae", "yoshiyasu", "zenemon")
+_CATEGORIES = ("panoramas", "souvenirs", "meals", "hot_springs", "encounters",
+               "temple_donations", "temple_ranking", "achievements", "traveller_powers")
+_END_ACHIEVEMENTS = ("gourmet", "collector", "bather", "chatterbox")
+CHOOSE, BUY, DONATE, BANK_COIN, KEEP, PANORAMA, SATSUKI, MEAL = _ACTION_TYPES = (
+    "base.choose_traveller", "base.buy_souvenirs", "base.donate", "base.add_bank_coin",
+    "base.keep_encounter", "base.choose_panorama", "base.satsuki_meal", "base.buy_meal")
+
+# Space kinds (the board as small integers).
+S_INN, S_VILLAGE, S_TEMPLE, S_ENCOUNTER, S_FARM, S_HOT, S_PANO = range(7)
+# Card kinds.
+C_SOUVENIR, C_MEAL, C_PANORAMA, C_HOT, C_ENCOUNTER, C_ACHIEVEMENT = range(6)
+_CARD_KINDS = {"souvenir": C_SOUVENIR, "meal": C_MEAL, "panorama": C_PANORAMA,
+               "hot_spring": C_HOT, "encounter": C_ENCOUNTER, "achievement": C_ACHIEVEMENT}
+# Score categories, in the order of _CATEGORIES.
+(P_PANO, P_SOUV, P_MEAL, P_HOT, P_ENC, P_DON, P_RANK, P_ACH, P_POWER) = range(9)
+# Traveller powers.
+(T_CHUUBEI, T_HIROSHIGE, T_HIROTADA, T_KINKO, T_MITSUKUNI, T_SASAYAKKO, T_SATSUKI,
+ T_UMEGAE, T_YOSHIYASU, T_ZENEMON) = range(10)
+
+# Step kinds: the engine runs those below _DECISION; the others are decisions.
+(K_FARM, K_PANO, K_HOT, K_VILLAGE, K_VILLAGE_END, K_ENCOUNTER, K_UMEGAE, K_HIROTADA,
+ K_NTEMPLE, K_SHOKUNIN, K_SAMURAI, K_KUGE, K_MIKO, K_ANNAIBITO, K_HIROSHIGE, K_CHUUBEI,
+ K_SATSUKI_DRAW, K_INN_HAND, K_NDISCARD, K_INN_CLOSE, K_START_COINS, K_GAME_OVER,
+ K_END_ACH, K_END_TEMPLE) = range(24)
+_DECISION = 32
+(D_CHOOSE, D_BUY, D_TEMPLE, D_BANK, D_KEEP, D_PANO, D_SATSUKI, D_MEAL, D_MOVE) = range(
+    _DECISION, _DECISION + 9)
+_EFFECT_KINDS = {"base.effect." + name: K_SHOKUNIN + i for i, name in enumerate(_EFFECTS)}
+_DECISION_KINDS = ("base.choose_traveller", "base.buy_souvenirs", "base.temple",
+                   "base.bank_coin", "base.keep_encounter", "base.choose_panorama",
+                   "base.satsuki_meal", "base.meal", "core.move")
+"""The reference's step kind of each decision (``D_CHOOSE`` ... ``D_MOVE``, in order)."""
+
+Step = tuple[int, int, int | None, int]
+"""A step of the agenda: (kind, piece, seat, data). Steps are compared as the engine
+compares its own (to know when the reference writes its agenda), so each maps one to
+one to a reference step: ``data`` is the encounter card of an effect step, the open
+panoramas (a bit mask) of a panorama choice, 0 otherwise."""
+
+_Plan = tuple[tuple[Callable[[tuple[int, ...]], tuple[int, ...]], int], ...]
+"""The purchases of a village offer (:meth:`_Tables.plan`)."""
+_Road = tuple[int, int, int, int, tuple[tuple[int, int, int, tuple[Move, ...]], ...],
+              dict[int, tuple[Action, ...]]]
+"""The road ahead of a traveller (:meth:`_Tables.road`)."""
+
+_MOVES: tuple[tuple[Step, ...], ...] = tuple(
+    tuple((D_MOVE, piece, seat, 0) for seat in range(5)) for piece in range(5))
+"""The move decision of each piece and deciding seat."""
+_VILLAGE_END: Step = (K_VILLAGE_END, -1, None, 0)
+_START_COINS: Step = (K_START_COINS, -1, None, 0)
+_END_STEPS: tuple[Step, ...] = ((K_GAME_OVER, -1, None, 0), (K_END_ACH, -1, None, 0),
+                                (K_END_TEMPLE, -1, None, 0))
+
+
+# --- the content, read from the registry once per ruleset and player count ------------------
+
+
+class _Tables:
+    """The content of a covered ruleset for one player count, as flat tables; shared by
+    every game made from it, never changed."""
+
+    def __init__(self, ruleset: Ruleset, players: int) -> None:
+        reg = ruleset.registry
+        self.ruleset = ruleset
+        self.players = players
+        self.neutrals = ruleset.hooks.neutral_travellers(players)
+        self.pieces = players + self.neutrals
+        self.actions: dict[str, Any] = {name: reg.events[name] for name in _ACTION_TYPES}
+        """The base plugin's action classes, by wire name (the registry holds them)."""
+        names = tuple(sorted(reg.cards))  # card codes sort as the card ids do
+        self.names = names
+        self.code = {name: i for i, name in enumerate(names)}
+        cards = [reg.cards[n] for n in names]
+        self.kind = [_CARD_KINDS[c.kind] for c in cards]
+        self.price = [c.price for c in cards]
+        self.points = [c.points for c in cards]
+        families = sorted({c.family for c in cards if c.family is not None})
+        self.families = len(families)
+        self.family = [-1 if c.family is None else families.index(c.family) for c in cards]
+        self.collector = [1 if "collector" in c.tags else 0 for c in cards]
+        self.bather = [1 if "bather" in c.tags else 0 for c in cards]
+        self.chatterbox = [1 if "chatterbox" in c.tags else 0 for c in cards]
+        self.gourmet = [c.price if "gourmet" in c.tags else 0 for c in cards]
+        self.effect = [_EFFECT_KINDS.get(c.effect or "", -1) for c in cards]
+        # panoramas: the sections of each type, and the type an Annaibito shows
+        self.sections = [0] * len(_PANORAMA_KINDS)
+        self.section_card: list[list[int]] = [[-1] for _ in _PANORAMA_KINDS]
+        self.shows = [-1] * len(cards)
+        for i, c in enumerate(cards):
+            if c.kind == "panorama":
+                k = _PANORAMA_KINDS.index(c.id.rsplit(".", 1)[0])
+                self.sections[k] += 1
+            elif c.effect == "base.effect.annaibito":
+                self.shows[i] = _PANORAMA_KINDS.index(c.id.split(".")[1])
+        for k, kind in enumerate(_PANORAMA_KINDS):
+            self.section_card[k] = [-1] + [self.code[f"{kind}.{n}"]
+                                           for n in range(1, self.sections[k] + 1)]
+        self.achievement = {name: self.code[f"achievement.{name}"]
+                            for name in (*_PANORAMA_KINDS, *_END_ACHIEVEMENTS)}
+        self.pano_achievement = [self.achievement[k] for k in _PANORAMA_KINDS]
+        # the board
+        board = reg.board
+        self.end = len(board) - 1
+        space = {"inn": S_INN, "village": S_VILLAGE, "temple": S_TEMPLE,
+                 "encounter": S_ENCOUNTER, "farm": S_FARM, "hot_spring": S_HOT}
+        self.space = [space.get(s.kind, S_PANO) for s in board]
+        self.space_pano = [_PANORAMA_KINDS.index(s.kind) if s.kind in _PANORAMA_KINDS else -1
+                           for s in board]
+        slots, next_inn = ruleset.board_for(players)
+        self.slots = list(slots)
+        self.next_inn = list(next_inn)
+        # decks, in the order the engine fills them
+        self.decks = [(spec.zone, [self.code[c] for c in spec.cards], spec.shuffled)
+                      for spec in reg.decks.values()]
+        # travellers: codes sort as their names do
+        self.traveller_names = tuple(sorted(reg.travellers))
+        self.traveller_index = {t: i for i, t in enumerate(self.traveller_names)}
+        self.traveller_coins = [reg.travellers[t].coins for t in self.traveller_names]
+        self.power = [_TRAVELLERS.index(t) for t in self.traveller_names]
+        self.categories = tuple(reg.categories)
+        options = ruleset.options
+        self.hand_size = players + (1 if options["base.meal_hand"] == "players_plus_one" else 0)
+        self.hirotada_auto = options["base.hirotada_bank_coin"] == "auto"
+        self.zenemon_dearest = options["base.zenemon_discount"] == "most_expensive"
+        self.panorama_optional = bool(options["base.panorama_choice_optional"])
+        # the action objects handed out, made once each
+        seats = range(players)
+        meal_type = self.actions[MEAL]
+        self.meals = [[meal_type(seat, seat, name) for name in names]
+                      + [meal_type(seat, seat, None)] for seat in seats]
+        """Per seat, the meal decision for each card (only meals are offered), then no
+        meal (the seated travellers are the pieces numbered as their seats)."""
+        self.kinko_price = [max(0, p - 1) for p in self.price]
+        donate = self.actions[DONATE]
+        self.donations = [[tuple(donate(seat, seat, amount) for amount in range(1, most + 1))
+                           for most in range(4)] for seat in seats]
+        self.roads: dict[int, _Road] = {}
+        self.arrivals: dict[int, tuple[Step, ...]] = {}
+        self.remembered = 0
+        self.misc: dict[tuple[Any, ...], Action] = {}
+        self.plans: dict[tuple[Any, ...], _Plan] = {}
+        self.every_plan: dict[tuple[Any, ...], tuple[tuple[Any, int, int], ...]] = {}
+        self.purchases: list[dict[tuple[tuple[int, ...], int], Action]] = [
+            {} for _ in range(players)]
+        """Per seat, the purchase actions made, by cards and Zen-emon's discounted card
+        (-1: none)."""
+
+    def arrival(self, piece: int, seat: int | None, power: int,
+                position: int) -> tuple[Step, ...]:
+        """What a stop of ``piece`` at ``position`` schedules (``tokaido_arrival_steps``,
+        in their order): made once per piece, power and position."""
+        T = self
+        new: list[Step] = []
+        space = T.space[position]
+        if space == S_INN:
+            if seat is None:
+                new += ((K_INN_HAND, piece, None, 0), (K_NDISCARD, piece, None, 0),
+                        (K_INN_CLOSE, piece, None, 0))
+            else:
+                if position != T.end:
+                    if power == T_HIROSHIGE:
+                        new.append((K_HIROSHIGE, piece, seat, 0))
+                    elif power == T_CHUUBEI:
+                        new.append((K_CHUUBEI, piece, seat, 0))
+                if power == T_SATSUKI:
+                    new.append((K_SATSUKI_DRAW, piece, seat, 0))
+                new += ((K_INN_HAND, piece, None, 0), (D_MEAL, piece, seat, 0),
+                        (K_INN_CLOSE, piece, None, 0))
+        elif seat is None:
+            if space == S_TEMPLE:
+                new.append((K_NTEMPLE, piece, None, 0))
+        elif space == S_ENCOUNTER:
+            if power == T_UMEGAE:
+                new.append((K_UMEGAE, piece, seat, 0))
+            new.append((K_ENCOUNTER, piece, seat, 0))
+        elif space == S_TEMPLE:
+            new.append((D_TEMPLE, piece, seat, 0))
+            if power == T_HIROTADA and not T.hirotada_auto:
+                new.append((K_HIROTADA, piece, seat, 0))
+        else:
+            new.append(({S_PANO: K_PANO, S_VILLAGE: K_VILLAGE, S_FARM: K_FARM,
+                         S_HOT: K_HOT}[space], piece, seat, 0))
+        found = self.arrivals[(piece * 16 + power + 1) * 64 + position] = tuple(new)
+        return found
+
+    def plan(self, buyer: int, prices: tuple[int, ...], ranks: tuple[int, ...],
+             coins: int) -> _Plan:
+        """The affordable purchases of an offer whose cards cost ``prices`` and sort in
+        the order ``ranks`` (by card id), for a buyer (1 Sasayakko, 2 Zen-emon, 0 anyone
+        else) with ``coins``: per purchase, what picks its cards from the offer and the
+        position of the card Zen-emon pays 1 coin for (-1: none); in the order of
+        ``legal_buy_souvenirs``. Made once per key, from :meth:`purchases_of`."""
+        every = self.every_plan.get((buyer, prices, ranks))
+        if every is None:
+            every = self.purchases_of(buyer, prices, ranks)
+        found = self.plans[buyer, prices, ranks, coins] = tuple(
+            (pick, d) for pick, d, needed in every if needed <= coins)
+        return found
+
+    def purchases_of(self, buyer: int, prices: tuple[int, ...],
+                     ranks: tuple[int, ...]) -> tuple[tuple[Any, int, int], ...]:
+        """Every purchase of such an offer, affordable or not, in order, with the coins it
+        needs (the ways to pay are ``tv.souvenir_prices``)."""
+        options: dict[tuple[tuple[int, ...], int], int] = {}
+        for r in range(len(prices) + 1):
+            for combo in combinations(range(len(prices)), r):
+                paid = [prices[i] for i in combo]
+                cost = sum(paid)
+                ways: list[tuple[int, int]]  # (discounted position, needed)
+                if buyer == 1 and len(paid) >= 2:
+                    ways = [(-1, cost)]
+                elif buyer == 2 and paid:
+                    if self.zenemon_dearest:
+                        i = max(range(len(paid)), key=lambda k: (paid[k], -k))
+                        ways = [(combo[i], cost - paid[i] + 1)]
+                    else:  # the offer holds distinct cards: one way per card
+                        ways = [(c, cost - paid[i] + 1) for i, c in enumerate(combo)]
+                else:
+                    ways = [(-1, cost)]
+                for discount, needed in ways:
+                    options.setdefault((combo, discount), needed)
+        ordered = sorted(options, key=lambda o: (tuple(ranks[i] for i in o[0]), o[1] >= 0,
+                                                 -1 if o[1] < 0 else ranks[o[1]]))
+        found = self.every_plan[buyer, prices, ranks] = tuple(
+            (_PICK[positions], d, options[positions, d]) for positions, d in ordered)
+        return found
+
+    def purchase(self, seat: int, piece: int, cards: tuple[int, ...], discount: int) -> Action:
+        """The action buying ``cards`` (Zen-emon's 1-coin card ``discount``, -1: none),
+        made once."""
+        names = self.names
+        found: Action = self.actions[BUY](
+            seat, piece, tuple(names[c] for c in cards), None if discount < 0 else names[discount])
+        self.purchases[seat][cards, discount] = found
+        return found
+
+    def action(self, type_name: str, *fields: Any) -> Action:
+        key = (type_name, *fields)
+        found = self.misc.get(key)
+        if found is None:
+            found = self.misc[key] = self.actions[type_name](*fields)
+        return found
+
+    def road(self, seat: int, piece: int, here: int) -> _Road:
+        """The road ahead of ``piece`` at ``here`` up to the next inn, the decider
+        ``seat``: where its spaces' bits are in :attr:`FastGame.taken` (shift, mask), its
+        inn and the width of the spaces' bits, then per position its slots (0: an inn),
+        what may forbid a stop there (the bit of :meth:`FastGame._moves`'s mask: 1 a
+        coin, 2 + k panorama k complete, 0 nothing) and the move to each slot; last, the
+        legal moves found so far by key. Made once per seat, piece and position."""
+        road = []
+        inn = self.next_inn[here]
+        for q in range(here + 1, inn + 1):
+            n = self.slots[q]
+            space = self.space[q]
+            check = (1 if space in (S_TEMPLE, S_VILLAGE) else
+                     2 + self.space_pano[q] if space == S_PANO else 0)
+            moves = tuple(Move(seat, piece, q, s) for s in range(n or self.pieces))
+            road.append((q, n, check, moves))
+        width = 2 * (inn - here - 1)
+        found: _Road = (2 * (here + 1), (1 << width) - 1, inn, width, tuple(road), {})
+        self.roads[(seat * 8 + piece) * 64 + here] = found
+        return found
+
+
+_TABLES: weakref.WeakKeyDictionary[Ruleset, dict[int, _Tables]] = weakref.WeakKeyDictionary()
+_DEFAULT: list[Ruleset] = []
+
+
+def _tables(ruleset: Ruleset, players: int) -> _Tables:
+    by_players = _TABLES.get(ruleset)
+    if by_players is None:
+        if not covers(ruleset):
+            raise NotCoveredError(f"the fast simulator covers the base game alone, not "
+                                  f"the ruleset {list(ruleset.ids)} with options "
+                                  f"{dict(ruleset.options)}")
+        by_players = _TABLES[ruleset] = {}
+    found = by_players.get(players)
+    if found is None:
+        found = by_players[players] = _Tables(ruleset, players)
+    return found
+
+
+def covers(ruleset: Ruleset) -> bool:
+    """Whether :class:`FastGame` plays games of ``ruleset`` exactly: the built-in base
+    game alone, with any values of its options. Any other plugin (an expansion, a
+    variant, a third-party plugin) is not covered."""
+    if not isinstance(ruleset, Ruleset) or ruleset.ids != ("base",):
+        return False
+    plugin = ruleset.plugins[0]
+    if not type(plugin).__module__.startswith(_BASE_MODULE + "."):
+        return False  # another plugin that calls itself "base"
+    if set(ruleset.options) != set(_OPTIONS):
+        return False
+    return all(ruleset.options[name] in values for name, values in _OPTIONS.items())
+
+
+def _picker(positions: tuple[int, ...]) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+    if not positions:
+        return lambda offer: ()
+    if len(positions) == 1:
+        only = positions[0]
+        return lambda offer: (offer[only],)
+    return itemgetter(*positions)  # a tuple of 2 or more
+
+
+_PICK = {positions: _picker(positions) for r in range(4)
+         for positions in combinations(range(3), r)}
+"""What takes the cards at some positions of a village offer (of up to 3 cards)."""
+
+
+def _ruleset(plugins: Ruleset | Iterable[str | object],
+             options: Mapping[str, object] | None) -> Ruleset:
+    """The ruleset of :meth:`FastGame.new`'s arguments, as :func:`new_game` builds it
+    (``("base",)`` without options is built once and shared)."""
+    if isinstance(plugins, Ruleset):
+        if options:
+            from .errors import SetupError
+
+            raise SetupError("options belong to the Ruleset when a Ruleset is passed")
+        return plugins
+    plugins = tuple(plugins)
+    if plugins == ("base",) and not options:
+        if not _DEFAULT:
+            _DEFAULT.append(Ruleset.build(("base",)))
+        return _DEFAULT[0]
+    return Ruleset.build(plugins, options)
+
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_LANES: dict[tuple[int, ...], tuple[int, tuple[int, ...], int, int]] = {}
+
+
+def _lanes(counts: tuple[int, ...]) -> tuple[int, tuple[int, ...], int, int]:
+    """The constants of :func:`_setup_shuffles` for shuffles of ``counts`` draws: one
+    128-bit lane per draw, holding the draw's offset ``_GOLDEN * (draw + 1)``; per
+    shuffle, a 1 in each of its lanes; a 64-bit mask in every lane; the bytes."""
+    offsets = ones_all = 0
+    ones = []
+    lane = 0
+    for count in counts:
+        ones_here = 0
+        for draw in range(count):
+            offsets |= ((_GOLDEN * (draw + 1)) & _MASK) << (128 * lane)
+            ones_here |= 1 << (128 * lane)
+            lane += 1
+        ones.append(ones_here)
+        ones_all |= ones_here
+    found = _LANES[counts] = (offsets, tuple(ones), ones_all * _MASK, 16 * lane)
+    return found
+
+
+def _setup_shuffles(seed: int, jobs: list[tuple[int, list[int]]]) -> None:
+    """Shuffle each list of ``jobs`` in place as :func:`tokaido_rules.chance.shuffle`
+    does with the stream of its event (``(seq, items)``), draws from 0: the same
+    numbers, but the hashes of every draw of every shuffle computed at once, as lanes of
+    one big integer (a 128-bit lane holds each 64-bit value and its products with the
+    finaliser's 64-bit multipliers, so lanes never carry into each other). The setup's
+    shuffles are most of the cost of a game's start otherwise."""
+    counts = tuple(len(items) - 1 for _, items in jobs)
+    found = _LANES.get(counts)
+    if found is None:
+        found = _lanes(counts)
+    offsets, ones, mask, size = found
+    z = offsets
+    for (seq, _), lanes in zip(jobs, ones, strict=True):
+        z += event_stream(seed, seq) * lanes
+    z &= mask
+    z = ((z ^ (z >> 30 & mask)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27 & mask)) * 0x94D049BB133111EB) & mask
+    z ^= z >> 31 & mask
+    hashes = memoryview(z.to_bytes(size, "little")).cast("Q")[::2].tolist()
+    k = 0
+    for _, items in jobs:
+        for i in range(len(items) - 1, 0, -1):
+            j = (hashes[k] * (i + 1)) >> 64
+            items[i], items[j] = items[j], items[i]
+            k += 1
+
+
+def _temple_ranking(donations: list[int]) -> list[int]:
+    distinct = sorted({d for d in donations if d > 0}, reverse=True)
+    points = {amount: (10, 7, 4)[i] if i < 3 else 2 for i, amount in enumerate(distinct)}
+    return [points.get(d, 0) for d in donations]
+
+
+class FastGame:
+    """A base game with mutable flat internals, exact to the reference engine.
+
+    Make one with :meth:`new`. :attr:`current_player` decides among
+    :meth:`legal_actions` (the reference engine's action objects, in its order);
+    :meth:`apply` applies one in place (validated: anything else raises
+    :class:`~tokaido_rules.IllegalActionError`, as the reference does, and leaves the game
+    unchanged). :meth:`to_game` rebuilds the reference :class:`~tokaido_rules.Game`.
+    """
+
+    __slots__ = (
+        "T",
+        "_decisions",
+        "_legal",
+        "_step",
+        "agenda",
+        "ate",
+        "automatic",
+        "awarded",
+        "coins",
+        "don",
+        "done",
+        "drawn",
+        "eaten",
+        "encounters",
+        "fam",
+        "given",
+        "gourmet",
+        "hand",
+        "is_over",
+        "meals",
+        "nach",
+        "nbath",
+        "nchat",
+        "ncol",
+        "occ",
+        "offer",
+        "offers",
+        "order",
+        "pos",
+        "score",
+        "seat",
+        "sect",
+        "seed",
+        "seq",
+        "setup",
+        "slot",
+        "souvenirs",
+        "springs",
+        "taken",
+        "trav",
+    )
+
+    T: _Tables
+    seed: int
+    setup: Setup | None
+    given: tuple[str, ...] | None
+    is_over: bool
+    """Whether the journey has ended (a plain attribute: read at every decision)."""
+    automatic: int
+    """How many decisions the engine has taken alone (one answer every seat can see):
+    with :attr:`decisions`, the decision events of the reference log
+    (:func:`~tokaido_rules.simulate.decision_count` is ``len(decisions) + automatic``)."""
+    _step: Step | None
+    _legal: tuple[Action, ...] | None
+
+    # --- making a game -----------------------------------------------------------------
+    @classmethod
+    def new(cls, players: int, seed: int = 0,
+            plugins: Ruleset | Iterable[str | object] = ("base",),
+            travellers: Sequence[str] | None = None,
+            options: Mapping[str, object] | None = None,
+            setup: Setup | None = None) -> FastGame:
+        """The game :func:`~tokaido_rules.new_game` makes with the same arguments, at its
+        first decision. Bad input raises the same errors; a ruleset the simulator does
+        not cover (:func:`covers`) or a setup that scripts chance outcomes
+        (``Setup.chance``) raises :class:`NotCoveredError`."""
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+            from .errors import SetupError
+
+            raise SetupError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
+        ruleset = _ruleset(plugins, options)
+        game = cls.__new__(cls)
+        if setup is None and type(players) is int and 2 <= players <= 5:
+            T = _tables(ruleset, players)  # raises NotCoveredError
+            if travellers is None:
+                game._start(T, seed, None, None)
+                return game
+            names = tuple(travellers)
+            index = T.traveller_index
+            if len(names) == players and len(set(names)) == players and all(
+                    name in index for name in names):
+                game._start(T, seed, names, None)
+                return game
+        setup = setup or Setup()
+        if travellers is not None:
+            if setup.travellers is not None:
+                from .errors import SetupError
+
+                raise SetupError("travellers given twice (argument and setup)")
+            setup = Setup(travellers, setup.queue, setup.stacks, setup.coins, setup.chance)
+        make_rules(ruleset, players, setup)  # the reference's checks, and its errors
+        T = _tables(ruleset, players)
+        if setup.chance:
+            raise NotCoveredError("the fast simulator does not take scripted chance "
+                                  "outcomes (Setup.chance): use the reference engine")
+        game._start(T, seed, setup.travellers, setup)
+        return game
+
+    def _start(self, T: _Tables, seed: int, travellers: tuple[str, ...] | None,
+               setup: Setup | None) -> None:
+        """The setup of ``new_game``: decks, the queue, the travellers (given, or two
+        offered to each seat), up to the first decision. ``setup`` is ``None`` for the
+        default one, with ``travellers`` or not."""
+        self.T = T
+        self.seed = seed
+        self.setup = setup
+        self.given = travellers
+        n = T.pieces
+        self.seq = 0
+        self.is_over = False
+        self.automatic = 0
+        self.pos = [0] * n
+        self.slot = [0] * n
+        self.coins = [0] * n
+        self.trav = [-1] * n
+        self.seat: list[int | None] = [i if i < T.players else None for i in range(n)]
+        self.score = [[0] * 9 for _ in range(n)]
+        self.don = [0] * n
+        self.sect = [[0] * len(_PANORAMA_KINDS) for _ in range(n)]
+        self.fam = [[0] * T.families for _ in range(n)]
+        self.eaten = [0] * n
+        self.gourmet = [0] * n
+        self.ncol = [0] * n
+        self.nbath = [0] * n
+        self.nchat = [0] * n
+        self.nach = [0] * n
+        self.ate = [-1] * n
+        self.awarded = [False] * len(_PANORAMA_KINDS)
+        self.offer: list[int] = []
+        self.hand: list[int] = []
+        self.drawn: list[list[int]] = [[] for _ in range(n)]
+        self.occ = [0] * (T.end + 1)
+        self.taken = 0
+        self.done = [0] * n
+        self.agenda: list[Step] = []
+        self.offers: list[tuple[int, ...]] = []
+        self._decisions: list[Action] = []
+        decks = [list(cards) for _, cards, _ in T.decks]
+        queue = list(range(n)) if setup is None or setup.queue is None else list(setup.queue)
+        # every shuffle of the setup at once (the same draws as chance.shuffle)
+        jobs = [(i, deck) for i, deck in enumerate(decks) if T.decks[i][2] and len(deck) > 1]
+        if (setup is None or setup.queue is None) and n > 1:
+            jobs.append((len(decks), queue))
+        _setup_shuffles(seed, jobs)
+        if setup is not None and setup.stacks:
+            for (zone, _, _), deck in zip(T.decks, decks, strict=True):
+                top = setup.stacks.get(zone)
+                if top:
+                    stacked = [T.code[c] for c in top]
+                    for c in stacked:
+                        deck.remove(c)
+                    deck[:0] = stacked
+        by_zone = {zone: deck for (zone, _, _), deck in zip(T.decks, decks, strict=True)}
+        self.souvenirs = by_zone[_SOUVENIRS]
+        self.meals = by_zone[_MEALS]
+        self.springs = by_zone[_HOT_SPRINGS]
+        self.encounters = by_zone[_ENCOUNTERS]
+        self.seq = len(decks) + 1  # a deck set per deck, the queue set
+        for slot, piece in enumerate(queue):
+            self.slot[piece] = slot
+        self.order = [-self.slot[i] for i in range(n)]
+        self.occ[0] = n
+        working: list[Step] = []
+        if travellers is not None:
+            for seat, name in enumerate(travellers):
+                self._set_traveller(seat, T.traveller_index[name])
+        else:
+            pool = list(range(len(T.traveller_names)))
+            for _ in range(T.players):
+                stream = event_stream(seed, self.seq)
+                first = pool[draw_below(stream, 0, len(pool))]
+                rest = [t for t in pool if t != first]
+                offer = (first, rest[draw_below(stream, 1, len(rest))])
+                self.offers.append(offer)
+                self.seq += 1
+                pool = [t for t in pool if t not in offer]
+            working = [(D_CHOOSE, seat, seat, 0) for seat in range(T.players)]
+        if setup is not None and setup.coins:
+            working.append(_START_COINS)
+        self._run(working)
+
+    def _set_traveller(self, seat: int, code: int) -> None:
+        self.trav[seat] = code
+        self.seq += 1
+        coins = self.T.traveller_coins[code]
+        if coins:
+            self.coins[seat] += coins
+            self.seq += 1
+
+    # --- reading -------------------------------------------------------------------------
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.T.ruleset
+
+    @property
+    def players(self) -> int:
+        return self.T.players
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat whose decision it is; ``None`` when the game is over."""
+        step = self._step
+        return None if step is None else step[2]
+
+    @property
+    def current_kind(self) -> str | None:
+        """The reference's step kind of the decision now (``Game.current_step.kind``,
+        e.g. ``"core.move"``, ``"base.meal"``); ``None`` when the game is over."""
+        step = self._step
+        return None if step is None else _DECISION_KINDS[step[0] - _DECISION]
+
+    @property
+    def decisions(self) -> tuple[Action, ...]:
+        """The actions applied so far, in order (the decisions the engine took alone are
+        not among them, as in :func:`~tokaido_rules.decisions`)."""
+        return tuple(self._decisions)
+
+    @property
+    def state_seq(self) -> int:
+        """The sequence number the reference game's state has at this point (its count
+        of events): what ``expected_seq`` is compared with."""
+        return self.seq
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions: the tuple :meth:`Game.legal_actions` gives at this point
+        (empty only when the game is over)."""
+        legal = self._legal
+        if legal is None:
+            step = self._step
+            if step is None:
+                legal = ()
+            elif step[0] == D_MOVE:
+                legal = self._moves(step[1], step[2])  # type: ignore[arg-type]
+            else:
+                legal = self._legal_for(step)
+            self._legal = legal
+        return legal
+
+    def scores(self) -> tuple[Score, ...]:
+        """Per seat: total, points by category, tie-break, rank (as :meth:`Game.scores`)."""
+        T = self.T
+        rows = []
+        for i in range(T.players):
+            own = self.score[i]
+            by_name = dict.fromkeys(T.categories, 0)
+            for k, name in enumerate(_CATEGORIES):
+                by_name[name] = own[k]
+            traveller = None if self.trav[i] < 0 else T.traveller_names[self.trav[i]]
+            rows.append((i, traveller, sum(own), FrozenMap(by_name), self.nach[i]))
+        keys = [(r[2], r[4]) for r in rows]
+        return tuple(Score(*r, rank=1 + sum(1 for k in keys if k > (r[2], r[4])))
+                     for r in rows)
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats ranked first (several in a shared victory)."""
+        return tuple(s.seat for s in self.scores() if s.rank == 1)
+
+    def to_game(self) -> Game:
+        """The reference game at this point: the decisions replayed through
+        :func:`~tokaido_rules.new_game` and :meth:`Game.apply` (slow: a replay)."""
+        if self.setup is None:
+            game = new_game(self.T.players, seed=self.seed, plugins=self.T.ruleset,
+                            travellers=self.given)
+        else:
+            game = new_game(self.T.players, seed=self.seed, plugins=self.T.ruleset,
+                            setup=self.setup)
+        for action in self._decisions:
+            game = game.apply(action)
+        return game
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may see now, as :meth:`Game.view` gives it (built from
+        :meth:`to_game`: slow, a replay of the game)."""
+        return self.to_game().view(seat)
+
+    def __repr__(self) -> str:
+        return (f"<FastGame players={self.T.players} seq={self.seq} "
+                f"current_player={self.current_player} over={self.is_over}>")
+
+    # --- copying -------------------------------------------------------------------------
+    def clone(self) -> FastGame:
+        """An independent copy: applying actions to one never changes the other."""
+        new = FastGame.__new__(FastGame)
+        new.T = self.T
+        new.seed = self.seed
+        new.setup = self.setup
+        new.given = self.given
+        new.seq = self.seq
+        new.is_over = self.is_over
+        new.automatic = self.automatic
+        new.pos = self.pos[:]
+        new.order = self.order[:]
+        new.slot = self.slot[:]
+        new.coins = self.coins[:]
+        new.trav = self.trav[:]
+        new.seat = self.seat
+        new.score = [s[:] for s in self.score]
+        new.don = self.don[:]
+        new.sect = [s[:] for s in self.sect]
+        new.fam = [f[:] for f in self.fam]
+        new.eaten = self.eaten[:]
+        new.gourmet = self.gourmet[:]
+        new.ncol = self.ncol[:]
+        new.nbath = self.nbath[:]
+        new.nchat = self.nchat[:]
+        new.nach = self.nach[:]
+        new.ate = self.ate[:]
+        new.awarded = self.awarded[:]
+        new.souvenirs = self.souvenirs[:]
+        new.meals = self.meals[:]
+        new.springs = self.springs[:]
+        new.encounters = self.encounters[:]
+        new.offer = self.offer[:]
+        new.hand = self.hand[:]
+        new.drawn = [d[:] for d in self.drawn]
+        new.occ = self.occ[:]
+        new.taken = self.taken
+        new.done = self.done[:]
+        new.agenda = self.agenda[:]
+        new.offers = self.offers
+        new._step = self._step
+        new._legal = self._legal
+        new._decisions = self._decisions[:]
+        return new
+
+    # --- acting --------------------------------------------------------------------------
+    def applied(self, action: Action, *, expected_seq: int | None = None) -> FastGame:
+        """A copy of the game after ``action``; this game is unchanged (as
+        :meth:`Game.apply`, at the cost of a :meth:`clone`)."""
+        return self.clone().apply(action, expected_seq=expected_seq)
+
+    def apply(self, action: Action, *, expected_seq: int | None = None) -> FastGame:
+        """Apply ``action`` in place and return this game. An action that is not legal
+        now raises the :class:`~tokaido_rules.IllegalActionError` the reference engine
+        raises, with its message, and changes nothing; ``expected_seq`` as in
+        :meth:`Game.apply` (:class:`~tokaido_rules.StaleActionError`)."""
+        if expected_seq is not None and expected_seq != self.seq:
+            raise StaleActionError(
+                f"the action was sent at seq {expected_seq}; the game is at seq {self.seq}")
+        step = self._step
+        if step is None:
+            raise IllegalActionError("the game is over")
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_for(step)
+        for index, candidate in enumerate(legal):  # usually the very object offered  # noqa: B007
+            if candidate is action:
+                break
+        else:
+            index = self._matching(legal, action)
+        chosen = legal[index]
+        self._decisions.append(chosen)
+        self.seq += 1  # the action's event; it answers the first step of the agenda
+        new: list[Step] = []
+        if step[0] == D_MOVE:  # the agenda is empty
+            self._move(step[1], chosen.position, chosen.slot, new)  # type: ignore[attr-defined]
+        else:
+            agenda = self.agenda
+            if agenda:
+                del agenda[0]
+            self._resolve(step, chosen, index, new)
+            new.extend(agenda)
+        self._run(new)
+        return self
+
+    def _matching(self, legal: tuple[Action, ...], action: object) -> int:
+        """The index of the legal action equal to ``action`` (of the same shape: no
+        ``2.0`` for ``2``); otherwise the reference engine decides, and raises its own
+        error (slow: it replays the game first, which only a refused action costs)."""
+        for index, candidate in enumerate(legal):
+            if candidate == action and all(
+                    type(getattr(candidate, name)) is type(getattr(action, name))
+                    for name in field_names(type(candidate))):
+                return index
+        self.to_game().apply(action)  # type: ignore[arg-type]  # raises, saying why
+        for index, candidate in enumerate(legal):  # the reference took it after all
+            if candidate == action:
+                return index
+        raise AssertionError(f"the reference engine accepts {action!r}, which the fast "
+                             "simulator does not offer")
+
+    # --- the engine's loop, as the reference runs it ------------------------------------
+    def _run(self, working: list[Step]) -> None:
+        """Run steps until a decision with legal actions comes first (as the reference's
+        ``_run``): a decision without any lapses; one with a single answer that the
+        engine may take alone (an ``automatic`` step) is taken, after the agenda is
+        written and an automatic marker; with nothing pending the rearmost traveller
+        moves, or, everyone at the final inn, the game ends and is scored. The agenda is
+        written (an event) wherever it differs from the reference's."""
+        legal: tuple[Action, ...] = ()
+        pending: Step | None = None
+        while True:
+            while working:
+                step = working[0]
+                kind = step[0]
+                if kind >= _DECISION:
+                    legal = self._legal_for(step)
+                    if legal:
+                        if len(legal) == 1 and (kind in (D_BUY, D_PANO) or (
+                                kind == D_MEAL and self._hand_seen_by_all())):
+                            if working != self.agenda:
+                                self.seq += 1  # the agenda is written
+                            self.seq += 2  # the automatic marker, then the action
+                            self.automatic += 1
+                            self.agenda = working[1:]
+                            new: list[Step] = []
+                            self._resolve(step, legal[0], 0, new)
+                            del working[0]
+                            if new:
+                                working[:0] = new
+                            continue
+                        break
+                    del working[0]  # nothing to decide: the decision lapses
+                    continue
+                del working[0]
+                new = []
+                self._run_step(step, new)
+                if new:
+                    working[:0] = new
+            if working or self.is_over:
+                break
+            # nothing pending: the rearmost traveller moves (none: everyone has arrived);
+            # the seated traveller furthest ahead decides the neutral traveller's.
+            # Travellers are ordered by ``order``, ``position * 8 - slot`` (a later
+            # arrival is further back), which no two share.
+            order = self.order
+            rearmost = min(order)
+            if rearmost < self.T.end * 8 - 7:
+                piece = order.index(rearmost)
+                seat = self.seat[piece]
+                if seat is None:
+                    seated = order[:self.T.players]
+                    seat = seated.index(max(seated))
+                pending = _MOVES[piece][seat]
+                break
+            working.extend(_END_STEPS)
+        if working != self.agenda:
+            self.seq += 1
+            self.agenda = working
+        if working:
+            self._step = working[0]
+            self._legal = legal
+        else:
+            self._step = pending
+            self._legal = None if pending is not None else ()
+
+    def _hand_inn(self) -> int:
+        """The inn whose meal hand is out: the furthest inn reached (-1: none)."""
+        space = self.T.space
+        furthest = -1
+        for p in self.pos:
+            if p and space[p] == S_INN and p > furthest:
+                furthest = p
+        return furthest
+
+    def _hand_seen_by_all(self) -> bool:
+        at = self._hand_inn()
+        if at < 0:
+            return False
+        pos = self.pos
+        return all(pos[i] == at for i in range(self.T.players))
+
+    # --- legal actions -------------------------------------------------------------------
+    def _legal_for(self, step: Step) -> tuple[Action, ...]:
+        kind, piece, seat, data = step
+        T = self.T
+        assert seat is not None
+        if kind == D_MOVE:
+            return self._moves(piece, seat)
+        if kind == D_MEAL:
+            hand = self.hand
+            if not hand or self.ate[piece] == self.pos[piece]:
+                return ()
+            coins = self.coins[piece]
+            eaten = self.eaten[piece]
+            cost = T.kinko_price if T.power[self.trav[piece]] == T_KINKO else T.price
+            meals = T.meals[seat]
+            out = [meals[-1]]  # no meal
+            for meal in sorted(set(hand)):
+                if cost[meal] <= coins and not eaten >> meal & 1:
+                    out.append(meals[meal])
+            return tuple(out)
+        if kind == D_BUY:
+            return self._purchases(piece, seat)
+        if kind == D_TEMPLE:
+            return T.donations[seat][min(3, self.coins[piece])]
+        if kind == D_PANO:
+            sect = self.sect[piece]
+            sections = T.sections
+            out = [T.action(PANORAMA, seat, piece, name)
+                   for k, name in enumerate(_PANORAMA_KINDS)
+                   if data >> k & 1 and sect[k] < sections[k]]
+            if out and T.panorama_optional:
+                out.insert(0, T.action(PANORAMA, seat, piece, None))
+            return tuple(out)
+        if kind == D_BANK:
+            return (T.action(BANK_COIN, seat, piece, False),
+                    T.action(BANK_COIN, seat, piece, True))
+        if kind == D_KEEP:
+            return tuple(T.action(KEEP, seat, piece, T.names[c])
+                         for c in sorted(set(self.drawn[piece])))
+        if kind == D_SATSUKI:
+            keep = not all(self.eaten[piece] >> c & 1 for c in self.drawn[piece])
+            if keep:
+                return (T.action(SATSUKI, seat, piece, False),
+                        T.action(SATSUKI, seat, piece, True))
+            return (T.action(SATSUKI, seat, piece, False),)
+        if kind == D_CHOOSE:
+            return tuple(T.action(CHOOSE, seat, T.traveller_names[t])
+                         for t in sorted(self.offers[seat]))
+        raise AssertionError(f"no decision of kind {kind}")
+
+    def _moves(self, piece: int, seat: int) -> tuple[Action, ...]:
+        """Every free slot up to the next inn that a rule allows (``legal_moves``): the
+        road ahead (:meth:`_Tables.road`) less the full spaces and those the traveller
+        may not stop at (a temple or village without a coin, a completed panorama).
+        Remembered per road by what decides it: which slots ahead are taken, how many
+        travellers the inn holds, and what the traveller may not stop at."""
+        here = self.pos[piece]
+        T = self.T
+        road = T.roads.get((seat * 8 + piece) * 64 + here)
+        if road is None:
+            road = T.road(seat, piece, here)
+        shift, mask, inn, width, entries, known = road
+        if self.seat[piece] is None:
+            bad = 0
+        else:
+            bad = (2 if self.coins[piece] < 1 else 0) | self.done[piece] << 2
+        key = (self.taken >> shift & mask) | (self.occ[inn] | bad << 3) << width
+        found = known.get(key)
+        if found is not None:
+            return found
+        occ = self.occ
+        out = []
+        for q, n, check, moves in entries:
+            o = occ[q]
+            if n == 1:
+                if o:
+                    continue
+                move = moves[0]
+            elif n == 0:
+                move = moves[o]
+            elif not o & 1:
+                move = moves[0]
+            elif not o & 2:
+                move = moves[1]
+            else:
+                continue
+            if bad >> check & 1:
+                continue
+            out.append(move)
+        found = known[key] = tuple(out)
+        T.remembered += 1
+        if T.remembered > 1 << 18:  # a long simulation: start again
+            T.remembered = 0
+            for other in T.roads.values():
+                other[5].clear()
+        return found
+
+    def _purchases(self, piece: int, seat: int) -> tuple[Action, ...]:
+        """Every affordable purchase at a village, "buy nothing" first (in the order of
+        ``legal_buy_souvenirs``)."""
+        T = self.T
+        offer = tuple(self.offer)
+        price = T.price
+        prices = tuple([price[c] for c in offer])
+        power = T.power[self.trav[piece]]
+        buyer = 1 if power == T_SASAYAKKO else 2 if power == T_ZENEMON else 0
+        ranked = sorted(offer)
+        key = (buyer, prices, tuple([ranked.index(c) for c in offer]),
+               min(self.coins[piece], sum(prices)))
+        plan = T.plans.get(key)
+        if plan is None:
+            plan = T.plan(*key)
+        made = T.purchases[seat]
+        actions = []
+        named: tuple[str, ...] | None = None
+        for pick, d in plan:
+            cards = pick(offer)
+            discount = offer[d] if d >= 0 else -1
+            if len(cards) < 3:  # few: each made once
+                found = made.get((cards, discount))
+                if found is None:
+                    found = T.purchase(seat, piece, cards, discount)
+            else:  # the whole offer in its order: rarely seen again, so made afresh
+                if named is None:
+                    names = T.names
+                    named = (names[offer[0]], names[offer[1]], names[offer[2]])
+                found = T.actions[BUY](seat, piece, named,
+                                       None if discount < 0 else T.names[discount])
+            actions.append(found)
+        return tuple(actions)
+
+    # --- consequences of decisions ------------------------------------------------------
+    def _resolve(self, step: Step, action: Any, index: int, new: list[Step]) -> None:
+        """Carry out ``action`` (one of the base plugin's action types, read by its
+        fields), the answer to ``step``; steps it schedules go to ``new``."""
+        kind, piece, seat, _ = step
+        if kind == D_MOVE:
+            assert isinstance(action, Move)
+            self._move(piece, action.position, action.slot, new)
+        elif kind == D_MEAL:
+            meal = action.meal
+            if meal is not None:
+                T = self.T
+                code = T.code[meal]
+                cost = T.price[code]
+                if cost and T.power[self.trav[piece]] == T_KINKO:
+                    cost -= 1
+                if cost:
+                    self.coins[piece] -= cost
+                    self.seq += 1
+                self.hand.remove(code)
+                self._eat(piece, code)
+        elif kind == D_BUY:  # what the purchase costs (``_purchase_cost``)
+            T = self.T
+            codes = T.code
+            cards = [codes[name] for name in action.cards]
+            prices = [T.price[c] for c in cards]
+            cost = sum(prices)
+            discount = action.discount
+            if discount is not None:
+                cost -= T.price[codes[discount]] - 1
+            elif len(prices) >= 2 and T.power[self.trav[piece]] == T_SASAYAKKO:
+                cost -= min(prices)
+            if cost:
+                self.coins[piece] -= cost
+                self.seq += 1
+            offer = self.offer
+            for card in cards:
+                offer.remove(card)
+                self._gain_souvenir(piece, card)
+        elif kind == D_TEMPLE:
+            amount = action.amount
+            self.coins[piece] -= amount
+            self.don[piece] += amount
+            self.score[piece][P_DON] += amount
+            self.seq += 3
+            if self.T.hirotada_auto and self.T.power[self.trav[piece]] == T_HIROTADA:
+                self._bank_coin(piece)
+        elif kind == D_PANO:
+            panorama = action.panorama
+            if panorama is not None:
+                self._take_panorama(piece, _PANORAMA_KINDS.index(panorama))
+        elif kind == D_BANK:
+            if action.add:
+                self._bank_coin(piece)
+        elif kind == D_KEEP:
+            code = self.T.code[action.card]
+            others = self.drawn[piece]
+            self.drawn[piece] = []
+            others.remove(code)
+            self._gain(piece, code, -1, 0)
+            self.encounters.extend(others)
+            self.seq += 1
+            new.append((self.T.effect[code], piece, seat, code))
+        elif kind == D_SATSUKI:
+            card = self.drawn[piece][0]
+            self.drawn[piece] = []
+            if action.keep:
+                self._eat(piece, card)
+            else:
+                self.meals.append(card)
+                self.seq += 1
+        elif kind == D_CHOOSE:
+            self._set_traveller(piece, self.T.traveller_index[action.traveller])
+        else:
+            raise AssertionError(f"no decision of kind {kind}")
+
+    def _move(self, piece: int, position: int, slot: int, new: list[Step]) -> None:
+        """The traveller moves; its stop's steps are scheduled (``tokaido_arrival_steps``)."""
+        T = self.T
+        occ = self.occ
+        old = self.pos[piece]
+        if T.slots[old] == 0:
+            occ[old] -= 1
+        else:
+            occ[old] &= ~(1 << self.slot[piece])
+            self.taken &= ~(1 << (2 * old + self.slot[piece]))
+        if T.slots[position] == 0:
+            occ[position] += 1
+        else:
+            occ[position] |= 1 << slot
+            self.taken |= 1 << (2 * position + slot)
+        self.pos[piece] = position
+        self.slot[piece] = slot
+        self.order[piece] = position * 8 - slot
+        power = self.trav[piece]
+        if power >= 0:
+            power = T.power[power]
+        steps = T.arrivals.get((piece * 16 + power + 1) * 64 + position)
+        if steps is None:
+            steps = T.arrival(piece, self.seat[piece], power, position)
+        new += steps
+
+    # --- shared effects ------------------------------------------------------------------
+    def _gain(self, piece: int, card: int, category: int, points: int) -> None:
+        """A card into the collection (an event), its own points (an event), what it
+        counts for, and Mitsukuni's bonus point (``tokaido_card_gained``)."""
+        T = self.T
+        self.seq += 1
+        if points:
+            self.score[piece][category] += points
+            self.seq += 1
+        kind = T.kind[card]
+        if kind == C_SOUVENIR:
+            self.fam[piece][T.family[card]] += 1
+        elif kind == C_MEAL:
+            self.eaten[piece] |= 1 << card
+        elif kind == C_ACHIEVEMENT:
+            self.nach[piece] += 1
+        self.ncol[piece] += T.collector[card]
+        self.nchat[piece] += T.chatterbox[card]
+        self.gourmet[piece] += T.gourmet[card]
+        bather = T.bather[card]
+        self.nbath[piece] += bather
+        if (bather or kind == C_ACHIEVEMENT) and T.power[self.trav[piece]] == T_MITSUKUNI:
+            self.score[piece][P_POWER] += 1
+            self.seq += 1
+
+    def _gain_souvenir(self, piece: int, card: int) -> None:
+        counts = self.fam[piece]
+        held = counts[self.T.family[card]]
+        self._gain(piece, card, P_SOUV, 2 * sum(1 for n in counts if n > held) + 1)
+
+    def _eat(self, piece: int, card: int) -> None:
+        self._gain(piece, card, P_MEAL, self.T.points[card])
+        self.ate[piece] = self.pos[piece]
+        self.seq += 2  # the inn meal counter, the data of where it was eaten
+
+    def _bank_coin(self, piece: int) -> None:
+        self.don[piece] += 1
+        self.score[piece][P_DON] += 1
+        self.seq += 2
+
+    def _take_panorama(self, piece: int, k: int) -> None:
+        T = self.T
+        n = self.sect[piece][k] + 1
+        if n > T.sections[k]:
+            return
+        self.sect[piece][k] = n
+        self._gain(piece, T.section_card[k][n], P_PANO, n)
+        if n == T.sections[k]:
+            self.done[piece] |= 1 << k
+            if not self.awarded[k]:
+                self.awarded[k] = True
+                self._award(piece, T.pano_achievement[k])
+
+    def _award(self, piece: int, card: int) -> None:
+        self._gain(piece, card, P_ACH, self.T.points[card])
+
+    def _choose_panorama(self, piece: int, seat: int | None, new: list[Step]) -> None:
+        sect = self.sect[piece]
+        sections = self.T.sections
+        still = 0
+        for k in range(len(_PANORAMA_KINDS)):
+            if sect[k] < sections[k]:
+                still |= 1 << k
+        if still:
+            new.append((D_PANO, piece, seat, still))
+
+    def _draw_encounter(self, piece: int, seat: int | None, two: bool,
+                        new: list[Step]) -> None:
+        deck = self.encounters
+        if not deck:
+            return
+        self.seq += 1
+        if two and len(deck) >= 2:
+            self.drawn[piece] = deck[:2]
+            del deck[:2]
+            new.append((D_KEEP, piece, seat, 0))
+            return
+        card = deck.pop(0)
+        self.seq -= 1
+        self._gain(piece, card, -1, 0)
+        new.append((self.T.effect[card], piece, seat, card))
+
+    def _return_to_bottom(self, cards: list[int], deck: list[int]) -> None:
+        """Cards under a deck, two or more in a random order (``return_to_bottom``)."""
+        if len(cards) > 1:
+            shuffle(cards, event_stream(self.seed, self.seq), 0)
+        deck.extend(cards)
+        self.seq += 1
+
+    # --- the steps the engine runs ----------------------------------------------------------
+    def _run_step(self, step: Step, new: list[Step]) -> None:
+        kind, piece, seat, data = step
+        T = self.T
+        if kind == K_INN_HAND:
+            if self.slot[piece] == 0:
+                meals = self.meals
+                take = meals[:T.hand_size]
+                if take:
+                    del meals[:T.hand_size]
+                    self.hand.extend(take)
+                    self.seq += 1
+        elif kind == K_INN_CLOSE:
+            here = self.pos[piece]
+            if self.hand and self.pos.count(here) == len(self.pos):
+                hand = self.hand
+                self.hand = []
+                self._return_to_bottom(hand, self.meals)
+        elif kind == K_FARM:
+            self.coins[piece] += 3
+            self.seq += 1
+        elif kind == K_PANO:
+            self._take_panorama(piece, T.space_pano[self.pos[piece]])
+        elif kind == K_HOT:
+            if self.springs:
+                card = self.springs.pop(0)
+                self._gain(piece, card, P_HOT, T.points[card])
+        elif kind == K_VILLAGE:
+            take = self.souvenirs[:3]
+            if take:
+                del self.souvenirs[:3]
+                self.offer.extend(take)
+                self.seq += 1
+            new += ((D_BUY, piece, seat, 0), _VILLAGE_END)
+        elif kind == K_VILLAGE_END:
+            if self.offer:
+                offer = self.offer
+                self.offer = []
+                self._return_to_bottom(offer, self.souvenirs)
+        elif kind == K_ENCOUNTER:
+            self._draw_encounter(piece, seat,
+                                 T.power[self.trav[piece]] == T_YOSHIYASU, new)
+        elif kind == K_UMEGAE:
+            self.score[piece][P_POWER] += 1
+            self.coins[piece] += 1
+            self.seq += 2
+        elif kind == K_HIROTADA:
+            new.append((D_BANK, piece, seat, 0))
+        elif kind == K_NTEMPLE:
+            self.don[piece] += 1
+            self.seq += 1
+        elif kind == K_SHOKUNIN:
+            if self.souvenirs:
+                self._gain_souvenir(piece, self.souvenirs.pop(0))
+        elif kind == K_SAMURAI:
+            self.score[piece][P_ENC] += 3
+            self.seq += 1
+        elif kind == K_KUGE:
+            self.coins[piece] += 3
+            self.seq += 1
+        elif kind == K_MIKO:
+            self.don[piece] += 1
+            self.score[piece][P_DON] += 1
+            self.seq += 2
+        elif kind == K_ANNAIBITO:
+            k = T.shows[data]
+            if self.sect[piece][k] < T.sections[k]:
+                self._take_panorama(piece, k)
+            else:
+                self._choose_panorama(piece, seat, new)
+        elif kind == K_HIROSHIGE:
+            self._choose_panorama(piece, seat, new)
+        elif kind == K_CHUUBEI:
+            self._draw_encounter(piece, seat, False, new)
+        elif kind == K_SATSUKI_DRAW:
+            if self.meals:
+                self.drawn[piece] = [self.meals.pop(0)]
+                self.seq += 1
+                new.append((D_SATSUKI, piece, seat, 0))
+        elif kind == K_NDISCARD:
+            hand = self.hand
+            if hand:
+                card = hand[draw_below(event_stream(self.seed, self.seq), 0, len(hand))]
+                hand.remove(card)
+                self.meals.append(card)
+                self.seq += 1
+        elif kind == K_START_COINS:
+            assert self.setup is not None
+            for seat_, coins in self.setup.coins.items():
+                if coins != self.coins[seat_]:
+                    self.coins[seat_] = coins
+                    self.seq += 1
+        elif kind == K_GAME_OVER:
+            self.is_over = True
+            self.seq += 1
+        elif kind == K_END_ACH:
+            self._end_achievements()
+        elif kind == K_END_TEMPLE:
+            points = _temple_ranking(self.don)
+            for i in range(T.players):
+                if points[i]:
+                    self.score[i][P_RANK] += points[i]
+                    self.seq += 1
+        else:
+            raise AssertionError(f"no step of kind {kind}")
+
+    def _end_achievements(self) -> None:
+        """Gourmet, Collector, Bather, Chatterbox: to every traveller with the highest
+        count (not 0)."""
+        T = self.T
+        seated = range(T.players)
+        for name, values in zip(_END_ACHIEVEMENTS, (self.gourmet, self.ncol, self.nbath,
+                                                    self.nchat), strict=True):
+            best = max(values[i] for i in seated)
+            if best > 0:
+                card = T.achievement[name]
+                for i in seated:
+                    if values[i] == best:
+                        self._award(i, card)
+
+
+# --- proving it: the fast game beside the reference, decision by decision --------------------
+
+
+@frozen
+class DifferentialReport:
+    """What :func:`differential` found: games and decisions compared, and the first
+    difference of each game that had one (empty: every game was the same)."""
+
+    games: int
+    decisions: int
+    differences: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.differences
+
+    def __str__(self) -> str:
+        head = (f"{self.games} games, {self.decisions} decisions: "
+                + ("all equal" if self.ok else f"{len(self.differences)} games differ"))
+        return "\n".join([head, *self.differences])
+
+
+def differential(players: int | Iterable[int], seeds: Iterable[int], *,
+                 plugins: Ruleset | Iterable[str | object] = ("base",),
+                 options: Mapping[str, object] | None = None,
+                 travellers: bool = False, policy: str = "random", logs: bool = True,
+                 setup: Setup | None = None, stop_after: int = 10) -> DifferentialReport:
+    """Play each seed at each player count on the fast simulator and on the reference
+    engine side by side, random decisions (a :class:`random.Random` seeded from the game
+    seed), comparing at every decision the seat to play, the legal actions (the same
+    tuple, in the same order) and the count of events; at the end the scores and, with
+    ``logs``, the reference log of :meth:`FastGame.to_game` with the reference game's,
+    byte for byte. ``travellers``: each game's travellers are chosen from its seed and
+    given (``new_game(travellers=...)``) instead of offered. ``policy``: how decisions
+    are chosen, ``"random"``, ``"eager"`` or ``"seek"`` (:class:`_Policy`: the last two
+    play rarer paths, such as decks that run out). Stops after ``stop_after`` games that differ."""
+    if policy not in _POLICIES:
+        raise ValueError(f"policy must be one of {sorted(_POLICIES)}, not {policy!r}")
+    import random
+
+    ruleset = _ruleset(plugins, options)
+    counts = (players,) if isinstance(players, int) else tuple(players)
+    seeds = tuple(seeds)
+    games = decisions = 0
+    differences: list[str] = []
+    for n in counts:
+        for seed in seeds:
+            rng = random.Random(seed * 7919 + n)
+            names = (tuple(rng.sample(sorted(ruleset.registry.travellers), n))
+                     if travellers else None)
+            games += 1
+            choose = _Policy(policy, rng, ruleset.registry.board)
+            found, made = _differ(n, seed, ruleset, names, choose, logs, setup)
+            decisions += made
+            if found is not None:
+                differences.append(f"{n} players, seed {seed}: {found}")
+                if len(differences) >= stop_after:
+                    return DifferentialReport(games, decisions, tuple(differences))
+    return DifferentialReport(games, decisions, tuple(differences))
+
+
+class _Policy:
+    """How :func:`differential` chooses: ``"random"`` uniformly; ``"eager"`` mostly the
+    nearest stop and the last action of other decisions (the most souvenirs, a meal, the
+    largest donation); ``"seek"`` as eager, but stopping first at spaces of one or two
+    kinds drawn for the game (encounters, hot springs, villages, ...), so decks run out."""
+
+    def __init__(self, name: str, rng: Any, board: Sequence[Any]) -> None:
+        self.name = name
+        self.rng = rng
+        self.targets: frozenset[int] = frozenset()
+        if name == "seek":
+            kinds = rng.sample(("encounter", "hot_spring", "village", "farm", "temple"), 2)
+            self.targets = frozenset(i for i, s in enumerate(board) if s.kind in kinds)
+
+    def __call__(self, legal: tuple[Action, ...]) -> int:
+        rng = self.rng
+        if self.name == "random" or rng.random() < 0.2:
+            return int(rng.randrange(len(legal)))
+        if isinstance(legal[0], Move):
+            for i, move in enumerate(legal):
+                if isinstance(move, Move) and move.position in self.targets:
+                    return i
+            return 0
+        return len(legal) - 1
+
+
+_POLICIES = ("random", "eager", "seek")
+
+
+def _differ(players: int, seed: int, ruleset: Ruleset, travellers: tuple[str, ...] | None,
+            choose: _Policy, logs: bool,
+            setup: Setup | None = None) -> tuple[str | None, int]:
+    """The first difference of one game (``None``: none), and the decisions compared."""
+    game = new_game(players, seed=seed, plugins=ruleset, travellers=travellers, setup=setup)
+    fast = FastGame.new(players, seed=seed, plugins=ruleset, travellers=travellers,
+                        setup=setup)
+    return compare(game, fast, choose, logs)
+
+
+def compare(game: Game, fast: FastGame, choose: Callable[[tuple[Action, ...]], int],
+            logs: bool = True) -> tuple[str | None, int]:
+    """Play ``game`` and ``fast`` side by side to the end, ``choose`` picking the index
+    of each decision among the legal actions: the first difference (``None``: none; see
+    :func:`differential`), and the decisions compared. ``logs``: compare the log of
+    :meth:`FastGame.to_game` with the reference game's at the end."""
+    made = 0
+    while True:
+        where = f"decision {made} (seq {game.state.seq})"
+        if fast.state_seq != game.state.seq:
+            return f"{where}: the fast game is at seq {fast.state_seq}", made
+        if fast.current_player != game.current_player or fast.is_over != game.is_over:
+            return (f"{where}: seat {fast.current_player} (over: {fast.is_over}) to play, "
+                    f"not {game.current_player} (over: {game.is_over})"), made
+        expected = game.legal_actions()
+        got = fast.legal_actions()
+        if got != expected:
+            return f"{where}: legal {list(map(str, got))}, not {list(map(str, expected))}", made
+        if game.is_over:
+            break
+        index = choose(expected)
+        game = game.apply(expected[index])
+        fast.apply(got[index])
+        made += 1
+    if fast.scores() != game.scores():
+        return f"at the end: scores {fast.scores()}, not {game.scores()}", made
+    if logs and dump_log(fast.to_game()) != dump_log(game):
+        return "at the end: the log of to_game() is not the reference log", made
+    return None, made
+
