@@ -113,8 +113,10 @@ class LogError(TokaidoError, ValueError):
 
 
 class LogFormatError(LogError):
-    """A line is not valid: bad JSON, a missing or unknown key, a value of the wrong type,
-    an unknown event type, a line too long."""
+    """A line is not valid: bad JSON, a missing or unknown key, a key named twice in one
+    object, a value of the wrong type, an unknown event type or step kind, a line too
+    long; or the log goes beyond a limit of :mod:`tokaido_rules.log` (``MAX_EVENTS``,
+    ``MAX_CARDS``, ``MAX_LOG_CARDS``, ``MAX_IDLE``)."""
 
 
 class LogSequenceError(LogError):

@@ -25,7 +25,7 @@ import json
 import json.scanner
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import lru_cache, partial
 from operator import itemgetter
 from types import UnionType
@@ -41,6 +41,7 @@ from packaging.version import Version
 from .engine import Game, initial_state, make_rules, new_game
 from .errors import (
     IllegalActionError,
+    LogError,
     LogFormatError,
     LogPluginError,
     LogSequenceError,
@@ -48,7 +49,7 @@ from .errors import (
     LogVersionError,
     TokaidoError,
 )
-from .events import Action, Event, fold
+from .events import Action, AgendaSet, CardsMoved, DeckSet, Event, fold
 from .frozen import EMPTY, FrozenMap
 from .model import GameState, Piece, Step
 from .registry import Registry
@@ -61,7 +62,7 @@ from .ruleset import (
     load_plugin,
     plugin_info,
 )
-from .views import check_seat, redact
+from .views import PUBLIC, SeatOrPublic, Viewer, check_seat, redact
 
 FORMAT = "tokaido-log"
 FORMAT_VERSION = 2
@@ -71,6 +72,25 @@ MAX_LINE = 1_000_000
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects accepted in a value of free form (a plugin's
 data); real values nest three or four deep."""
+MAX_EVENTS = 10_000
+"""The most events a log may hold (the limits below are measured against about 800
+random games of every ruleset, 2 to 5 players: the longest has 539 events). A log
+beyond one is refused at the line that passes it, so that no file can make loading it,
+or drawing it (:mod:`tokaido_rules.viewer`), cost much more than a real game."""
+MAX_CARDS = 1_000
+"""The most cards one zone may hold, and so the most that one ``core.deck_set`` or
+``core.cards_moved`` may name or count. Real games: 60 at most (the panoramas)."""
+MAX_LOG_CARDS = 10_000
+"""The most cards that all the ``core.deck_set`` and ``core.cards_moved`` events of a
+log may name or count together (moving cards costs in proportion to those moved and
+those in the zone). Real games: 338 at most."""
+MAX_IDLE = 100
+"""Every ``MAX_IDLE`` events, loading compares the state with the state ``MAX_IDLE``
+events before; if nothing changed but the counters (``seq``, ``turn``), the log is
+refused. So no run of ``2 * MAX_IDLE - 1`` events that change nothing (each a frame to
+draw, when they are decisions) loads, nor moves done and undone as long. Real games
+never leave the state as it was for more than 6 events (9 in a seat's or the public
+copy, where what the seat did not see does not count)."""
 TRAILER = "core.log_end"
 """The ``type`` of the trailer line that ends the log of a finished game."""
 
@@ -366,8 +386,9 @@ def _thaw(value: Any) -> Any:
     return value
 
 
-def header(game: Game, viewer: int | None = None) -> dict[str, Any]:
-    """The header of a game's log; a seat's copy has no seed and no hidden setup."""
+def header(game: Game, viewer: Viewer = None) -> dict[str, Any]:
+    """The header of a game's log; a seat's copy, and the public copy (``viewer``
+    :data:`~tokaido_rules.views.PUBLIC`), have no seed and no hidden setup."""
     from . import __version__
 
     rules = game.state.rules
@@ -398,11 +419,14 @@ def trailer_line(events: int) -> str:
 # --- dumping -----------------------------------------------------------------------------
 
 
-def dump_log(game: Game, viewer: int | None = None) -> str:
-    """The game's log as JSON Lines text; with ``viewer``, that seat's copy.
+def dump_log(game: Game, viewer: Viewer = None) -> str:
+    """The game's log as JSON Lines text; with ``viewer``, that seat's copy, or with
+    ``viewer="public"`` (:data:`~tokaido_rules.views.PUBLIC`) the public copy: what every
+    seat may see, as a spectator does.
 
     In a seat's copy every event keeps its sequence number and type; fields the seat may
-    not see are left out of ``data`` and named in ``withheld``. The log of a finished
+    not see are left out of ``data`` and named in ``withheld`` (in the public copy, the
+    fields some seat may not see). The log of a finished
     game ends with its trailer. To send or store a log as the game goes on, use
     :class:`LogFeed`, which writes each line once.
     """
@@ -410,8 +434,9 @@ def dump_log(game: Game, viewer: int | None = None) -> str:
 
 
 class LogFeed:
-    """One copy of a game's log (``viewer``: a seat's copy; ``None``: the full log),
-    handed out a few lines at a time as the game goes on.
+    """One copy of a game's log (``viewer``: a seat's copy; ``"public"``,
+    :data:`~tokaido_rules.views.PUBLIC`: the public copy, what every seat may see;
+    ``None``: the full log), handed out a few lines at a time as the game goes on.
 
     :meth:`new_lines` returns the lines not handed out yet: the header first, then the
     lines of the events since the last call, and the trailer once the game is over. It
@@ -419,7 +444,8 @@ class LogFeed:
     after it), where ``dump_log(game, viewer)`` redacts the whole game again; the lines
     of every call, joined, are ``dump_log(game, viewer)``. A seat's lines are made with
     the same redaction as its copy of the log (:func:`~tokaido_rules.views.redact`), so
-    they hold nothing the seat may not see.
+    they hold nothing the seat may not see; the public lines, nothing some seat may not
+    see.
 
     ``since``: the receiver already has the header and the events before seq ``since``
     of ``game`` (a client reconnecting, a server restarted from a stored log); the feed
@@ -429,11 +455,11 @@ class LogFeed:
     game led to through :meth:`~tokaido_rules.Game.apply`. Make a new feed for a branch.
     """
 
-    def __init__(self, game: Game, viewer: int | None = None, *,
+    def __init__(self, game: Game, viewer: Viewer = None, *,
                  since: int | None = None) -> None:
-        if viewer is not None:
+        if viewer is not None and viewer != PUBLIC:
             viewer = check_seat(game.state, viewer)
-        self.viewer = viewer
+        self.viewer: Viewer = viewer
         self._rules = game.state.rules
         self._seed = game.seed
         self._state = initial_state(self._rules, self._seed)
@@ -487,10 +513,11 @@ class LogFeed:
                     lines.append(event_line(seq, event) + "\n")
                     seq += 1
             else:
+                seat = None if isinstance(viewer, str) else viewer  # None: the public copy
                 state = self._state
                 for event in new:
                     state = fold(state, event)
-                    data, withheld = redact(event, state, viewer)
+                    data, withheld = redact(event, state, seat)
                     lines.append(event_line(seq, event, data, withheld) + "\n")
                     seq += 1
                 self._state = state
@@ -653,7 +680,69 @@ def _parse_line(text: str, number: int) -> dict[str, Any]:
         raise LogFormatError(f"not valid JSON ({exc})", number) from None
     if not isinstance(obj, dict):
         raise LogFormatError("expected a JSON object", number)
+    _check_unique_keys(obj, text, number)
     return obj
+
+
+class _RepeatedKey(Exception):
+    """Raised while parsing a line again to find the key it names twice."""
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKey(key)
+            seen.add(key)
+    return obj
+
+
+_PAIRS_DECODER = json.JSONDecoder(object_pairs_hook=_unique_pairs)
+
+
+def _key_count(value: Any) -> int:
+    """How many keys the objects of a parsed JSON value have in all."""
+    count = 0
+    if type(value) is dict:
+        count = len(value)
+        value = value.values()
+    for item in value:
+        if type(item) is dict or type(item) is list:
+            count += _key_count(item)
+    return count
+
+
+def _check_unique_keys(obj: dict[str, Any], text: str, number: int) -> None:
+    """Refuse a line that names a key twice in one object (JSON readers differ on which
+    value they keep; Python's keeps the last, silently).
+
+    Cheap for the usual line: every key is followed by a colon, and JSON has no other
+    colon outside its strings, so a line with as many colons as its parsed objects have
+    keys (where a key named twice counts once) names none twice. A line with more colons
+    (a colon in a string, or a key named twice) is parsed again, noting every key. (The
+    reader of a log counts the keys of most lines at once, :func:`_line_keys`, and calls
+    this only when they and the colons differ.)"""
+    colons = text.count(":")
+    keys = None
+    data = obj.get("data")
+    if type(data) is dict and text.count("{") == 2:  # no other object: line, data
+        keys = len(obj) + len(data)
+    else:
+        with suppress(RecursionError):  # told below
+            keys = _key_count(obj)
+    if colons == keys:
+        return
+    try:
+        _PAIRS_DECODER.decode(text)
+    except _RepeatedKey as exc:
+        raise LogFormatError(f"key {_shown(exc.args[0])} appears twice in one object",
+                             number) from None
+    except RecursionError:
+        raise LogFormatError("not valid JSON (nested too deeply)", number) from None
+    except ValueError:  # parsed once already: not expected
+        raise LogFormatError("not valid JSON", number) from None
 
 
 _C_SCANNER: Any = getattr(json.scanner, "c_make_scanner", None)
@@ -727,6 +816,11 @@ def _parse_header(obj: dict[str, Any], known: Iterable[object] = ()) -> _Header:
         raise LogFormatError(f"bad header: {_describe(exc)}", 1) from None
     if not 0 <= seed < 2**64:
         raise LogFormatError("seed out of range", 1)
+    listed: set[str] = set()
+    for entry in plugins:
+        if entry.id in listed:
+            raise LogFormatError(f"plugin {_shown(entry.id)} is listed twice", 1)
+        listed.add(entry.id)
     installed = installed_plugins()
     given = {plugin_info(p).id: p for p in known}
     objects = []
@@ -833,9 +927,10 @@ def _parse_event(obj: dict[str, Any], number: int, seq: int, registry: Registry,
             and obj["seq"] == seq and obj["v"] == cls.VERSION and type(obj["v"]) is int
             and type(data) is dict):  # a usual line: the checks below, in one
         try:
-            return structurers[cls](data, cls)  # type: ignore[no-any-return]
+            event = structurers[cls](data, cls)
         except Exception as exc:
             raise LogFormatError(f"bad {kind} data: {_describe(exc)}", number) from None
+        return event if cls is not AgendaSet else _check_agenda(event, registry, number)
     if obj.keys() != _EVENT_KEY_SET:
         _check_keys(obj, EVENT_KEYS, number)
     if type(obj["seq"]) is not int:
@@ -864,9 +959,28 @@ def _parse_event(obj: dict[str, Any], number: int, seq: int, registry: Registry,
                                  number) from None
         version += 1
     try:
-        return structurers[cls](data, cls)  # type: ignore[no-any-return]
+        event = structurers[cls](data, cls)
     except Exception as exc:
         raise LogFormatError(f"bad {kind} data: {_describe(exc)}", number) from None
+    return event if cls is not AgendaSet else _check_agenda(event, registry, number)
+
+
+def _check_agenda(event: Event, registry: Registry, number: int) -> Event:
+    """Refuse an agenda with a step of a kind no enabled plugin registered: nothing
+    could run it (the line's own type allows any kind)."""
+    if isinstance(event, AgendaSet):
+        for step in event.steps:
+            if step.kind not in registry.steps:
+                raise LogFormatError(f"unknown step kind {_shown(step.kind)} in the agenda",
+                                     number)
+    return event
+
+
+_CARD_EVENTS = (DeckSet, CardsMoved)
+_CHECKED = (AgendaSet, *_CARD_EVENTS)
+"""The event types that :func:`_check_fit` checks before they are folded."""
+_WATCHED = frozenset(_CHECKED)
+"""The same, to tell them by their exact type (cheaper than ``isinstance``)."""
 
 
 def _check_trailer(obj: dict[str, Any], number: int, events: int) -> None:
@@ -894,15 +1008,22 @@ million characters of distinct lines, take about 4 MB."""
 
 
 class _SeenLines:
-    """The events already parsed from lines of logs with one set of event types, by the
-    text of the line after its sequence number (:attr:`events`).
+    """The events already parsed from lines of logs with one set of event types and
+    step kinds, by the text of the line after ``{"seq":N,"type":"`` (:attr:`events`).
 
-    Events are immutable and a line's text after ``{"seq":N,`` decides its event alone,
-    so a line seen before is that event again: it needs no JSON scan and no structuring.
-    Lines repeat a lot (nine in ten across a hundred random 4-player games: the same
-    coins paid, points scored, agendas written); only lines that parsed the usual way (the
-    current version of their event, no other ``"seq"`` in them) are remembered, and the
-    fold still checks every event against the game."""
+    Events are immutable and that text decides a line's event alone (no line names a
+    key twice: such lines are refused, so it holds no other ``seq``), so a line seen
+    before is that event again: it needs no JSON scan and no structuring. Lines repeat a
+    lot (nine in ten across a hundred random 4-player games: the same coins paid, points
+    scored, agendas written); only lines that parsed the usual way (the current version
+    of their event) and are written as the writer writes them are remembered: ``type``
+    just after ``seq``, no escape sequence (a backslash), no space, ``data``, an object,
+    last (so nothing after it, not even a carriage return). So the same content spelt
+    otherwise (``"se\\u0071"`` for ``"seq"``, spaces after the colons, keys in another
+    order) is read each time and takes no entry. (Keys within ``data`` in another order,
+    a tab between two values or ``-0`` for ``0``, which no writer produces, would take an
+    entry each, as any other line does: cheaper than testing for them, and the memory is
+    bounded all the same.) The fold still checks every event against the game."""
 
     __slots__ = ("characters", "events")
 
@@ -920,13 +1041,59 @@ class _SeenLines:
         self.characters += len(rest)
 
 
-_SEEN: dict[tuple[type[Event], ...], _SeenLines] = {}
+_STEP_DATA = itemgetter("data")
+
+
+def _line_keys(obj: dict[str, Any], event: Event) -> int:
+    """How many keys (a key named twice counted once) the objects of a line have that
+    parsed as ``obj`` into ``event``, a type whose data may hold objects; for an agenda,
+    at C speed, those of the line, its data, its steps and their data only, which is all
+    of them unless a step's data holds an object in turn (and at worst fewer: a count
+    that agrees with the line's colons is exact)."""
+    if type(event) is AgendaSet:
+        data = obj["data"]
+        steps = data["steps"]
+        try:
+            inner = sum(map(len, map(_STEP_DATA, steps)))
+        except KeyError:  # a step without data (its default)
+            return _key_count(obj)
+        return 4 + len(data) + sum(map(len, steps)) + inner
+    return _key_count(obj)
+
+
+@lru_cache(maxsize=64)
+def _flat_types(events: tuple[type[Event], ...]) -> frozenset[type[Event]]:
+    """The event types among ``events`` whose fields hold no JSON object (each an int, a
+    str, a bool, one of those or ``None``, or a tuple of int or str): a line of one has
+    two objects, itself and its data, and so ``4 + len(data)`` keys."""
+    plain: set[Any] = {int, str, bool, type(None)}
+    flat = set()
+    for cls in events:
+        try:
+            hints = get_type_hints(cls)
+            kinds = [hints[f.name] for f in attrs.fields(cls)]
+        except Exception:  # a hint that does not resolve: not known to be flat
+            continue
+        if all(kind in plain
+               or (get_origin(kind) in (Union, UnionType) and plain.issuperset(get_args(kind)))
+               or (get_origin(kind) is tuple and get_args(kind) in ((int, ...), (str, ...)))
+               for kind in kinds):
+            flat.add(cls)
+    return frozenset(flat)
+
+
+def _too_many_events(number: int) -> LogFormatError:
+    return LogFormatError(f"more than {MAX_EVENTS} events (MAX_EVENTS; a real game has "
+                          "a few hundred)", number)
+
+
+_SEEN: dict[tuple[tuple[type[Event], ...], tuple[str, ...]], _SeenLines] = {}
 
 
 def _seen_lines(registry: Registry) -> _SeenLines:
-    """The :class:`_SeenLines` of a registry's event types (rulesets with the same event
-    types share one)."""
-    key = tuple(registry.events.values())
+    """The :class:`_SeenLines` of a registry's event types and step kinds (rulesets with
+    the same share one: a line's event is checked against both when it is parsed)."""
+    key = (tuple(registry.events.values()), tuple(registry.steps))
     seen = _SEEN.get(key)
     if seen is None:
         if len(_SEEN) >= 64:
@@ -960,6 +1127,7 @@ class _Reader:
         structurers = _converter_and_structurers(self.head.ruleset)[1]
         memory = _seen_lines(registry)
         seen = memory.events
+        flat = _flat_types(tuple(registry.events.values()))
         trailers = self.head.version >= 2
         scan = _SCAN
         count = 0
@@ -967,11 +1135,13 @@ class _Reader:
         for block in itertools.chain((self._first[1:],), self._blocks):
             for index, text in enumerate(block):
                 number += 1
-                prefix = f'{{"seq":{count},'
+                prefix = f'{{"seq":{count},"type":"'
                 if text.startswith(prefix):  # the usual line: one seen before is known
                     rest = text[len(prefix):]
                     event = seen.get(rest)
                     if event is not None:
+                        if count == MAX_EVENTS:
+                            raise _too_many_events(number)
                         count += 1
                         yield number, event
                         continue
@@ -988,15 +1158,28 @@ class _Reader:
                             obj = None
                 if obj is None:
                     obj = _parse_line(text, number)
-                event = _parse_event(obj, number, count, registry, structurers, trailers)
+                try:
+                    event = _parse_event(obj, number, count, registry, structurers, trailers)
+                except LogError:
+                    _check_unique_keys(obj, text, number)  # the fault to name, if it is one
+                    raise
                 if event is None:  # the trailer: check it, and that nothing follows it
+                    _check_unique_keys(obj, text, number)
                     _check_trailer(obj, number, count)
                     self.count, self.number, self.complete = count, number, True
                     if index + 1 < len(block) or any(self._blocks):
                         raise LogFormatError(f"nothing may follow the trailer (line "
                                              f"{number}), which ends the log", number + 1)
                     return
-                if rest and obj["v"] == event.VERSION and '"seq"' not in rest:
+                # the keys parsed, or fewer: as many colons, and no key is named twice
+                keys = (4 + len(obj["data"]) if type(event) in flat
+                        else _line_keys(obj, event))
+                if text.count(":") != keys:
+                    _check_unique_keys(obj, text, number)
+                if count == MAX_EVENTS:
+                    raise _too_many_events(number)
+                if (rest and obj["v"] == event.VERSION  # and the writer's text (_SeenLines)
+                        and "\\" not in rest and " " not in rest and rest.endswith("}}")):
                     memory.remember(rest, event)
                 count += 1
                 yield number, event
@@ -1026,7 +1209,23 @@ def _read(source: LogSource, plugins: Iterable[object]) -> tuple[_Header, list[E
             raise LogFormatError(f"bad game parameters: {exc}", 1) from None
         state = initial_state(rules, head.seed)
         events: list[Event] = []
+        cards = 0
+        mark, check_at = state, MAX_IDLE + 1  # the line at which to compare with mark
+        players, pieces = rules.players, len(state.pieces)
         for number, event in reader:
+            if type(event) in _WATCHED:  # _check_fit's tests, written out for speed
+                if isinstance(event, AgendaSet):
+                    for step in event.steps:
+                        if not (-1 <= step.piece < pieces
+                                and (step.seat is None or 0 <= step.seat < players)):
+                            _check_fit(event, state, cards, number)  # raises, saying why
+                elif isinstance(event, _CARD_EVENTS):
+                    named = len(event.cards)
+                    cards += named
+                    if (named > MAX_CARDS or cards > MAX_LOG_CARDS
+                            or (isinstance(event, CardsMoved) and event.dst != event.src
+                                and len(state.zones.get(event.dst, ())) + named > MAX_CARDS)):
+                        _check_fit(event, state, cards - named, number)
             if state.over and isinstance(event, Action):
                 raise LogStateError(f"{event.TYPE} is a decision after the end of the game",
                                     number)
@@ -1036,6 +1235,9 @@ def _read(source: LogSource, plugins: Iterable[object]) -> tuple[_Header, list[E
                 raise LogStateError(f"{event.TYPE} does not fit the game: {_describe(exc)}",
                                     number) from None
             events.append(event)
+            if number == check_at:
+                _check_changed(mark, state, number)
+                mark, check_at = state, number + MAX_IDLE
         reader.check_end(state.over)
     game = Game(state, tuple(events))
     try:
@@ -1044,6 +1246,56 @@ def _read(source: LogSource, plugins: Iterable[object]) -> tuple[_Header, list[E
         raise LogStateError(f"the log ends in a state the rules cannot continue: "
                             f"{_describe(exc)}", reader.number) from None
     return head, events, game
+
+
+def _check_fit(event: Event, state: GameState, cards: int, number: int,
+               sizes: Mapping[str, int] | None = None) -> int:
+    """Check an agenda, deck or move against the game before it is folded: each step for
+    a seat and a traveller of the game, no deck, move or zone of more than
+    :data:`MAX_CARDS` cards, the log's decks and moves within :data:`MAX_LOG_CARDS`
+    cards in all (``cards``: so far; the new total is returned). ``sizes``: the zones'
+    sizes, when not those of ``state``."""
+    if isinstance(event, AgendaSet):
+        players, pieces = state.rules.players, len(state.pieces)
+        for step in event.steps:
+            if step.seat is not None and not 0 <= step.seat < players:
+                raise LogStateError(f"a step of the agenda is for seat {step.seat}, not a "
+                                    f"seat of this {players}-player game", number)
+            if not -1 <= step.piece < pieces:
+                raise LogStateError(f"a step of the agenda is about traveller {step.piece}, "
+                                    f"not one of the game's {pieces}", number)
+        return cards
+    if isinstance(event, _CARD_EVENTS):
+        named = len(event.cards)
+        if named > MAX_CARDS:
+            raise LogFormatError(f"{event.TYPE} names {named} cards, more than {MAX_CARDS} "
+                                 "(MAX_CARDS)", number)
+        cards += named
+        if cards > MAX_LOG_CARDS:
+            raise LogFormatError("the log's decks and moves name more than "
+                                 f"{MAX_LOG_CARDS} cards in all (MAX_LOG_CARDS)", number)
+        if isinstance(event, CardsMoved) and event.dst != event.src:
+            size = (len(state.zones.get(event.dst, ())) if sizes is None
+                    else sizes.get(event.dst, 0)) + len(event.cards)
+            if size > MAX_CARDS:
+                raise LogFormatError(f"zone {_shown(event.dst)} would hold {size} cards, "
+                                     f"more than {MAX_CARDS} (MAX_CARDS)", number)
+    return cards
+
+
+def _same_but_counters(before: GameState, after: GameState) -> bool:
+    """Whether two states differ at most in their counters (``seq``, ``turn``)."""
+    return (after.over == before.over and after.pieces == before.pieces
+            and after.zones == before.zones and after.agenda == before.agenda
+            and after.data == before.data and after.script == before.script)
+
+
+def _check_changed(before: GameState, after: GameState, number: int) -> None:
+    """Refuse a log whose last :data:`MAX_IDLE` events, up to line ``number``, leave
+    the game as it was."""
+    if _same_but_counters(before, after):
+        raise LogFormatError(f"the last {MAX_IDLE} events change nothing but the "
+                             "counters (MAX_IDLE)", number)
 
 
 def read_log(source: LogSource,
@@ -1075,7 +1327,9 @@ def load_log(source: LogSource, *, plugins: Iterable[object] = ()) -> Game:
 class Verification:
     """The result of :func:`verify_log`: ``ok``, or the first ``seq`` where the log and
     a replay under the current rules part ways (``None`` when the fault is in the
-    header), and why; ``decisions`` counts the decisions replayed."""
+    header), and why; ``decisions`` counts the decisions that agree, those the rules
+    took alone (a single answer) included, as
+    :func:`~tokaido_rules.simulate.decision_count` counts them."""
 
     ok: bool
     seq: int | None
@@ -1119,6 +1373,8 @@ def verify_log(source: LogSource, *, plugins: Iterable[object] = (),
                 if not _same(produced[seq], event):
                     return Verification(False, seq, _mismatch(produced[seq], event),
                                         decisions)
+                if isinstance(event, Action):  # one the rules took alone, single answer
+                    decisions += 1
                 continue
             if game.is_over:
                 return Verification(False, seq, f"the log has {event.TYPE} after the end of "
@@ -1201,7 +1457,7 @@ def load_state(text: str, rules: Rules) -> GameState:
     obj = _parse_line(text, 1)
     _check_keys(obj, STATE_KEYS, 1)
     try:
-        return GameState(
+        state = GameState(
             rules=rules,
             seed=_CONVERTER.structure(obj["seed"], int),
             pieces=_CONVERTER.structure(obj["pieces"], tuple[Piece, ...]),
@@ -1215,6 +1471,11 @@ def load_state(text: str, rules: Rules) -> GameState:
         )
     except Exception as exc:
         raise LogFormatError(f"bad state: {_describe(exc)}", 1) from None
+    for step in state.agenda:
+        if step.kind not in rules.registry.steps:
+            raise LogFormatError(f"bad state: unknown step kind {_shown(step.kind)} in the "
+                                 "agenda", 1)
+    return state
 
 
 # --- a seat's copy ---------------------------------------------------------------------------
@@ -1244,15 +1505,16 @@ UNSEEN = "?"
 
 @frozen
 class SeatCopy:
-    """A seat's copy of a log, read by :func:`load_seat_copy`: the ruleset, players and
-    public setup of its header, the ``viewer`` seat, its lines, and ``complete`` when it
-    ends with the trailer of a finished game. It has no seed and no hidden fact, so it
-    cannot become a :class:`~tokaido_rules.Game`; what the seat saw can be drawn from it
-    (:mod:`tokaido_rules.viewer`)."""
+    """A seat's copy of a log, or the public copy, read by :func:`load_seat_copy`: the
+    ruleset, players and public setup of its header, the ``viewer`` seat (``"public"``,
+    :data:`~tokaido_rules.views.PUBLIC`, for the public copy), its lines, and
+    ``complete`` when it ends with the trailer of a finished game. It has no seed and no
+    hidden fact, so it cannot become a :class:`~tokaido_rules.Game`; what the seat (or
+    every seat) saw can be drawn from it (:mod:`tokaido_rules.viewer`)."""
 
     ruleset: Ruleset
     players: int
-    viewer: int
+    viewer: SeatOrPublic
     setup: Setup
     lines: tuple[SeatLine, ...]
     complete: bool
@@ -1278,7 +1540,10 @@ def _seat_event(obj: dict[str, Any], number: int, seq: int, registry: Registry,
     if not withheld:
         event = _parse_event(plain, number, seq, registry, structurers)
     elif (cls is not None and withheld == ("cards",) and isinstance(data, dict)
-          and type(data.get("count")) is int and 0 <= data["count"] <= 10_000):
+          and type(data.get("count")) is int and data["count"] >= 0):
+        if data["count"] > MAX_CARDS:
+            raise LogFormatError(f"{kind} counts {data['count']} cards, more than "
+                                 f"{MAX_CARDS} (MAX_CARDS)", number)
         filled = {**plain, "data": {**data, "cards": [UNSEEN] * data["count"]}}
         event = _parse_event(filled, number, seq, registry, structurers)
     else:
@@ -1296,13 +1561,57 @@ def _seat_event(obj: dict[str, Any], number: int, seq: int, registry: Registry,
     return SeatLine(seq, str(plain["type"]), frozen_data, withheld, event)
 
 
+class _SeatChecks:
+    """What loading a full log checks across its lines (:func:`_read`), for the lines
+    of a seat's or the public copy as :mod:`tokaido_rules.viewer` draws them: no zone
+    over :data:`MAX_CARDS` cards (cards the seat did not see are placeholders, which
+    the viewer adds where the copy counts more cards than it knows of), the decks and
+    moves within :data:`MAX_LOG_CARDS` cards, agendas for the game's seats and
+    travellers, and no :data:`MAX_IDLE` lines in a row that change nothing. What the
+    copy shows is folded (a line that cannot be, for want of what was withheld, changes
+    nothing here)."""
+
+    def __init__(self, head: _Header) -> None:
+        try:
+            rules = make_rules(head.ruleset, head.players, head.setup)
+        except TokaidoError as exc:
+            raise LogFormatError(f"bad game parameters: {exc}", 1) from None
+        self.state = self.mark = initial_state(rules, 0)
+        self.sizes: dict[str, int] = {}
+        self.cards = 0
+        self.check_at = MAX_IDLE
+
+    def check(self, line: SeatLine, number: int) -> SeatLine:
+        """Check the next line (``number``: its line number) and fold what it shows."""
+        event = line.event
+        if event is not None:
+            if isinstance(event, _CHECKED):
+                self.cards = _check_fit(event, self.state, self.cards, number, self.sizes)
+                sizes = self.sizes
+                if isinstance(event, DeckSet):
+                    sizes[event.zone] = event.count
+                elif isinstance(event, CardsMoved):  # as the viewer folds it
+                    if event.dst == event.src:
+                        sizes[event.src] = event.count
+                    else:
+                        sizes[event.src] = max(0, sizes.get(event.src, 0) - event.count)
+                        sizes[event.dst] = sizes.get(event.dst, 0) + event.count
+            with suppress(Exception):  # a placeholder the fold cannot take
+                self.state = fold(self.state, event)
+        if line.seq + 1 == self.check_at:
+            _check_changed(self.mark, self.state, number)
+            self.mark, self.check_at = self.state, self.check_at + MAX_IDLE
+        return line
+
+
 def load_seat_copy(source: LogSource, *, plugins: Iterable[object] = ()) -> SeatCopy:
-    """Read a seat's copy of a log (``dump_log(game, viewer=seat)``), which
-    :func:`load_log` refuses: it has no seed, and fields the seat may not see are
-    withheld. Lines are checked as strictly as a full log's (sequence, event types,
-    the trailer); ``source`` is read as by :func:`load_log`. A full log is refused
-    with a :class:`~tokaido_rules.errors.LogFormatError` (load it with
-    :func:`load_log`, or write its seat's copy)."""
+    """Read a seat's copy of a log (``dump_log(game, viewer=seat)``), or the public copy
+    (``viewer="public"``), which :func:`load_log` refuses: it has no seed, and fields the
+    seat (some seat) may not see are withheld. Lines are checked as strictly as a full
+    log's (sequence, event types, the trailer); ``source`` is read as by
+    :func:`load_log`. A full log is refused with a
+    :class:`~tokaido_rules.errors.LogFormatError` (load it with :func:`load_log`, or
+    write its seat's copy)."""
     with _blocks(source) as blocks:
         first = next(blocks, None)
         if not first:
@@ -1312,19 +1621,20 @@ def load_seat_copy(source: LogSource, *, plugins: Iterable[object] = ()) -> Seat
             raise LogFormatError("this is a full log, not a seat's copy: load it with "
                                  "load_log", 1)
         viewer = obj.get("viewer")
-        if type(viewer) is not int:
-            raise LogFormatError("viewer must be a seat number", 1)
+        if type(viewer) is not int and viewer != PUBLIC:
+            raise LogFormatError(f"viewer must be a seat number or {PUBLIC!r}", 1)
         setup = obj.get("setup")
         full = {k: v for k, v in obj.items() if k != "viewer"}
         full["seed"] = 0
         if isinstance(setup, dict):
             full["setup"] = {**setup, "stacks": {}, "chance": {}}
         head = _parse_header(full, plugins)
-        if not 0 <= viewer < head.players:
+        if type(viewer) is int and not 0 <= viewer < head.players:
             raise LogFormatError(f"viewer {viewer} is not a seat of a {head.players}-player "
                                  "game", 1)
         registry = head.ruleset.registry
         structurers = _converter_and_structurers(head.ruleset)[1]
+        checks = _SeatChecks(head)
         lines: list[SeatLine] = []
         complete = False
         number = 1
@@ -1339,5 +1649,8 @@ def load_seat_copy(source: LogSource, *, plugins: Iterable[object] = ()) -> Seat
                     _check_trailer(line, number, len(lines))
                     complete = True
                     continue
-                lines.append(_seat_event(line, number, len(lines), registry, structurers))
+                if len(lines) == MAX_EVENTS:
+                    raise _too_many_events(number)
+                lines.append(checks.check(_seat_event(line, number, len(lines), registry,
+                                                      structurers), number))
     return SeatCopy(head.ruleset, head.players, viewer, head.setup, tuple(lines), complete)
