@@ -722,7 +722,8 @@ def _check_unique_keys(obj: dict[str, Any], text: str, number: int) -> None:
     colon outside its strings, so a line with as many colons as its parsed objects have
     keys (where a key named twice counts once) names none twice. A line with more colons
     (a colon in a string, or a key named twice) is parsed again, noting every key. (The
-    reader of a log counts the keys of most lines at once, :func:`_line_keys`, and calls
+    reader of a log counts the keys of the usual line at once, those of the line and its
+    data, and of an agenda's steps, :func:`_agenda_keys`: all of them or fewer; it calls
     this only when they and the colons differ.)"""
     colons = text.count(":")
     keys = None
@@ -1044,42 +1045,17 @@ class _SeenLines:
 _STEP_DATA = itemgetter("data")
 
 
-def _line_keys(obj: dict[str, Any], event: Event) -> int:
-    """How many keys (a key named twice counted once) the objects of a line have that
-    parsed as ``obj`` into ``event``, a type whose data may hold objects; for an agenda,
-    at C speed, those of the line, its data, its steps and their data only, which is all
-    of them unless a step's data holds an object in turn (and at worst fewer: a count
-    that agrees with the line's colons is exact)."""
-    if type(event) is AgendaSet:
-        data = obj["data"]
-        steps = data["steps"]
-        try:
-            inner = sum(map(len, map(_STEP_DATA, steps)))
-        except KeyError:  # a step without data (its default)
-            return _key_count(obj)
-        return 4 + len(data) + sum(map(len, steps)) + inner
-    return _key_count(obj)
-
-
-@lru_cache(maxsize=64)
-def _flat_types(events: tuple[type[Event], ...]) -> frozenset[type[Event]]:
-    """The event types among ``events`` whose fields hold no JSON object (each an int, a
-    str, a bool, one of those or ``None``, or a tuple of int or str): a line of one has
-    two objects, itself and its data, and so ``4 + len(data)`` keys."""
-    plain: set[Any] = {int, str, bool, type(None)}
-    flat = set()
-    for cls in events:
-        try:
-            hints = get_type_hints(cls)
-            kinds = [hints[f.name] for f in attrs.fields(cls)]
-        except Exception:  # a hint that does not resolve: not known to be flat
-            continue
-        if all(kind in plain
-               or (get_origin(kind) in (Union, UnionType) and plain.issuperset(get_args(kind)))
-               or (get_origin(kind) is tuple and get_args(kind) in ((int, ...), (str, ...)))
-               for kind in kinds):
-            flat.add(cls)
-    return frozenset(flat)
+def _agenda_keys(obj: dict[str, Any]) -> int:
+    """The keys of an agenda line parsed as ``obj``, of its data, of its steps and of
+    their data, counted at C speed (a key named twice counts once): all the keys of the
+    line unless a step's data holds an object in turn, else fewer."""
+    data = obj["data"]
+    steps = data["steps"]
+    try:
+        inner = sum(map(len, map(_STEP_DATA, steps)))
+    except KeyError:  # a step without data (its default)
+        inner = 0
+    return 4 + len(data) + sum(map(len, steps)) + inner
 
 
 def _too_many_events(number: int) -> LogFormatError:
@@ -1127,7 +1103,6 @@ class _Reader:
         structurers = _converter_and_structurers(self.head.ruleset)[1]
         memory = _seen_lines(registry)
         seen = memory.events
-        flat = _flat_types(tuple(registry.events.values()))
         trailers = self.head.version >= 2
         scan = _SCAN
         count = 0
@@ -1171,11 +1146,12 @@ class _Reader:
                         raise LogFormatError(f"nothing may follow the trailer (line "
                                              f"{number}), which ends the log", number + 1)
                     return
-                # the keys parsed, or fewer: as many colons, and no key is named twice
-                keys = (4 + len(obj["data"]) if type(event) in flat
-                        else _line_keys(obj, event))
-                if text.count(":") != keys:
-                    _check_unique_keys(obj, text, number)
+                # the keys of the line and its data (of an agenda's steps too): all the
+                # keys parsed or fewer, so as many colons means no key is named twice
+                keys = (_agenda_keys(obj) if type(event) is AgendaSet
+                        else 4 + len(obj["data"]))
+                if text.count(":") != keys:  # a key named twice, a colon in a string, or
+                    _check_unique_keys(obj, text, number)  # objects deeper in the data
                 if count == MAX_EVENTS:
                     raise _too_many_events(number)
                 if (rest and obj["v"] == event.VERSION  # and the writer's text (_SeenLines)
