@@ -22,6 +22,8 @@ from tokaido_rules.testing import (
     ConformanceReport,
     check_twin,
     covered_options,
+    covered_plugin_sets,
+    covered_rulesets,
     play,
     run_conformance,
     run_differential,
@@ -156,14 +158,27 @@ def test_kit_catches_broken_plugins(plugin: object, message: str) -> None:
 
 
 def test_differential_mode_covers_every_option_value() -> None:
-    """The fast simulator plays the reference's games in every covered ruleset (base
-    with each value of each option, and all changed at once) at 2 to 5 players."""
+    """The fast simulator plays the reference's games in every covered ruleset (every
+    covered plugin combination; base with each value of each option, and all changed
+    at once) at 2 to 5 players."""
     report = run_differential(games=2)
     assert report.players == (2, 3, 4, 5)
-    assert len(report.options) == len(covered_options()) == 6
+    assert len(covered_options()) == 6
+    played = list(zip(report.rulesets, report.options, strict=True))
+    assert [(ids, dict(o)) for ids, o in played] == [
+        (ids, o) for ids, o in covered_rulesets()]
+    assert set(covered_plugin_sets()) <= set(report.rulesets)
     for name, values in _OPTIONS.items():
-        assert {o[name] for o in report.options} == set(values)
-    assert report.games == 6 * 4 * 2 and report.decisions > 1000
+        assert {o[name] for o in report.options if name in o} | {
+            Ruleset.build(ids).options[name] for ids in report.rulesets
+            if name in Ruleset.build(ids).options} == set(values)
+    assert report.games == len(played) * 4 * 2 and report.decisions > 1000
+
+
+def test_covered_plugin_sets_are_every_buildable_combination() -> None:
+    """Base, and base with each covered plugin (the bga preset among them)."""
+    sets = covered_plugin_sets()
+    assert sets[0] == ("base",) and ("base", "bga") in sets
 
 
 def test_differential_mode_raises_at_a_difference(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,6 +16,7 @@ from tokaido_rules import (
     Game,
     IllegalActionError,
     Move,
+    PluginInfo,
     Ruleset,
     Setup,
     SetupError,
@@ -184,12 +185,20 @@ def test_to_game_and_view_are_the_reference_game() -> None:
     assert fast.state_seq == game.state.seq
 
 
-def test_covers_the_base_game_alone() -> None:
-    """Base with any option values; any other plugin is refused, and so is a setup
-    that scripts chance outcomes."""
+class _Impostor:
+    """A third-party plugin that takes the id of a covered one."""
+
+    tokaido_plugin = PluginInfo("bga", "9.9.9", requires=("base",))
+
+
+def test_covers_the_built_in_plugins_it_knows_alone() -> None:
+    """Base with any option values, and the bga preset; a third-party plugin (or one
+    that takes a covered plugin's id) is refused, and so is a setup that scripts chance
+    outcomes."""
     assert covers(Ruleset.build(["base"]))
     assert covers(Ruleset.build(["base"], ALL_OPTIONS))
-    for plugins in (["base", "crossroads"], ["base", "gastronomy"], ["base", "bga"]):
+    assert covers(Ruleset.build(["base", "bga"]))
+    for plugins in (["base", "tea-ceremony"], ["base", _Impostor()]):
         ruleset = Ruleset.build(plugins)
         assert not covers(ruleset)
         with pytest.raises(NotCoveredError):

@@ -76,14 +76,22 @@ class NotCoveredError(TokaidoError, ValueError):
 # --- what the simulator knows of the base game's rules -------------------------------------
 # Names the base plugin registers; the content behind them comes from the registry.
 
-_BASE_MODULE = "tokaido_base"
-_OPTIONS: dict[str, tuple[object, ...]] = {
-    "base.meal_hand": ("players_plus_one", "players"),
-    "base.hirotada_bank_coin": ("choice", "auto"),
-    "base.zenemon_discount": ("choice", "most_expensive"),
-    "base.panorama_choice_optional": (False, True),
+_COVERED: dict[str, tuple[str, dict[str, tuple[object, ...]]]] = {
+    "base": ("tokaido_base", {
+        "base.meal_hand": ("players_plus_one", "players"),
+        "base.hirotada_bank_coin": ("choice", "auto"),
+        "base.zenemon_discount": ("choice", "most_expensive"),
+        "base.panorama_choice_optional": (False, True),
+    }),
+    "bga": ("tokaido_variants.bga", {}),
 }
-"""Every option of the base game and the values the simulator implements."""
+"""Every plugin the simulator covers, by id: the module its plugin object must come from
+(another plugin that takes the id is not covered), and each option it registers with
+the values the simulator implements. A preset (``bga``) adds no rule of its own: the
+option values it sets are what is played."""
+_OPTIONS: dict[str, tuple[object, ...]] = {
+    name: values for _, options in _COVERED.values() for name, values in options.items()}
+"""Every covered option and the values the simulator implements."""
 
 _SOUVENIRS, _MEALS, _HOT_SPRINGS, _ENCOUNTERS = (
     "base.souvenirs", "base.meals", "base.hot_springs", "base.encounters")
@@ -367,9 +375,9 @@ def _tables(ruleset: Ruleset, players: int) -> _Tables:
     by_players = _TABLES.get(ruleset)
     if by_players is None:
         if not covers(ruleset):
-            raise NotCoveredError(f"the fast simulator covers the base game alone, not "
-                                  f"the ruleset {list(ruleset.ids)} with options "
-                                  f"{dict(ruleset.options)}")
+            raise NotCoveredError(f"the fast simulator does not cover the ruleset "
+                                  f"{list(ruleset.ids)} with options "
+                                  f"{dict(ruleset.options)} (see covers())")
         by_players = _TABLES[ruleset] = {}
     found = by_players.get(players)
     if found is None:
@@ -378,17 +386,22 @@ def _tables(ruleset: Ruleset, players: int) -> _Tables:
 
 
 def covers(ruleset: Ruleset) -> bool:
-    """Whether :class:`FastGame` plays games of ``ruleset`` exactly: the built-in base
-    game alone, with any values of its options. Any other plugin (an expansion, a
-    variant, a third-party plugin) is not covered."""
-    if not isinstance(ruleset, Ruleset) or ruleset.ids != ("base",):
+    """Whether :class:`FastGame` plays games of ``ruleset`` exactly: every plugin enabled
+    is a built-in one the simulator covers (``base``, and the ``bga`` preset), and every
+    option has a value it implements. Any other plugin (a third-party one, or a built-in
+    one not yet covered) is not covered."""
+    if not isinstance(ruleset, Ruleset) or "base" not in ruleset.ids:
         return False
-    plugin = ruleset.plugins[0]
-    if not type(plugin).__module__.startswith(_BASE_MODULE + "."):
-        return False  # another plugin that calls itself "base"
-    if set(ruleset.options) != set(_OPTIONS):
-        return False
-    return all(ruleset.options[name] in values for name, values in _OPTIONS.items())
+    for plugin_id, plugin in zip(ruleset.ids, ruleset.plugins, strict=True):
+        covered = _COVERED.get(plugin_id)
+        if covered is None:
+            return False
+        module = type(plugin).__module__
+        if module != covered[0] and not module.startswith(covered[0] + "."):
+            return False  # another plugin that calls itself by a covered id
+    options = ruleset.options
+    return all(name in _OPTIONS and value in _OPTIONS[name]
+               for name, value in options.items())
 
 
 def _picker(positions: tuple[int, ...]) -> Callable[[tuple[int, ...]], tuple[int, ...]]:

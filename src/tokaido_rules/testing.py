@@ -16,6 +16,7 @@ covers and checks that they play the same games.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -28,7 +29,7 @@ from .chance import random_below
 from .engine import Game, new_game, replay
 from .errors import IllegalActionError, TokaidoError
 from .events import Action, Automatic, CardsMoved, DeckSet, Event, Move, fold
-from .fast import _OPTIONS, _POLICIES, covers, differential
+from .fast import _COVERED, _OPTIONS, _POLICIES, covers, differential
 from .frozen import FrozenMap, freeze
 from .log import dump_log, dump_state, load_log, load_state
 from .model import GameState, Step
@@ -773,27 +774,74 @@ def run_conformance(
 
 @frozen
 class DifferentialConformance:
-    """What a differential run (:func:`run_differential`) covered: the option values of
-    each ruleset played (base alone, with these options), the player counts, and the
-    games and decisions compared."""
+    """What a differential run (:func:`run_differential`) covered: the plugins and the
+    option values of each ruleset played (``rulesets[i]`` is played with
+    ``options[i]``), the player counts, and the games and decisions compared."""
 
+    rulesets: tuple[tuple[str, ...], ...]
     options: tuple[FrozenMap[str, object], ...]
     players: tuple[int, ...]
     games: int
     decisions: int
 
 
+def covered_plugin_sets() -> tuple[tuple[str, ...], ...]:
+    """Every combination of the built-in plugins the fast simulator covers that makes a
+    ruleset (``base`` and any of the others whose requirements are met and that do not
+    conflict), smallest first, as the ids :meth:`Ruleset.build` takes."""
+    others = sorted(plugin_id for plugin_id in _COVERED if plugin_id != "base")
+    found: list[tuple[str, ...]] = []
+    for size in range(len(others) + 1):
+        for chosen in itertools.combinations(others, size):
+            ids = ("base", *chosen)
+            try:
+                ruleset = Ruleset.build(ids)
+            except TokaidoError:
+                continue  # a requirement missing, or a conflict
+            if covers(ruleset):
+                found.append(ids)
+    return tuple(found)
+
+
 def covered_options() -> tuple[dict[str, object], ...]:
     """The option values of the base game the fast simulator covers, one ruleset each:
     the defaults, then each option at each of its other values (the rest at their
     defaults), then every option away from its default at once."""
-    defaults = dict(Ruleset.build(["base"]).options)
-    combinations: list[dict[str, object]] = [{}]
-    for name, values in _OPTIONS.items():
-        combinations += [{name: value} for value in values if value != defaults[name]]
-    combinations.append({name: next(v for v in values if v != defaults[name])
-                         for name, values in _OPTIONS.items()})
-    return tuple(combinations)
+    return tuple(options for _, options in _option_rulesets(("base",)))
+
+
+def _option_rulesets(ids: tuple[str, ...], owner: str | None = None,
+                     ) -> list[tuple[tuple[str, ...], dict[str, object]]]:
+    """``ids`` at its defaults, with each covered option of its plugins (of plugin
+    ``owner`` alone, if given) at each of its other values, and with every such option
+    away from its default at once."""
+    defaults = dict(Ruleset.build(ids).options)
+    names = [name for name in _OPTIONS if name in defaults
+             and (owner is None or name.startswith(owner + "."))]
+    out: list[tuple[tuple[str, ...], dict[str, object]]] = [(ids, {})]
+    for name in names:
+        out += [(ids, {name: value}) for value in _OPTIONS[name] if value != defaults[name]]
+    away = {name: next(v for v in _OPTIONS[name] if v != defaults[name]) for name in names}
+    if len(away) > 1:
+        out.append((ids, away))
+    return out
+
+
+def covered_rulesets() -> tuple[tuple[tuple[str, ...], dict[str, object]], ...]:
+    """What :func:`run_differential` plays by default, as (plugin ids, options) pairs:
+    every covered plugin combination (:func:`covered_plugin_sets`) at its option
+    defaults; base and every other plugin that registers options, with base, with each
+    of its options at each of its other values and all of them changed at once; and the
+    largest combination with every covered option changed at once."""
+    sets = covered_plugin_sets()
+    out: list[tuple[tuple[str, ...], dict[str, object]]] = [(ids, {}) for ids in sets]
+    for ids in sets:
+        if len(ids) <= 2:
+            out += [pair for pair in _option_rulesets(ids, ids[-1])[1:] if pair not in out]
+    largest = max(sets, key=len)
+    if len(largest) > 2:
+        out += [pair for pair in _option_rulesets(largest)[-1:] if pair not in out]
+    return tuple(out)
 
 
 def run_differential(
@@ -802,6 +850,7 @@ def run_differential(
     seed: int = 0,
     *,
     options: Iterable[Mapping[str, object]] | None = None,
+    rulesets: Iterable[tuple[Iterable[str], Mapping[str, object]]] | None = None,
     logs: bool = True,
 ) -> DifferentialConformance:
     """The differential mode of the kit: play ``games`` games of each covered ruleset at
@@ -812,23 +861,31 @@ def run_differential(
     At every decision the seat to play, the legal actions (the same tuple, in the same
     order) and the count of events must be equal; at the end the scores and, with
     ``logs``, the log of the fast game's reference replay and the reference log, byte
-    for byte. ``options``: the option values of the rulesets to play (base alone with
-    each), by default every covered combination (:func:`covered_options`); one the
-    simulator does not cover raises :class:`ConformanceError`. Game ``n`` of a ruleset and
-    player count has seed ``seed + n``, is chosen by the policies of
-    :func:`~tokaido_rules.fast.differential` in turn (``random``, ``eager``, ``seek``)
-    and, every other game, has its travellers given instead of offered. The cost is that
-    of the reference games: a few milliseconds a decision."""
+    for byte. ``rulesets``: (plugin ids, options) pairs to play, by default every covered
+    combination (:func:`covered_rulesets`); ``options`` instead plays base alone with
+    each of these option values. A ruleset the simulator does not cover raises
+    :class:`ConformanceError`. Game ``n`` of a ruleset and player count has seed
+    ``seed + n``, is chosen by the policies of :func:`~tokaido_rules.fast.differential`
+    in turn (``random``, ``eager``, ``seek``) and, every other game, has its travellers
+    given instead of offered. The cost is that of the reference games: a few
+    milliseconds a decision."""
     counts = (players,) if isinstance(players, int) else tuple(players)
-    rulesets = [Ruleset.build(["base"], dict(values))
-                for values in (covered_options() if options is None else options)]
+    pairs: list[tuple[tuple[str, ...], dict[str, object]]]
+    if options is not None:
+        pairs = [(("base",), dict(values)) for values in options]
+    else:
+        pairs = [(tuple(ids), dict(values))
+                 for ids, values in (covered_rulesets() if rulesets is None else rulesets)]
     played: list[FrozenMap[str, object]] = []
+    played_ids: list[tuple[str, ...]] = []
     total = decisions = 0
-    for ruleset in rulesets:
+    for ids, values in pairs:
+        ruleset = Ruleset.build(ids, values)
         if not covers(ruleset):
-            raise ConformanceError(f"the fast simulator does not cover base with options "
-                                   f"{dict(ruleset.options)}")
-        played.append(FrozenMap(ruleset.options))
+            raise ConformanceError(f"the fast simulator does not cover {list(ids)} with "
+                                   f"options {values}")
+        played.append(FrozenMap(values))
+        played_ids.append(ruleset.ids)
         for n in range(games):
             report = differential(counts, (seed + n,), plugins=ruleset,
                                   travellers=n % 2 == 1,
@@ -838,10 +895,10 @@ def run_differential(
             decisions += report.decisions
             if not report.ok:
                 raise ConformanceError(f"the fast simulator differs from the reference "
-                                       f"engine (base, options {dict(ruleset.options)}, "
+                                       f"engine ({list(ruleset.ids)}, options {values}, "
                                        f"policy {_POLICIES[n % len(_POLICIES)]}): "
                                        f"{report.differences[0]}")
-    return DifferentialConformance(tuple(played), counts, total, decisions)
+    return DifferentialConformance(tuple(played_ids), tuple(played), counts, total, decisions)
 
 
 try:  # pytest fixtures, for plugin authors: pytest_plugins = ["tokaido_rules.testing"]
