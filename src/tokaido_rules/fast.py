@@ -121,19 +121,22 @@ _CARD_KINDS = {"souvenir": C_SOUVENIR, "meal": C_MEAL, "panorama": C_PANORAMA,
 (T_CHUUBEI, T_HIROSHIGE, T_HIROTADA, T_KINKO, T_MITSUKUNI, T_SASAYAKKO, T_SATSUKI,
  T_UMEGAE, T_YOSHIYASU, T_ZENEMON) = range(10)
 
-# Step kinds: the engine runs those below _DECISION; the others are decisions.
+# Step kinds: the engine runs those below _DECISION; the others are decisions. Each
+# covered plugin numbers its kinds in a range of its own: base 0-23 and 64-72, the
+# variants 24-31 and 73-79, New Encounters 32-39 and 80-84, Crossroads 40-63 and 85-127.
 (K_FARM, K_PANO, K_HOT, K_VILLAGE, K_VILLAGE_END, K_ENCOUNTER, K_UMEGAE, K_HIROTADA,
  K_NTEMPLE, K_SHOKUNIN, K_SAMURAI, K_KUGE, K_MIKO, K_ANNAIBITO, K_HIROSHIGE, K_CHUUBEI,
  K_SATSUKI_DRAW, K_INN_HAND, K_NDISCARD, K_INN_CLOSE, K_START_COINS, K_GAME_OVER,
  K_END_ACH, K_END_TEMPLE) = range(24)
-_DECISION = 32
+_DECISION = 64
 (D_CHOOSE, D_BUY, D_TEMPLE, D_BANK, D_KEEP, D_PANO, D_SATSUKI, D_MEAL, D_MOVE) = range(
     _DECISION, _DECISION + 9)
 _EFFECT_KINDS = {"base.effect." + name: K_SHOKUNIN + i for i, name in enumerate(_EFFECTS)}
-_DECISION_KINDS = ("base.choose_traveller", "base.buy_souvenirs", "base.temple",
-                   "base.bank_coin", "base.keep_encounter", "base.choose_panorama",
-                   "base.satsuki_meal", "base.meal", "core.move")
-"""The reference's step kind of each decision (``D_CHOOSE`` ... ``D_MOVE``, in order)."""
+_DECISION_KINDS: dict[int, str] = {
+    D_CHOOSE: "base.choose_traveller", D_BUY: "base.buy_souvenirs", D_TEMPLE: "base.temple",
+    D_BANK: "base.bank_coin", D_KEEP: "base.keep_encounter", D_PANO: "base.choose_panorama",
+    D_SATSUKI: "base.satsuki_meal", D_MEAL: "base.meal", D_MOVE: "core.move"}
+"""The reference's step kind of each decision kind."""
 
 Step = tuple[int, int, int | None, int]
 """A step of the agenda: (kind, piece, seat, data). Steps are compared as the engine
@@ -714,7 +717,7 @@ class FastGame:
         """The reference's step kind of the decision now (``Game.current_step.kind``,
         e.g. ``"core.move"``, ``"base.meal"``); ``None`` when the game is over."""
         step = self._step
-        return None if step is None else _DECISION_KINDS[step[0] - _DECISION]
+        return None if step is None else _DECISION_KINDS[step[0]]
 
     @property
     def decisions(self) -> tuple[Action, ...]:
