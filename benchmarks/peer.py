@@ -8,11 +8,13 @@ its code is part of this project: it is imported from PATH at run time. Without
 ``--peer`` (or with ``--smoke``) only our side runs, briefly, and the peer is reported as
 skipped.
 
-Each round plays the same ``N`` seeds on each engine, one engine after the other
-(A B A B ...: peer, ours through the engine, our random bot, a view per decision), so that
-the machine's load falls on all of them alike. A game: 4 distinct travellers drawn from
-the seed among the nine both engines share (Satsuki left out: the peer's games with her
-never end), then uniformly random legal actions until the end:
+Each round plays the same ``N`` seeds (100 by default) on each engine, one engine after
+the other, and the order turns by one place every round, so that over the rounds (20 by
+default) the machine's load falls on all of them alike: short rounds in turn are what
+keeps a drifting machine's speed out of the ratios. The engines: the peer, ours through
+the reference engine three ways, and the fast simulator two ways. A game: 4 distinct
+travellers drawn from the seed among the nine both engines share (Satsuki left out: the
+peer's games with her never end), then uniformly random legal actions until the end:
 
 - peer: ``available_actions()`` / ``take_action()`` (its own global ``random`` seeded
   from the game seed, since it draws its cards from it);
@@ -23,11 +25,16 @@ never end), then uniformly random legal actions until the end:
   :func:`~tokaido_rules.bots.next_action`, as ``tokaido simulate --bots random`` plays
   (it needs only the legal actions, so no view is made);
 - ours, a view per decision: the same bot handed a :class:`~tokaido_rules.View` at
-  every decision, as a bot that reads the game plays.
+  every decision, as a bot that reads the game plays;
+- fast: :class:`~tokaido_rules.fast.FastGame`, chosen as the engine path chooses, in
+  place; and with a copy of the game per decision (``applied``), as a tree search plays.
+  The header says whether the compiled build of the fast simulator is in use
+  (``tokaido build-fast``).
 
-Printed per round: games per second (CPU time of this process), microseconds per
-decision and the ratio to the peer; then the minimum and median of each over the
-rounds. Timing is never asserted anywhere: this machine's speed wanders.
+Printed: per engine, games per second (CPU time of this process; minimum and median
+over the rounds), microseconds per decision, and the speed ratio to the peer (minimum
+and median over the rounds, and that of the total times); ``--verbose`` prints every
+round too. Timing is never asserted anywhere: this machine's speed wanders.
 
 With ``--instructions``, each engine instead plays the same ``N`` seeds under valgrind's
 callgrind, in a process of its own, and the machine instructions per game are printed
@@ -54,6 +61,7 @@ from typing import Any
 from instructions import callgrind_count
 from tokaido_rules import Ruleset, new_game
 from tokaido_rules.bots import RandomBot, next_action
+from tokaido_rules.fast import FastGame, compiled
 from tokaido_rules.simulate import tune_jit
 
 SHARED = {  # the peer's traveller names -> ours (Satsuki left out)
@@ -106,10 +114,35 @@ def ours_views(ruleset: Ruleset) -> Runner:
     return ours_bot(ruleset, views=True)
 
 
+def fast_engine(ruleset: Ruleset, *, copies: bool = False) -> Runner:
+    """The fast simulator (:class:`~tokaido_rules.fast.FastGame`), played as the
+    reference is in :func:`ours_engine`: in place, or with ``copies`` a new game per
+    decision (``applied``), as a tree search that keeps each node plays it."""
+    def play(seed: int) -> int:
+        names = tuple(SHARED[t] for t in travellers(seed))
+        game = FastGame.new(PLAYERS, seed=seed, plugins=ruleset, travellers=names)
+        choose = random.Random(seed ^ 0x5EED).choice
+        decisions = 0
+        while not game.is_over:
+            if copies:
+                game = game.applied(choose(game.legal_actions()))
+            else:
+                game.apply(choose(game.legal_actions()))
+            decisions += 1
+        return decisions
+    return play
+
+
+def fast_copies(ruleset: Ruleset) -> Runner:
+    return fast_engine(ruleset, copies=True)
+
+
 RUNNERS: dict[str, Callable[[Ruleset], Runner]] = {
     "ours, engine": ours_engine, "ours, random bot": ours_bot,
-    "ours, a view per decision": ours_views}
-"""Our three paths, by the name printed."""
+    "ours, a view per decision": ours_views, "fast": fast_engine,
+    "fast, a copy per decision": fast_copies}
+"""Our paths, by the name printed: the reference engine three ways, the fast simulator
+two ways."""
 
 
 @contextmanager
@@ -191,8 +224,9 @@ def count_instructions(peer: Path | None, names: list[str], games: int, seed: in
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--peer", type=Path, help="a checkout of liamdj/tokaido-bot")
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--games", type=int, default=100, help="games per round")
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--verbose", action="store_true", help="print every round")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--warmup", type=int, default=None,
                         help="untimed games per engine first (default: 3000 on PyPy, 50)")
@@ -229,7 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         warmup = 0
     print(f"{platform.python_implementation()} {platform.python_version()}, "
           f"{PLAYERS}-player base games, uniformly random legal actions, Satsuki left out, "
-          f"{games} games x {rounds} rounds, interleaved")
+          f"{games} games x {rounds} rounds, interleaved; fast simulator "
+          f"{'compiled (mypyc)' if compiled() else 'pure Python'}")
     ruleset = Ruleset.build(["base"])
     runners: dict[str, Runner] = {}
     if args.peer is not None and not args.smoke:
@@ -246,30 +281,34 @@ def main(argv: list[str] | None = None) -> int:
     rates: dict[str, list[float]] = {name: [] for name in runners}
     micros: dict[str, list[float]] = {name: [] for name in runners}
     ratios: dict[str, list[float]] = {name: [] for name in runners}
+    totals = dict.fromkeys(runners, 0.0)
+    names = list(runners)
     for r in range(rounds):
         seeds = range(args.seed + r * games, args.seed + (r + 1) * games)
-        print(f"round {r + 1}:")
-        peer_rate = None
-        for name, run in runners.items():
+        shift = r % len(names)  # each engine takes each place in the order in turn
+        seconds_of: dict[str, float] = {}
+        for name in names[shift:] + names[:shift]:
             with in_directory(peer_dir) if name == "peer" and peer_dir else _nothing():
-                seconds, decisions = timed(run, seeds)
-            rate = games / seconds
-            rates[name].append(rate)
+                seconds, decisions = timed(runners[name], seeds)
+            seconds_of[name] = seconds
+            totals[name] += seconds
+            rates[name].append(games / seconds)
             micros[name].append(seconds / decisions * 1e6)
-            if name == "peer":
-                peer_rate = rate
-            ratio = rate / peer_rate if peer_rate else float("nan")
-            ratios[name].append(ratio)
-            print(f"  {name:<28} {rate:>8,.0f} games/s {micros[name][-1]:>7.1f} us/decision"
-                  f"  {decisions / games:>5.1f} decisions/game"
-                  + (f"  ratio {ratio:.2f}" if peer_rate and name != "peer" else ""))
-    print("summary (min / median over rounds):")
+        if "peer" in seconds_of:
+            for name in names:
+                ratios[name].append(seconds_of["peer"] / seconds_of[name])
+        if args.verbose:
+            print(f"round {r + 1}: " + ", ".join(
+                f"{name} {rates[name][-1]:,.0f}" for name in names) + " games/s")
+    print(f"summary over {rounds} rounds (games/s min / median; speed ratio to the peer "
+          "min / median over rounds, and of the total times):")
     for name in runners:
         line = (f"  {name:<28} {min(rates[name]):>8,.0f} / {statistics.median(rates[name]):>6,.0f}"
                 f" games/s  {statistics.median(micros[name]):>6.1f} us/decision")
         if "peer" in runners and name != "peer":
             line += (f"  ratio {min(ratios[name]):.2f} / "
-                     f"{statistics.median(ratios[name]):.2f}")
+                     f"{statistics.median(ratios[name]):.2f}, total "
+                     f"{totals['peer'] / totals[name]:.2f}")
         print(line)
     return 0
 

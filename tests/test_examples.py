@@ -166,7 +166,8 @@ def test_the_bytecode_profile_counts_every_category(views: bool) -> None:
 
 def test_the_side_by_side_benchmark_runs_without_the_peer() -> None:
     """``benchmarks/peer.py --smoke`` (what CI runs: the peer is not a dependency) plays
-    a few games of our side through both paths and says the peer was skipped."""
+    a few games of our side through every path, the fast simulator's among them, and
+    says the peer was skipped."""
     result = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "peer.py"), "--smoke"],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
@@ -175,7 +176,23 @@ def test_the_side_by_side_benchmark_runs_without_the_peer() -> None:
     assert "peer: skipped (give --peer PATH" in out
     assert "ours, engine" in out and "ours, random bot" in out
     assert "ours, a view per decision" in out
-    assert "summary (min / median over rounds):" in out
+    assert "  fast  " in out and "fast, a copy per decision" in out
+    assert "fast simulator pure Python" in out or "fast simulator compiled" in out
+    assert "summary over 1 rounds" in out
+
+
+def test_the_differential_benchmark_compares_and_says_so() -> None:
+    """``benchmarks/fast.py`` plays seeds on both engines, three ways, and exits 0 when
+    every game agrees."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "fast.py"), "--games", "2",
+         "--players", "2,5", "--plugins", "base,bga", "--jobs", "2"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1 + 2 * 3 + 1
+    assert all(line.endswith("all equal") for line in lines[1:])
+    assert lines[-1].startswith("12 games in ")
 
 
 def test_counting_instructions_without_valgrind_is_a_one_line_error(tmp_path: Path) -> None:

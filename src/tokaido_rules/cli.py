@@ -240,6 +240,10 @@ def _build_parser() -> _Parser:
                      help="output: text or json")
     plg.add_argument("--width", type=int, metavar="COLUMNS",
                      help="text output's width (default: the terminal's, else 80)")
+    bld = command("build-fast", "compile the fast simulator with mypyc for more speed "
+                                "(optional; needs the mypyc extra and a C compiler)")
+    bld.add_argument("--remove", action="store_true",
+                     help="remove the compiled build instead (back to pure Python)")
     rep = command("replay", "replay a full event log")
     rep.add_argument("file", metavar="FILE", help="the log (JSON Lines)")
     rep.add_argument("--to", type=int, metavar="SEQ", help="stop after event SEQ")
@@ -1085,6 +1089,26 @@ def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _build_fast(args: argparse.Namespace) -> int:
+    """``tokaido build-fast``: the compiled build of the fast simulator, made or removed
+    (:mod:`tokaido_rules.native`); each file written or removed is printed."""
+    from . import native
+
+    if args.remove:
+        removed = native.remove()
+        for path in removed:
+            print(f"removed {path}")
+        if not removed:
+            print("no compiled build to remove")
+        return 0
+    print("compiling tokaido_rules/fast.py with mypyc (a minute or so) ...", flush=True)
+    for path in native.build():
+        print(f"wrote {path}")
+    print("the fast simulator now runs compiled (tokaido_rules.fast.compiled() is True "
+          "in a new process)")
+    return 0
+
+
 def _plugins(args: argparse.Namespace) -> int:
     rows = plugin_rows()
     if args.format == "json":
@@ -1142,6 +1166,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args)
         if args.command == "serve":
             return _serve(args)
+        if args.command == "build-fast":
+            return _build_fast(args)
         raise _UsageError(f"unknown command {args.command!r}")
     except (_UsageError, TokaidoError) as exc:
         print(f"error: {_one_line(exc)}", file=sys.stderr)

@@ -65,7 +65,12 @@ from .log import dump_log
 from .ruleset import Ruleset, Setup
 from .views import View
 
-__all__ = ["DifferentialReport", "FastGame", "NotCoveredError", "compare", "covers", "differential"]
+__all__ = ["DifferentialReport", "FastGame", "NotCoveredError", "compare", "compiled", "covers",
+           "differential"]
+
+_BUILT_FROM: str | None = None
+"""In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
+this module it was compiled from; ``None`` in the source itself."""
 
 
 class NotCoveredError(TokaidoError, ValueError):
@@ -563,6 +568,10 @@ class FastGame:
     _step: Step | None
     _legal: tuple[Action, ...] | None
 
+    def __init__(self) -> None:
+        """An empty game, for :meth:`new` and :meth:`clone` to fill (a plain ``__init__``
+        keeps the class compilable by mypyc)."""
+
     # --- making a game -----------------------------------------------------------------
     @classmethod
     def new(cls, players: int, seed: int = 0,
@@ -579,7 +588,7 @@ class FastGame:
 
             raise SetupError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
         ruleset = _ruleset(plugins, options)
-        game = cls.__new__(cls)
+        game = cls()
         if setup is None and type(players) is int and 2 <= players <= 5:
             T = _tables(ruleset, players)  # raises NotCoveredError
             if travellers is None:
@@ -790,7 +799,7 @@ class FastGame:
     # --- copying -------------------------------------------------------------------------
     def clone(self) -> FastGame:
         """An independent copy: applying actions to one never changes the other."""
-        new = FastGame.__new__(FastGame)
+        new = FastGame()
         new.T = self.T
         new.seed = self.seed
         new.setup = self.setup
@@ -1543,3 +1552,34 @@ def compare(game: Game, fast: FastGame, choose: Callable[[tuple[Action, ...]], i
         return "at the end: the log of to_game() is not the reference log", made
     return None, made
 
+
+def compiled() -> bool:
+    """Whether the simulator in use is the compiled build (``tokaido build-fast``, see
+    :mod:`tokaido_rules.native`): the same code, compiled by mypyc, faster."""
+    return _BUILT_FROM is not None
+
+
+def _use_compiled() -> None:
+    """Take every name of this module from the compiled build when there is one, built
+    from this very source (a build left over from an older source is ignored), unless
+    ``TOKAIDO_PURE_PYTHON`` is set in the environment."""
+    import hashlib
+    import os
+
+    if os.environ.get("TOKAIDO_PURE_PYTHON"):
+        return
+    try:
+        from . import _fast_compiled as built  # type: ignore[attr-defined]
+    except ImportError:
+        return
+    with open(__file__, "rb") as source:
+        if hashlib.sha256(source.read()).hexdigest() != built._BUILT_FROM:
+            return
+    namespace = globals()
+    for name, value in vars(built).items():
+        if not name.startswith("__"):
+            namespace[name] = value
+
+
+if __name__ == "tokaido_rules.fast":  # not in the compiled copy itself
+    _use_compiled()

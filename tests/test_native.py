@@ -1,0 +1,116 @@
+"""The optional compiled build of the fast simulator (``tokaido build-fast``,
+:mod:`tokaido_rules.native`): it compiles, it is taken only when built from the source
+in place, and it plays the reference's games exactly, as the source does.
+
+The build is made in a copy of the package in a temporary directory, never in the one
+the other tests import, and used from a subprocess."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import tokaido_rules
+from tokaido_rules import native
+from tokaido_rules.cli import main
+
+PACKAGE = Path(tokaido_rules.__file__).resolve().parent
+PLUGINS = PACKAGE.parent.parent / "plugins"
+
+
+def _run(root: Path, code: str, **env: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+        env={**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{PLUGINS}", **env},
+        check=False, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def built_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the package with the compiled build in it."""
+    root = tmp_path_factory.mktemp("native")
+    shutil.copytree(PACKAGE, root / "tokaido_rules",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    written = native.build(root / "tokaido_rules")
+    assert written and all(p.parent == root / "tokaido_rules" for p in written)
+    assert native.built(root / "tokaido_rules") == written
+    return root
+
+
+def test_the_compiled_build_is_used_and_plays_the_reference_games(built_copy: Path) -> None:
+    """Every covered ruleset of the conformance kit, 2 to 5 players, compared with the
+    reference at every decision and byte for byte at the end, on the compiled build."""
+    out = _run(built_copy, """
+        import tokaido_rules.fast as fast
+        from tokaido_rules.testing import run_differential
+        assert fast.compiled(), "the compiled build is not in use"
+        assert fast.FastGame.__module__ == "tokaido_rules._fast_compiled"
+        assert fast.NotCoveredError.__module__ == "tokaido_rules._fast_compiled"
+        report = run_differential(games=3)
+        print(report.games, report.decisions)
+        print(fast.differential((2, 3, 4, 5), range(40, 90), policy="seek"))
+    """)
+    games, decisions = map(int, out.splitlines()[0].split())
+    assert games >= 3 * 4 * 7 and decisions > 1000
+    assert out.splitlines()[1].endswith("all equal")
+
+
+def test_the_source_is_used_when_the_build_is_stale_or_refused(built_copy: Path) -> None:
+    """A build made from another source is ignored, and so is any build under
+    ``TOKAIDO_PURE_PYTHON``: the source simulator runs."""
+    check = """
+        import tokaido_rules.fast as fast
+        print(fast.compiled(), fast.FastGame.__module__)
+    """
+    assert _run(built_copy, check, TOKAIDO_PURE_PYTHON="1").split() == [
+        "False", "tokaido_rules.fast"]
+    source = built_copy / "tokaido_rules" / "fast.py"
+    text = source.read_text(encoding="utf-8")
+    try:
+        source.write_text(text + "\n# changed after the build\n", encoding="utf-8")
+        assert _run(built_copy, check).split() == ["False", "tokaido_rules.fast"]
+    finally:
+        source.write_text(text, encoding="utf-8")
+    assert _run(built_copy, check).split() == ["True", "tokaido_rules._fast_compiled"]
+
+
+def test_removing_the_build(tmp_path: Path) -> None:
+    package = tmp_path / "tokaido_rules"
+    package.mkdir()
+    suffix = ".cpython-311-x86_64-linux-gnu.so"
+    import sysconfig
+
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or suffix
+    for name in (native.MODULE + suffix, native.MODULE + "__mypyc" + suffix,
+                 "other" + suffix, "fast.py"):
+        (package / name).write_text("")
+    removed = native.remove(package)
+    assert sorted(p.name for p in removed) == sorted(
+        [native.MODULE + suffix, native.MODULE + "__mypyc" + suffix])
+    assert sorted(p.name for p in package.iterdir()) == sorted(["other" + suffix, "fast.py"])
+
+
+def test_a_build_without_mypyc_is_a_clear_error(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """No mypyc: a typed error, and from the command line one line and status 2;
+    nothing is written."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "mypyc" else real(name, *a))
+    before = native.built()
+    with pytest.raises(native.BuildError, match="needs mypyc"):
+        native.build()
+    assert main(["build-fast"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: the compiled build needs mypyc") and err.count("\n") == 1
+    assert native.built() == before
