@@ -237,3 +237,60 @@ def test_actions_are_numbered_alike_without_a_reference_state(players: int) -> N
             game = game.apply(game.legal_actions()[choice])
             fast.apply(fast.legal_actions()[choice])
         assert index.legal(fast) == {} == index.legal(game)
+
+
+def plain_encoding(encoder: rl.ObservationEncoder, view: Any) -> np.ndarray[Any, Any]:
+    """The observation as :class:`ObservationEncoder` defines it, written plainly (a
+    float32 array per part, concatenated): what its faster ``encode`` must give."""
+    def counts(cards: Any) -> np.ndarray[Any, Any]:
+        found = np.zeros(len(encoder.cards), dtype=np.float32)
+        for c in cards:
+            found[encoder.cards[c]] += 1
+        return found
+    end = float(encoder.rules.end)
+    parts = []
+    order = [(view.seat + k) % view.players for k in range(view.players)]
+    order += list(range(view.players, len(view.pieces)))
+    for i in order:
+        p = view.pieces[i]
+        head = [p.position / end, p.slot / 5, p.coins / 20, p.total / 100,
+                float(p.seat is None), float(i == view.seat)]
+        head += [p.score.get(c, 0) / 20 for c in encoder.categories]
+        head += [p.counter(c) / 20 for c in encoder.counters]
+        parts += [np.asarray(head, dtype=np.float32),
+                  counts(view.zones.get(f"core.collection.{i}", ())),
+                  np.asarray([view.zone_sizes.get(f"core.secret.{i}", 0)], dtype=np.float32)]
+    for zone in encoder.zones:
+        parts += [np.asarray([view.zone_sizes.get(zone, 0) / 30], dtype=np.float32),
+                  counts(view.zones.get(zone, ()))]
+    for family in encoder.families:
+        mine = f"{family}.{view.seat}"
+        parts += [np.asarray([view.zone_sizes.get(mine, 0)], dtype=np.float32),
+                  counts(view.zones.get(mine, ()))]
+    decision = np.zeros(len(encoder.steps), dtype=np.float32)
+    if view.current_step is not None:
+        decision[encoder.steps[view.current_step.kind]] = 1
+    parts += [decision, np.asarray([float(view.current_player == view.seat),
+                                    float(view.over)], dtype=np.float32)]
+    return np.concatenate(parts)
+
+
+@pytest.mark.parametrize("plugins", [("base",), ("base", "crossroads", "new-encounters",
+                                                 "good-luck", "rare-and-precious")])
+def test_the_observation_is_the_encoder_definition_bit_for_bit(
+        plugins: tuple[str, ...]) -> None:
+    from tokaido_rules.bots import RandomBot, next_action
+
+    for players in (2, 5):
+        ruleset = Ruleset.build(plugins)
+        encoder = rl.ObservationEncoder(make_rules(ruleset, players, Setup()))
+        game = new_game(players, seed=players, plugins=ruleset)
+        bot = RandomBot(players)
+        while True:
+            for seat in range(players):
+                view = game.view(seat)
+                got, expected = encoder.encode(view), plain_encoding(encoder, view)
+                assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()
+            if game.is_over:
+                break
+            game = game.apply(next_action(bot, game))

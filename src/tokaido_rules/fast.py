@@ -834,45 +834,17 @@ class FastGame:
         last = book.last_view
         if last is not None and last[0] == self.seq and last[1] == seat:
             return last[2]
-        names = T.names
-        by_name = names.__getitem__
-        categories = V.categories
-        pieces = []
-        for i in range(T.pieces):
-            own = self.score[i]
-            counters: dict[str, int] = {}
-            for k in book.counter_order[i]:
-                counters[V.counters[k]] = self.don[i] if k == 0 else self.eaten[i].bit_count()
-            trav = self.trav[i]
-            piece = _new(Piece)
-            _set(piece, "__dict__", {
-                "seat": self.seat[i],
-                "traveller": None if trav < 0 else T.traveller_names[trav],
-                "coins": self.coins[i], "position": self.pos[i], "slot": self.slot[i],
-                "score": FrozenMap({categories[k]: own[k] for k in book.score_order[i]}),
-                "counters": FrozenMap(counters)})
-            pieces.append(piece)
+        common = book.common
+        if common is None or common[0] != self.seq:
+            common = book.common = self._view_common(V, book)
+        _, pieces, zones, sizes = common
         hand_at = -2  # not looked for yet
         pos = self.pos
-        sizes: dict[str, int] = {}
         shown: dict[str, tuple[str, ...]] = {}
         hidden: dict[str, tuple[str, ...]] = {}
         asked_shown: dict[str, tuple[str, ...]] = {}
         asked_hidden: dict[str, tuple[str, ...]] = {}
-        for code in (*V.deck_codes, *book.zones):
-            how, where = V.source[code]
-            if how == _FROM_GAME:
-                cards = getattr(self, where)  # type: ignore[arg-type]
-            elif how == _FROM_DRAWN:
-                cards = self.drawn[where]  # type: ignore[index]
-            elif how == _FROM_COLLECTION:
-                cards = book.collections[where]  # type: ignore[index]
-            else:
-                cards = book.supplies[where]  # type: ignore[index]
-            name = V.zone_names[code]
-            content = tuple(map(by_name, cards))
-            sizes[name] = len(content)
-            rule = V.zone_rule[code]
+        for name, content, rule, owner in zones:
             if rule == _SHOWN:
                 shown[name] = content
                 continue
@@ -880,7 +852,7 @@ class FastGame:
                 hidden[name] = content
                 continue
             if rule == _OWNER:
-                seen = seat is not None and self.seat[V.zone_owner[code]] == seat
+                seen = seat is not None and self.seat[owner] == seat
             else:  # the inn's meal hand: seen from one's arrival at its inn
                 if hand_at == -2:
                     hand_at = self._hand_inn()
@@ -921,8 +893,8 @@ class FastGame:
         view = _new(View)
         _set(view, "__dict__", {
             "seat": seat, "players": players, "seq": self.seq, "turn": book.turn,
-            "over": self.is_over, "pieces": tuple(pieces), "zones": FrozenMap(shown),
-            "zone_sizes": FrozenMap(sizes),
+            "over": self.is_over, "pieces": pieces, "zones": FrozenMap(shown),
+            "zone_sizes": sizes,
             "hidden_backs": _hidden_backs(T.ruleset.registry, hidden) if hidden else EMPTY,
             "data": FrozenMap(data),
             "agenda": tuple([steps.get(s) or V.step(s) for s in self.agenda]),
@@ -933,6 +905,54 @@ class FastGame:
         })
         book.last_view = (self.seq, seat, view)
         return view
+
+    def _view_common(self, V: _ViewTables, book: _Chronicle) -> _Common:
+        """What every seat's view shows alike at this point: the pieces, and every zone in
+        the state's order with its cards, who may see them and how many there are. A
+        zone's cards are named again only when they changed since the last view."""
+        T = self.T
+        categories = V.categories
+        pieces = []
+        for i in range(T.pieces):
+            own = self.score[i]
+            counters: dict[str, int] = {}
+            for k in book.counter_order[i]:
+                counters[V.counters[k]] = self.don[i] if k == 0 else self.eaten[i].bit_count()
+            trav = self.trav[i]
+            piece = _new(Piece)
+            _set(piece, "__dict__", {
+                "seat": self.seat[i],
+                "traveller": None if trav < 0 else T.traveller_names[trav],
+                "coins": self.coins[i], "position": self.pos[i], "slot": self.slot[i],
+                "score": FrozenMap({categories[k]: own[k] for k in book.score_order[i]}),
+                "counters": FrozenMap(counters)})
+            pieces.append(piece)
+        by_name = T.names.__getitem__
+        named = book.named
+        zones = []
+        sizes: dict[str, int] = {}
+        source = V.source
+        for code in (*V.deck_codes, *book.zones):
+            how, where = source[code]
+            if how == _FROM_GAME:
+                cards = getattr(self, where)  # type: ignore[arg-type]
+            elif how == _FROM_DRAWN:
+                cards = self.drawn[where]  # type: ignore[index]
+            elif how == _FROM_COLLECTION:
+                cards = book.collections[where]  # type: ignore[index]
+            else:
+                cards = book.supplies[where]  # type: ignore[index]
+            codes = tuple(cards)
+            kept = named.get(code)
+            if kept is not None and kept[0] == codes:
+                content = kept[1]
+            else:
+                content = tuple(map(by_name, codes))
+                named[code] = (codes, content)
+            name = V.zone_names[code]
+            sizes[name] = len(codes)
+            zones.append((name, content, V.zone_rule[code], V.zone_owner[code]))
+        return self.seq, tuple(pieces), zones, FrozenMap(sizes)
 
     def __repr__(self) -> str:
         return (f"<FastGame players={self.T.players} seq={self.seq} "
@@ -1886,6 +1906,11 @@ def _view_tables(T: _Tables) -> _ViewTables:
     return V
 
 
+_Common = tuple[int, tuple[Piece, ...], list[tuple[str, tuple[str, ...], int, int]],
+                FrozenMap[str, int]]
+"""What every seat's view shows alike at one point (:meth:`FastGame._view_common`)."""
+
+
 class _Chronicle:
     """What a view needs that the flat state does not keep, recorded as a
     :class:`ViewableGame` plays: the zones in the order they were first filled (after
@@ -1896,11 +1921,13 @@ class _Chronicle:
 
     __slots__ = (
         "collections",
+        "common",
         "counted",
         "counter_order",
         "data_order",
         "last_view",
         "made",
+        "named",
         "score_order",
         "scored",
         "supplies",
@@ -1933,6 +1960,11 @@ class _Chronicle:
         self.data_order: list[int] = []
         self.turn = 0
         self.last_view: tuple[int, int | None, View] | None = None
+        self.common: _Common | None = None
+        """What the views of every seat share, at one point (its seq first)."""
+        self.named: dict[int, tuple[tuple[int, ...], tuple[str, ...]]] = {}
+        """By zone number, its cards last named for a view, as codes and as names (the
+        same tuple of names while they do not change: card backs are counted once)."""
 
     def copy(self) -> _Chronicle:
         new = _new(_Chronicle)
@@ -1948,6 +1980,8 @@ class _Chronicle:
         new.data_order = self.data_order[:]
         new.turn = self.turn
         new.last_view = self.last_view
+        new.common = self.common
+        new.named = self.named.copy()
         return new
 
     def fill(self, code: int) -> None:

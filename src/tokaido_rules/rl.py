@@ -176,43 +176,58 @@ class ObservationEncoder:
         self.size = (self.pieces * per_piece + len(self.zones) * (1 + n_cards) + own
                      + len(self.steps) + 2)
 
-    def _cards(self, cards: Sequence[str]) -> np.ndarray[Any, np.dtype[np.float32]]:
-        counts = np.zeros(len(self.cards), dtype=np.float32)
-        for c in cards:
-            counts[self.cards[c]] += 1
-        return counts
-
     def encode(self, view: View) -> np.ndarray[Any, np.dtype[np.float32]]:
-        end = float(self.rules.end)
-        parts: list[np.ndarray[Any, np.dtype[np.float32]]] = []
+        """The observation of ``view``'s seat. Written into one array (each value as
+        ``np.float32`` rounds it; the card counts added last, all at once): a
+        decision's observation is made at every step of an episode."""
         if view.seat is None:
             raise ValueError("an observation is a seat's: the public view has no seat")
+        end = float(self.rules.end)
+        out = np.zeros(self.size, dtype=np.float32)
+        cards = self.cards
+        n_cards = len(cards)
+        zones = view.zones
+        sizes = view.zone_sizes
+        categories = self.categories
+        counters = self.counters
+        head_size = 6 + len(categories) + len(counters)
+        counted: list[int] = []  # the place of each card counted
         order = [(view.seat + k) % view.players for k in range(view.players)]
         order += list(range(view.players, len(view.pieces)))
+        at = 0
         for i in order:
             p = view.pieces[i]
-            head = [p.position / end, p.slot / 5, p.coins / 20, p.total / 100,
-                    float(p.seat is None), float(i == view.seat)]
-            head += [p.score.get(c, 0) / 20 for c in self.categories]
-            head += [p.counter(c) / 20 for c in self.counters]
-            parts.append(np.asarray(head, dtype=np.float32))
-            parts.append(self._cards(view.zones.get(f"{COLLECTION}.{i}", ())))
-            parts.append(np.asarray([view.zone_sizes.get(f"{SECRET}.{i}", 0)],
-                                    dtype=np.float32))
+            score = p.score
+            out[at:at + head_size] = [
+                p.position / end, p.slot / 5, p.coins / 20, p.total / 100,
+                float(p.seat is None), float(i == view.seat),
+                *[score.get(c, 0) / 20 for c in categories],
+                *[p.counter(c) / 20 for c in counters]]
+            at += head_size
+            counted += [at + cards[c] for c in zones.get(f"{COLLECTION}.{i}", ())]
+            at += n_cards
+            out[at] = sizes.get(f"{SECRET}.{i}", 0)
+            at += 1
         for zone in self.zones:
-            parts.append(np.asarray([view.zone_sizes.get(zone, 0) / 30], dtype=np.float32))
-            parts.append(self._cards(view.zones.get(zone, ())))
+            out[at] = sizes.get(zone, 0) / 30
+            at += 1
+            counted += [at + cards[c] for c in zones.get(zone, ())]
+            at += n_cards
         for family in self.families:
             mine = f"{family}.{view.seat}"
-            parts.append(np.asarray([view.zone_sizes.get(mine, 0)], dtype=np.float32))
-            parts.append(self._cards(view.zones.get(mine, ())))
-        decision = np.zeros(len(self.steps), dtype=np.float32)
+            out[at] = sizes.get(mine, 0)
+            at += 1
+            counted += [at + cards[c] for c in zones.get(mine, ())]
+            at += n_cards
         if view.current_step is not None:
-            decision[self.steps[view.current_step.kind]] = 1
-        parts.append(decision)
-        parts.append(np.asarray([float(view.current_player == view.seat), float(view.over)],
-                                dtype=np.float32))
-        return np.concatenate(parts)
+            out[at + self.steps[view.current_step.kind]] = 1
+        at += len(self.steps)
+        out[at] = float(view.current_player == view.seat)
+        out[at + 1] = float(view.over)
+        if counted:
+            places = np.array(counted, dtype=np.intp)
+            np.add(out, np.bincount(places, minlength=self.size), out=out, casting="unsafe")
+        return out
 
 
 def _seed_source(generator: np.random.Generator | None) -> Callable[[], int]:
@@ -265,6 +280,7 @@ class _Table:
                                   "(or 'auto')")
         self.fast = covered and engine != "reference"
         """Whether games are played on the fast simulator."""
+        self._legal_kept: tuple[Played, int, dict[int, Action]] | None = None
 
     def start(self, seed: int) -> Played:
         """A new game of this table, on its engine."""
@@ -272,10 +288,22 @@ class _Table:
             return ViewableGame.new(self.players, seed=seed, plugins=self.ruleset)
         return new_game(self.players, seed=seed, plugins=self.ruleset)
 
+    def legal(self, game: Played) -> dict[int, Action]:
+        """:meth:`ActionIndex.legal`, kept for the game and point it was made for: an
+        environment's step asks for the numbers its last observation's mask was made
+        from (read it, do not change it)."""
+        kept = self._legal_kept
+        seq = game.state.seq if isinstance(game, Game) else game.state_seq
+        if kept is not None and kept[0] is game and kept[1] == seq:
+            return kept[2]
+        legal = self.actions.legal(game)
+        self._legal_kept = (game, seq, legal)
+        return legal
+
     def mask(self, game: Played, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
         """1 for the numbers of the seat's legal actions; all zeros when it does not
         decide (the game is over, or another seat decides)."""
-        legal = self.actions.legal(game) if game.current_player == seat else {}
+        legal = self.legal(game) if game.current_player == seat else {}
         return self.actions.mask(legal)
 
     def observe(self, game: Played, seat: int) -> dict[str, np.ndarray[Any, Any]]:
@@ -365,7 +393,7 @@ class TokaidoAEC(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self.table.actions.legal(self.played)
+        legal = self.table.legal(self.played)
         if action is None or int(action) not in legal:
             raise IllegalActionError(f"action {action} is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0.0
@@ -477,7 +505,7 @@ class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
                                          dict[str, Any]]:
         """Apply the agent's decision, then the bots' until the agent decides again or
         the game ends (the reward comes at the end)."""
-        legal = self.table.actions.legal(self.played)
+        legal = self.table.legal(self.played)
         if int(action) not in legal:
             return self.table.observe(self.played, self.seat), -1.0, True, False, {"illegal": True}
         self.played = self.played.apply(legal[int(action)])
