@@ -176,16 +176,24 @@ def test_a_ruleset_the_builder_does_not_know_is_viewed_by_replay(
     monkeypatch.setattr(fast_module, "_VIEW_PLUGINS", frozenset({"base"}))
     bga = Ruleset.build(["base", "bga"])
     fast = ViewableGame.new(3, seed=4, plugins=bga)
+    assert type(fast) is FastGame  # nothing to record: a plain FastGame
     game = new_game(3, seed=4, plugins=bga)
     assert fast.view(1) == game.view(1) and fast.view(None) == game.view(None)
     assert len(replays) == 2
     assert fast.T.view_tables is not None and not fast.T.view_tables.direct
+    rng = random.Random(4)
+    for _ in range(12):  # plays on as the reference, each view a replay
+        index = rng.randrange(len(game.legal_actions()))
+        game = game.apply(game.legal_actions()[index])
+        fast.apply(fast.legal_actions()[index])
+        assert fast.view(game.current_player) == game.view(game.current_player)
+    assert len(replays) == 14
     monkeypatch.setattr(fast_module, "_VIEW_OPTIONS", {
         **fast_module._VIEW_OPTIONS, "base.meal_hand": ("players_plus_one",)})
     players = Ruleset.build(["base"], {"base.meal_hand": "players"})
     fast = FastGame.new(2, seed=4, plugins=players)
     assert fast.view(0) == new_game(2, seed=4, plugins=players).view(0)
-    assert len(replays) == 3
+    assert len(replays) == 15
     default = FastGame.new(2, seed=4, plugins=Ruleset.build(["base"]))
     default.view(0)
-    assert len(replays) == 3  # the defaults are still built directly
+    assert len(replays) == 15  # the defaults are still built directly

@@ -34,7 +34,7 @@ def same_observation(a: dict[str, np.ndarray[Any, Any]],
 def gym_pair(**kwargs: Any) -> tuple[TokaidoGymEnv, TokaidoGymEnv]:
     fast = TokaidoGymEnv(engine="fast", **kwargs)
     reference = TokaidoGymEnv(engine="reference", **kwargs)
-    assert isinstance(fast.played, ViewableGame) and isinstance(reference.played, Game)
+    assert isinstance(fast.played, FastGame) and isinstance(reference.played, Game)
     return fast, reference
 
 
@@ -216,6 +216,20 @@ def test_the_engine_argument() -> None:
         TokaidoAEC(players=3, engine="quick")
     with pytest.raises(NotCoveredError):
         rl.evaluate(rl.first_legal, 1, plugins=("base", "crossroads"), engine="fast")
+
+
+def test_auto_plays_fast_only_where_the_views_are_built_directly(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the simulator plays a ruleset but would replay each view, ``auto`` keeps
+    the reference engine (an observation at every step); ``fast`` plays fast all the
+    same, and its episodes are still the reference's."""
+    import tokaido_rules.fast as fast_module
+
+    monkeypatch.setattr(fast_module, "_VIEW_PLUGINS", frozenset({"base"}))
+    assert isinstance(TokaidoGymEnv(players=3, plugins=("base", "bga")).played, Game)
+    fast, reference = gym_pair(players=3, plugins=("base", "bga"), opponents=("random",))
+    assert type(fast.played) is FastGame
+    play_gym_pair(fast, reference, 1, check_views=False)
 
 
 @pytest.mark.parametrize("players", [2, 4, 5])

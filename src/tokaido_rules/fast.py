@@ -43,7 +43,9 @@ Use it as a bot or a learning environment would::
 
 :meth:`FastGame.apply` changes the game in place (and returns it); :meth:`FastGame.applied`
 returns a changed copy and leaves the game alone; :meth:`FastGame.clone` is a cheap copy
-for tree search. :meth:`FastGame.view` builds the reference game first (slow: a replay).
+for tree search. :meth:`FastGame.view` gives the reference's view, built from the flat
+state for the base game and the ``bga`` preset (:class:`ViewableGame` records as it
+plays what views need beyond it), by a replay for any other ruleset.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ from .ruleset import Ruleset, Setup
 from .views import UnknownSeatError, View, _hidden_backs
 
 __all__ = ["DifferentialReport", "FastGame", "NotCoveredError", "ViewableGame", "compare", "covers",
-           "differential"]
+           "differential", "views_direct"]
 
 
 class NotCoveredError(TokaidoError, ValueError):
@@ -1911,6 +1913,19 @@ _Common = tuple[int, tuple[Piece, ...], list[tuple[str, tuple[str, ...], int, in
 """What every seat's view shows alike at one point (:meth:`FastGame._view_common`)."""
 
 
+def views_direct(ruleset: Ruleset, players: int) -> bool:
+    """Whether :meth:`FastGame.view` builds the views of ``ruleset``'s games of
+    ``players`` from the flat state (else it replays each game: :func:`_view_tables`);
+    false for a ruleset the simulator does not cover."""
+    if not covers(ruleset) or type(players) is not int or not 2 <= players <= 5:
+        return False
+    T = _tables(ruleset, players)
+    V = T.view_tables
+    if V is None:
+        V = _view_tables(T)
+    return V.direct
+
+
 class _Chronicle:
     """What a view needs that the flat state does not keep, recorded as a
     :class:`ViewableGame` plays: the zones in the order they were first filled (after
@@ -2028,7 +2043,8 @@ class ViewableGame(FastGame):
     flat state (:class:`_Chronicle`), so that :meth:`view` builds each view without a
     replay. The same games, the same actions; each step costs a little more. What the
     RL environments play on the fast path; a plain FastGame keeps one of these to replay
-    its decisions when first viewed."""
+    its decisions when first viewed. For a ruleset whose views are not built directly
+    (:func:`_view_tables`), :meth:`new` makes a plain FastGame (its views replay)."""
 
     __slots__ = ()
 
@@ -2039,7 +2055,10 @@ class ViewableGame(FastGame):
         V = T.view_tables
         if V is None:
             V = _view_tables(T)
-        self._chronicle = _Chronicle(V, setup)
+        if V.direct:
+            self._chronicle = _Chronicle(V, setup)
+        else:  # views by replay: nothing to record, a plain FastGame
+            self.__class__ = FastGame  # type: ignore[assignment]
         FastGame._start(self, T, seed, travellers, setup)
 
     def clone(self) -> ViewableGame:

@@ -16,7 +16,8 @@ Gymnasium wrapper, for any player count and any ruleset (extra ``tokaido-rules[r
   one is copied, :meth:`~tokaido_rules.fast.FastGame.clone`).
 - **Engines**: ``engine="auto"`` (the default) plays on the fast simulator
   (:class:`~tokaido_rules.fast.ViewableGame`) where it covers the ruleset
-  (:func:`~tokaido_rules.fast.covers`), else on the reference engine; ``"fast"`` insists
+  (:func:`~tokaido_rules.fast.covers`) and builds its views itself
+  (:func:`~tokaido_rules.fast.views_direct`), else on the reference engine; ``"fast"`` insists
   (:class:`~tokaido_rules.fast.NotCoveredError` elsewhere), ``"reference"`` never uses
   it. Both give the same episodes: the same observations, masks, rewards and bot moves
   for the same seeds. :attr:`TokaidoGymEnv.played` is the game played;
@@ -52,7 +53,7 @@ from .chance import new_seed
 from .engine import Game, make_rules, new_game
 from .errors import IllegalActionError, SetupError, TokaidoError
 from .events import Action
-from .fast import FastGame, NotCoveredError, ViewableGame, covers
+from .fast import FastGame, NotCoveredError, ViewableGame, covers, views_direct
 from .frozen import EMPTY
 from .model import COLLECTION, SECRET, GameState
 from .render import text as render_text
@@ -278,8 +279,11 @@ class _Table:
                                   f"{list(self.ruleset.ids)} with options "
                                   f"{dict(self.ruleset.options)}: use engine 'reference' "
                                   "(or 'auto')")
-        self.fast = covered and engine != "reference"
-        """Whether games are played on the fast simulator."""
+        self.fast = covered and (engine == "fast" or (engine == "auto" and views_direct(
+            self.ruleset, players)))
+        """Whether games are played on the fast simulator: with ``"auto"``, where it
+        covers the ruleset and builds its views itself (an observation at every step:
+        views made by replay would cost more than the reference engine saves)."""
         self._legal_kept: tuple[Played, int, dict[int, Action]] | None = None
 
     def start(self, seed: int) -> Played:
