@@ -197,3 +197,42 @@ def test_a_ruleset_the_builder_does_not_know_is_viewed_by_replay(
     default = FastGame.new(2, seed=4, plugins=Ruleset.build(["base"]))
     default.view(0)
     assert len(replays) == 15  # the defaults are still built directly
+
+
+def test_nothing_reachable_from_a_direct_view_is_hidden() -> None:
+    """The object graph of the direct views (a seat's, the public one) holds no hidden
+    card order, hidden data, state, game or seed (the search of test_view_isolation),
+    and none of the fast game's own objects (its tables, its records, itself)."""
+    from test_view_isolation import SEEDS, leaks, reachable
+    from tokaido_rules.fast import _Chronicle, _Tables, _ViewTables
+
+    ruleset = Ruleset.build(["base"])
+    registry = ruleset.registry
+    registry.deck_census()
+    registry.card_backs(())
+    exempt: dict[int, object] = {key: obj for key, (obj, _) in reachable(ruleset).items()
+                                 if type(obj) is tuple}
+    own = (FastGame, _Tables, _Chronicle, _ViewTables)
+    walked = 0
+    for players, seed in zip((2, 4), SEEDS, strict=False):
+        game = new_game(players, seed=seed, plugins=ruleset)
+        fast = ViewableGame.new(players, seed=seed, plugins=ruleset)
+        rng = random.Random(seed)
+        made = 0
+        while True:
+            if made % 3 == 0 or game.is_over:
+                for seat in (None, made % players):
+                    view = fast.view(seat)
+                    assert view.zone_backs
+                    problems = leaks(view, game, exempt)
+                    problems += [path for obj, path in reachable(view).values()
+                                 if isinstance(obj, own)]
+                    assert not problems, f"seat {seat}, decision {made}: {problems[:5]}"
+                    walked += 1
+            if game.is_over:
+                break
+            index = rng.randrange(len(game.legal_actions()))
+            game = game.apply(game.legal_actions()[index])
+            fast.apply(fast.legal_actions()[index])
+            made += 1
+    assert walked > 40
