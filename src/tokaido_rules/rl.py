@@ -332,7 +332,9 @@ def _reference(env: TokaidoAEC | TokaidoGymEnv) -> Game:
 
 class TokaidoAEC(AECEnv):  # type: ignore[misc]
     """Tokaido as a PettingZoo AEC environment: agents ``player_0`` ... one per seat; in
-    2-player games the leading seat also decides for the neutral traveller."""
+    2-player games the leading seat also decides for the neutral traveller. ``engine``:
+    ``"auto"``, ``"fast"`` or ``"reference"`` (:data:`ENGINES`; the same episodes on
+    each)."""
 
     metadata: ClassVar[dict[str, Any]] = {"name": "tokaido_v0",
                                           "render_modes": ["ansi", "human"],
@@ -441,7 +443,8 @@ class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
     played by bots (names from :data:`tokaido_rules.bots.BOTS`, cycled).
 
     An illegal action ends the episode with reward -1 (``info["illegal"]``): agents
-    should sample from ``observation["action_mask"]``.
+    should sample from ``observation["action_mask"]``. ``engine``: ``"auto"``,
+    ``"fast"`` or ``"reference"`` (:data:`ENGINES`; the same episodes on each).
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 - gymnasium declares it per instance
