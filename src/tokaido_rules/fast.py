@@ -1717,7 +1717,6 @@ def compare(game: Game, fast: FastGame, choose: Callable[[tuple[Action, ...]], i
     return None, made
 
 
-
 # --- views straight from the flat state: their tables and the records they read ---------------
 # (FastGame.view; the builder itself is FastGame._direct_view)
 
