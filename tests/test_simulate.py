@@ -767,9 +767,8 @@ def test_cli_engines_write_the_same_logs(tmp_path: Path,
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--plugins", "base,crossroads"], "covers the base game alone"),
+    (["--plugins", "base,tea-ceremony"], "does not cover plugins base,tea-ceremony"),
     (["--bots", "random,greedy"], "not greedy"),
-    (["--option", "base.meal_hand=players", "--plugins", "base,bga"], "plugins base,bga"),
 ])
 def test_cli_fast_engine_where_it_cannot_play(argv: list[str], message: str,
                                               capsys: pytest.CaptureFixture[str]) -> None:

@@ -58,9 +58,23 @@ class ActionsBot(Bot, Protocol):
     def choose_from(self, actions: tuple[Action, ...]) -> Action: ...
 
 
-def next_action(bot: Bot, game: Game) -> Action:
+class Decides(Protocol):
+    """What :func:`next_action` reads of a game: whose decision it is, the legal actions
+    and a seat's view. A reference :class:`~tokaido_rules.Game` has them, and so has a
+    :class:`~tokaido_rules.fast.FastGame` (whose views are built from its flat state)."""
+
+    @property
+    def current_player(self) -> int | None: ...
+
+    def legal_actions(self) -> tuple[Action, ...]: ...
+
+    def view(self, seat: int | None) -> View: ...
+
+
+def next_action(bot: Bot, game: Decides) -> Action:
     """Ask ``bot`` for the decision of the seat whose turn it is: from its view, or, for
-    an :class:`ActionsBot`, from the legal actions alone."""
+    an :class:`ActionsBot`, from the legal actions alone (a reference game or a fast
+    one: :class:`Decides`)."""
     seat = game.current_player
     if seat is None:
         raise ValueError("the game is over: nobody decides")

@@ -43,7 +43,9 @@ Use it as a bot or a learning environment would::
 
 :meth:`FastGame.apply` changes the game in place (and returns it); :meth:`FastGame.applied`
 returns a changed copy and leaves the game alone; :meth:`FastGame.clone` is a cheap copy
-for tree search. :meth:`FastGame.view` builds the reference game first (slow: a replay).
+for tree search. :meth:`FastGame.view` gives the reference's view, built from the flat
+state for the base game and the ``bga`` preset (:class:`ViewableGame` records as it
+plays what views need beyond it), by a replay for any other ruleset.
 """
 
 from __future__ import annotations
@@ -60,13 +62,14 @@ from .chance import draw_below, event_stream, shuffle
 from .engine import Game, Score, make_rules, new_game
 from .errors import IllegalActionError, StaleActionError, TokaidoError
 from .events import Action, Move, field_names
-from .frozen import FrozenMap
+from .frozen import EMPTY, FrozenMap
 from .log import dump_log
+from .model import Piece
 from .ruleset import Ruleset, Setup
-from .views import View
+from .views import UnknownSeatError, View, _hidden_backs
 
-__all__ = ["DifferentialReport", "FastGame", "NotCoveredError", "compare", "compiled", "covers",
-           "differential"]
+__all__ = ["DifferentialReport", "FastGame", "NotCoveredError", "ViewableGame", "compare",
+           "compiled", "covers", "differential", "views_direct"]
 
 _BUILT_FROM: str | None = None
 """In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
@@ -256,6 +259,9 @@ class _Tables:
             {} for _ in range(players)]
         """Per seat, the purchase actions made, by cards and Zen-emon's discounted card
         (-1: none)."""
+        self.view_tables: _ViewTables | None = None
+        """What :meth:`FastGame.view` reads to build a view straight from the flat state
+        (made when first asked: :func:`_view_tables`)."""
 
     def arrival(self, piece: int, seat: int | None, power: int,
                 position: int) -> tuple[Step, ...]:
@@ -514,8 +520,10 @@ class FastGame:
 
     __slots__ = (
         "T",
+        "_chronicle",
         "_decisions",
         "_legal",
+        "_replica",
         "_step",
         "agenda",
         "ate",
@@ -788,9 +796,173 @@ class FastGame:
         return game
 
     def view(self, seat: int | None) -> View:
-        """What ``seat`` may see now, as :meth:`Game.view` gives it (built from
-        :meth:`to_game`: slow, a replay of the game)."""
-        return self.to_game().view(seat)
+        """What ``seat`` may see now (``None``: the public view), the very view
+        :meth:`Game.view` of :meth:`to_game` gives: built straight from the flat state for
+        the rulesets whose views this module knows (:func:`_view_tables`: the base game
+        and the ``bga`` preset), else from :meth:`to_game` (slow: a replay of the game)."""
+        V = self.T.view_tables
+        if V is None:
+            V = _view_tables(self.T)
+        if not V.direct:
+            return self.to_game().view(seat)
+        return self._direct_view(V, seat)
+
+    # --- views straight from the flat state (FastGame.view) ---------------------------------
+    # A view shows what the flat state does not keep: each collection in the order it was
+    # acquired, and the order in which zones, data keys, score categories and counters
+    # first appeared (a reference state's mappings keep their insertion order). A
+    # ViewableGame keeps those as it plays; a plain FastGame has one replay its decisions
+    # (a ViewableGame of its own, brought up to date at each view: the cost of a fast
+    # apply per decision, paid only by games that are viewed).
+
+    def _chronicle_now(self) -> _Chronicle:
+        """The records of this game's history up to now (see :class:`ViewableGame`)."""
+        if isinstance(self, ViewableGame):
+            return self._chronicle
+        replica: FastGame | None = getattr(self, "_replica", None)
+        if replica is None:
+            T = self.T
+            if self.setup is None:
+                replica = ViewableGame.new(T.players, self.seed, T.ruleset, self.given)
+            else:
+                replica = ViewableGame.new(T.players, self.seed, T.ruleset, setup=self.setup)
+            self._replica = replica
+        assert isinstance(replica, ViewableGame)
+        mine = self._decisions
+        for action in mine[len(replica._decisions):]:
+            replica.apply(action)
+        return replica._chronicle
+
+    def _direct_view(self, V: _ViewTables, seat: int | None) -> View:
+        """The view of ``seat`` (``None``: the public one), made as
+        :func:`~tokaido_rules.views.make_view` makes it from the reference state."""
+        T = self.T
+        players = T.players
+        if seat is not None and (type(seat) is not int or not 0 <= seat < players):
+            raise UnknownSeatError(f"no seat {seat!r} in a {players}-player game")
+        book = self._chronicle_now()
+        last = book.last_view
+        if last is not None and last[0] == self.seq and last[1] == seat:
+            return last[2]
+        common = book.common
+        if common is None or common[0] != self.seq:
+            common = book.common = self._view_common(V, book)
+        _, pieces, zones, sizes = common
+        hand_at = -2  # not looked for yet
+        pos = self.pos
+        shown: dict[str, tuple[str, ...]] = {}
+        hidden: dict[str, tuple[str, ...]] = {}
+        asked_shown: dict[str, tuple[str, ...]] = {}
+        asked_hidden: dict[str, tuple[str, ...]] = {}
+        for name, content, rule, owner in zones:
+            if rule == _SHOWN:
+                shown[name] = content
+                continue
+            if rule == _HIDDEN:
+                hidden[name] = content
+                continue
+            if rule == _OWNER:
+                seen = seat is not None and self.seat[owner] == seat
+            else:  # the inn's meal hand: seen from one's arrival at its inn
+                if hand_at == -2:
+                    hand_at = self._hand_inn()
+                if hand_at < 0:
+                    seen = False
+                elif seat is None:
+                    seen = all(pos[s] == hand_at for s in range(players))
+                else:
+                    seen = pos[seat] == hand_at
+            if seen:
+                asked_shown[name] = content
+            else:
+                asked_hidden[name] = content
+        shown.update(asked_shown)
+        hidden.update(asked_hidden)
+        data: dict[str, Any] = {}
+        asked_data: dict[str, Any] = {}
+        if self.offers:
+            traveller_names = T.traveller_names
+            for i, offer in enumerate(self.offers):
+                rule = V.offer_rule[i]
+                if rule == _SHOWN or (rule == _OWNER and seat is not None
+                                      and self.seat[V.offer_owner[i]] == seat):
+                    value = (traveller_names[offer[0]], traveller_names[offer[1]])
+                    (data if rule == _SHOWN else asked_data)[V.offer_keys[i]] = value
+        for i in book.data_order:
+            rule = V.meal_rule[i]
+            if rule == _SHOWN:
+                data[V.meal_keys[i]] = self.ate[i]
+            elif rule == _OWNER and seat is not None and self.seat[V.meal_owner[i]] == seat:
+                asked_data[V.meal_keys[i]] = self.ate[i]
+        if asked_data:
+            data.update(asked_data)
+        step = self._step
+        current = None if step is None else V.steps.get(step) or V.step(step)
+        player = None if step is None else step[2]
+        steps = V.steps
+        view = _new(View)
+        _set(view, "__dict__", {
+            "seat": seat, "players": players, "seq": self.seq, "turn": book.turn,
+            "over": self.is_over, "pieces": pieces, "zones": FrozenMap(shown),
+            "zone_sizes": sizes,
+            "hidden_backs": _hidden_backs(T.ruleset.registry, hidden) if hidden else EMPTY,
+            "data": FrozenMap(data),
+            "agenda": tuple([steps.get(s) or V.step(s) for s in self.agenda]),
+            "current_player": player, "current_step": current,
+            "legal_actions": self.legal_actions() if seat is not None and player == seat
+            else (),
+            "ruleset": T.ruleset,
+        })
+        book.last_view = (self.seq, seat, view)
+        return view
+
+    def _view_common(self, V: _ViewTables, book: _Chronicle) -> _Common:
+        """What every seat's view shows alike at this point: the pieces, and every zone in
+        the state's order with its cards, who may see them and how many there are. A
+        zone's cards are named again only when they changed since the last view."""
+        T = self.T
+        categories = V.categories
+        pieces = []
+        for i in range(T.pieces):
+            own = self.score[i]
+            counters: dict[str, int] = {}
+            for k in book.counter_order[i]:
+                counters[V.counters[k]] = self.don[i] if k == 0 else self.eaten[i].bit_count()
+            trav = self.trav[i]
+            piece = _new(Piece)
+            _set(piece, "__dict__", {
+                "seat": self.seat[i],
+                "traveller": None if trav < 0 else T.traveller_names[trav],
+                "coins": self.coins[i], "position": self.pos[i], "slot": self.slot[i],
+                "score": FrozenMap({categories[k]: own[k] for k in book.score_order[i]}),
+                "counters": FrozenMap(counters)})
+            pieces.append(piece)
+        by_name = T.names.__getitem__
+        named = book.named
+        zones = []
+        sizes: dict[str, int] = {}
+        source = V.source
+        for code in (*V.deck_codes, *book.zones):
+            how, where = source[code]
+            if how == _FROM_GAME:
+                cards = getattr(self, where)  # type: ignore[arg-type]
+            elif how == _FROM_DRAWN:
+                cards = self.drawn[where]  # type: ignore[index]
+            elif how == _FROM_COLLECTION:
+                cards = book.collections[where]  # type: ignore[index]
+            else:
+                cards = book.supplies[where]  # type: ignore[index]
+            codes = tuple(cards)
+            kept = named.get(code)
+            if kept is not None and kept[0] == codes:
+                content = kept[1]
+            else:
+                content = tuple(map(by_name, codes))
+                named[code] = (codes, content)
+            name = V.zone_names[code]
+            sizes[name] = len(codes)
+            zones.append((name, content, V.zone_rule[code], V.zone_owner[code]))
+        return self.seq, tuple(pieces), zones, FrozenMap(sizes)
 
     def __repr__(self) -> str:
         return (f"<FastGame players={self.T.players} seq={self.seq} "
@@ -1551,6 +1723,383 @@ def compare(game: Game, fast: FastGame, choose: Callable[[tuple[Action, ...]], i
     if logs and dump_log(fast.to_game()) != dump_log(game):
         return "at the end: the log of to_game() is not the reference log", made
     return None, made
+
+
+# --- views straight from the flat state: their tables and the records they read ---------------
+# (FastGame.view; the builder itself is FastGame._direct_view)
+
+_VIEW_PLUGINS = frozenset({"base", "bga"})
+"""The plugins whose views :meth:`FastGame.view` builds itself (with the option values
+of :data:`_VIEW_OPTIONS`); any other ruleset's views come from the replay."""
+_VIEW_OPTIONS: dict[str, tuple[object, ...]] = {
+    "base.meal_hand": ("players_plus_one", "players"),
+    "base.hirotada_bank_coin": ("choice", "auto"),
+    "base.zenemon_discount": ("choice", "most_expensive"),
+    "base.panorama_choice_optional": (False, True),
+}
+_VIEW_DATA = frozenset({"base.offer.", "base.meal_at."})
+"""The data keys (prefixes) the builder knows: the travellers offered, where each ate."""
+_DECK_SOURCES = {_SOUVENIRS: "souvenirs", _MEALS: "meals", _HOT_SPRINGS: "springs",
+                 _ENCOUNTERS: "encounters"}
+"""The shuffled decks, by zone, and the list of the flat state that holds each."""
+_VILLAGE, _INN_HAND, _DRAWN = "base.village", "base.inn_hand", "base.drawn"
+_COUNTERS = ("base.donation", "base.inn_meals")
+"""The counters of a traveller, in the order of :attr:`_Chronicle.counter_order`."""
+_RUN_KINDS: dict[int, str] = {
+    K_FARM: "base.farm", K_PANO: "base.panorama", K_HOT: "base.hot_spring",
+    K_VILLAGE: "base.village", K_VILLAGE_END: "base.village_end",
+    K_ENCOUNTER: "base.encounter", K_UMEGAE: "base.umegae", K_HIROTADA: "base.hirotada",
+    K_NTEMPLE: "base.neutral_temple", K_HIROSHIGE: "base.hiroshige", K_CHUUBEI: "base.chuubei",
+    K_SATSUKI_DRAW: "base.satsuki_draw", K_INN_HAND: "base.inn_hand",
+    K_NDISCARD: "base.neutral_discard", K_INN_CLOSE: "base.inn_close",
+    K_START_COINS: "core.start_coins", K_GAME_OVER: "core.game_over",
+    K_END_ACH: "base.end_achievements", K_END_TEMPLE: "base.end_temple",
+    **{kind: name for name, kind in _EFFECT_KINDS.items()}, **_DECISION_KINDS}
+"""The reference's step kind of every step kind of the base game."""
+# Where a zone's cards are (_ViewTables.source) and who sees them (_ViewTables.zone_rule).
+_FROM_GAME, _FROM_DRAWN, _FROM_COLLECTION, _FROM_SUPPLY = range(4)
+_HIDDEN, _SHOWN, _OWNER, _HAND_RULE = range(4)
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+class _ViewTables:
+    """What the direct view of one ruleset and player count reads: every zone the game
+    can have, numbered (the decks first, in the order the setup makes them), where its
+    cards are and who may see them; the data keys and who sees them; the reference step
+    of each step. ``direct`` is false where the builder does not know the ruleset's
+    views (:func:`_view_tables` says why): :meth:`FastGame.view` replays then."""
+
+    def __init__(self, T: _Tables) -> None:
+        self.T = T
+        self.direct = False
+        self.zone_names: list[str] = []
+        self.source: list[tuple[int, str | int]] = []
+        self.zone_rule: list[int] = []
+        self.zone_owner: list[int] = []
+        self.deck_codes: tuple[int, ...] = ()
+        self.supplies: dict[int, list[int]] = {}
+        """The cards of each deck the flat state does not keep (unshuffled supplies:
+        panoramas, achievements), at the start, by zone number."""
+        self.supply_of: list[int] = []
+        """Per card, the zone number of the supply it is taken from (-1: none)."""
+        self.village = self.hand = self.drawn = self.collection = -1
+        """The zone numbers of the village offer, the inn's hand, ``drawn.0`` and
+        ``collection.0`` (those of piece ``i``: plus ``i``)."""
+        self.categories = _CATEGORIES
+        self.counters = _COUNTERS
+        self.offer_keys: tuple[str, ...] = ()
+        self.meal_keys: tuple[str, ...] = ()
+        self.offer_rule: list[int] = []
+        self.offer_owner: list[int] = []
+        self.meal_rule: list[int] = []
+        self.meal_owner: list[int] = []
+        self.options_order: tuple[int, ...] = ()
+        """The panorama types (their numbers here) in the order the reference lists a
+        choice's options."""
+        self.steps: dict[Step, Any] = {}
+
+    def add_zone(self, name: str, how: int, where: str | int) -> int:
+        self.zone_names.append(name)
+        self.source.append((how, where))
+        return len(self.zone_names) - 1
+
+    def step(self, step: Step) -> Any:
+        """The reference :class:`~tokaido_rules.model.Step` of a step (made once)."""
+        from .model import Step as RefStep
+
+        kind, piece, seat, data = step
+        values: dict[str, Any] = {}
+        if K_SHOKUNIN <= kind <= K_ANNAIBITO:
+            values = {"card": self.T.names[data]}
+        elif kind == D_PANO:
+            values = {"options": tuple(_PANORAMA_KINDS[k] for k in self.options_order
+                                       if data >> k & 1)}
+        found = self.steps[step] = RefStep(_RUN_KINDS[kind], piece, seat, values)
+        return found
+
+
+def _rule_code(rule: object, name: str) -> tuple[int, int] | None:
+    """A visibility rule, resolved for ``name``, as (rule code, owning piece); ``None``
+    for a rule the builder does not know."""
+    from .visibility import _resolve
+
+    resolved = _resolve(rule, name)  # type: ignore[arg-type]
+    if resolved is True:
+        return _SHOWN, -1
+    if resolved is False:
+        return _HIDDEN, -1
+    if type(resolved) is int:
+        return _OWNER, resolved
+    if (getattr(resolved, "__module__", None) == "tokaido_base.rules"
+            and getattr(resolved, "__qualname__", None) == "inn_hand_visible"):
+        return _HAND_RULE, -1
+    return None
+
+
+def _view_tables(T: _Tables) -> _ViewTables:
+    """The tables of the direct view, made once per ruleset and player count, with the
+    explicit check of what the builder knows: only the plugins of :data:`_VIEW_PLUGINS`
+    with option values of :data:`_VIEW_OPTIONS`, the zones and data keys the base game
+    registers with the visibility rules it gives them, decks the flat state keeps or
+    unshuffled supplies. Anything else: ``direct`` stays false (views by replay)."""
+    from .visibility import _data_rule, _zone_rule
+
+    V = _ViewTables(T)
+    T.view_tables = V
+    ruleset = T.ruleset
+    registry = ruleset.registry
+    if not set(ruleset.ids) <= _VIEW_PLUGINS or not all(
+            name in _VIEW_OPTIONS and value in _VIEW_OPTIONS[name]
+            for name, value in ruleset.options.items()):
+        return V
+    if not set(registry.data_keys) <= _VIEW_DATA:
+        return V
+    known_zones = {*(spec.zone for spec in registry.decks.values()), _VILLAGE, _INN_HAND,
+                   _DRAWN, "core.collection", "core.secret"}
+    if not set(registry.zones) <= known_zones:
+        return V
+    supply_of = [-1] * len(T.names)
+    for zone, cards, shuffled in T.decks:
+        attribute = _DECK_SOURCES.get(zone)
+        if attribute is not None:
+            V.add_zone(zone, _FROM_GAME, attribute)
+        elif shuffled:
+            return V  # a shuffled deck the flat state does not keep
+        else:
+            code = V.add_zone(zone, _FROM_SUPPLY, len(V.zone_names))
+            V.supplies[code] = list(cards)
+            for card in cards:
+                if supply_of[card] not in (-1, code):
+                    return V  # a card in two supplies
+                supply_of[card] = code
+    V.supply_of = supply_of
+    V.deck_codes = tuple(range(len(V.zone_names)))
+    V.village = V.add_zone(_VILLAGE, _FROM_GAME, "offer")
+    V.hand = V.add_zone(_INN_HAND, _FROM_GAME, "hand")
+    V.drawn = len(V.zone_names)
+    for i in range(T.pieces):
+        V.add_zone(f"{_DRAWN}.{i}", _FROM_DRAWN, i)
+    V.collection = len(V.zone_names)
+    for i in range(T.pieces):
+        V.add_zone(f"core.collection.{i}", _FROM_COLLECTION, i)
+    for name in V.zone_names:
+        found = _rule_code(_zone_rule(registry.zones, name), name)
+        if found is None:
+            return V
+        V.zone_rule.append(found[0])
+        V.zone_owner.append(found[1])
+    V.offer_keys = tuple(f"base.offer.{i}" for i in range(T.players))
+    V.meal_keys = tuple(f"base.meal_at.{i}" for i in range(T.pieces))
+    keys: tuple[str, ...]
+    for keys, rules, owners in ((V.offer_keys, V.offer_rule, V.offer_owner),
+                                (V.meal_keys, V.meal_rule, V.meal_owner)):
+        for key in keys:
+            found = _rule_code(_data_rule(registry.data_keys, key), key)
+            if found is None or found[0] == _HAND_RULE:
+                return V
+            rules.append(found[0])
+            owners.append(found[1])
+    order: list[int] = []  # the panorama types in the order of the supply (the plugin's)
+    for code in V.supplies:
+        for card in V.supplies[code]:
+            if T.kind[card] == C_PANORAMA:
+                k = _PANORAMA_KINDS.index(T.names[card].rsplit(".", 1)[0])
+                if k not in order:
+                    order.append(k)
+    if sorted(order) != list(range(len(_PANORAMA_KINDS))):
+        return V
+    V.options_order = tuple(order)
+    V.direct = True
+    return V
+
+
+_Common = tuple[int, tuple[Piece, ...], list[tuple[str, tuple[str, ...], int, int]],
+                FrozenMap[str, int]]
+"""What every seat's view shows alike at one point (:meth:`FastGame._view_common`)."""
+
+
+def views_direct(ruleset: Ruleset, players: int) -> bool:
+    """Whether :meth:`FastGame.view` builds the views of ``ruleset``'s games of
+    ``players`` from the flat state (else it replays each game: :func:`_view_tables`);
+    false for a ruleset the simulator does not cover."""
+    if not covers(ruleset) or type(players) is not int or not 2 <= players <= 5:
+        return False
+    T = _tables(ruleset, players)
+    V = T.view_tables
+    if V is None:
+        V = _view_tables(T)
+    return V.direct
+
+
+class _Chronicle:
+    """What a view needs that the flat state does not keep, recorded as a
+    :class:`ViewableGame` plays: the zones in the order they were first filled (after
+    the decks), each collection in acquisition order, the supplies, per traveller the
+    order in which its score categories and counters first appeared, the pieces in the
+    order of their first meal (the data key of where each ate), the moves made, and the
+    last view made (a view is asked several times at one decision)."""
+
+    __slots__ = (
+        "collections",
+        "common",
+        "counted",
+        "counter_order",
+        "data_order",
+        "last_view",
+        "made",
+        "named",
+        "score_order",
+        "scored",
+        "supplies",
+        "tables",
+        "turn",
+        "zones",
+    )
+
+    def __init__(self, V: _ViewTables, setup: Setup | None) -> None:
+        n = V.T.pieces
+        self.tables = V
+        self.zones: list[int] = []
+        self.made = 0
+        """A bit per zone number of the zones in :attr:`zones`."""
+        self.collections: list[list[int]] = [[] for _ in range(n)]
+        self.supplies = {code: cards[:] for code, cards in V.supplies.items()}
+        if setup is not None and setup.stacks:  # cards stacked on a supply (as _start does)
+            T = V.T
+            for code, cards in self.supplies.items():
+                top = setup.stacks.get(V.zone_names[code])
+                if top:
+                    stacked = [T.code[c] for c in top]
+                    for c in stacked:
+                        cards.remove(c)
+                    cards[:0] = stacked
+        self.score_order: list[list[int]] = [[] for _ in range(n)]
+        self.scored = [0] * n
+        self.counter_order: list[list[int]] = [[] for _ in range(n)]
+        self.counted = [0] * n
+        self.data_order: list[int] = []
+        self.turn = 0
+        self.last_view: tuple[int, int | None, View] | None = None
+        self.common: _Common | None = None
+        """What the views of every seat share, at one point (its seq first)."""
+        self.named: dict[int, tuple[tuple[int, ...], tuple[str, ...]]] = {}
+        """By zone number, its cards last named for a view, as codes and as names (the
+        same tuple of names while they do not change: card backs are counted once)."""
+
+    def copy(self) -> _Chronicle:
+        new = _new(_Chronicle)
+        new.tables = self.tables
+        new.zones = self.zones[:]
+        new.made = self.made
+        new.collections = [c[:] for c in self.collections]
+        new.supplies = {code: cards[:] for code, cards in self.supplies.items()}
+        new.score_order = [o[:] for o in self.score_order]
+        new.scored = self.scored[:]
+        new.counter_order = [o[:] for o in self.counter_order]
+        new.counted = self.counted[:]
+        new.data_order = self.data_order[:]
+        new.turn = self.turn
+        new.last_view = self.last_view
+        new.common = self.common
+        new.named = self.named.copy()
+        return new
+
+    def fill(self, code: int) -> None:
+        """Zone ``code`` holds cards: the first time, it joins the state's zones."""
+        if not self.made >> code & 1:
+            self.made |= 1 << code
+            self.zones.append(code)
+
+    def notice(self, game: FastGame, piece: int) -> None:
+        """Record what first appeared for ``piece`` (every piece: -1) since the last
+        notice: zones filled, score categories and counters, a first meal. Called after
+        each card gained, step run and decision resolved, which each make at most one
+        thing appear per mapping (a card gained: its category before Mitsukuni's point,
+        the order of the scores' categories here)."""
+        V = self.tables
+        if game.offer:
+            self.fill(V.village)
+        if game.hand:
+            self.fill(V.hand)
+        for i in range(len(game.pos)) if piece < 0 else (piece,):
+            if game.drawn[i]:
+                self.fill(V.drawn + i)
+            score = game.score[i]
+            scored = self.scored[i]
+            for k in range(len(score)):
+                if score[k] and not scored >> k & 1:
+                    scored |= 1 << k
+                    self.score_order[i].append(k)
+            self.scored[i] = scored
+            counted = self.counted[i]
+            if counted != 3:
+                if game.don[i] and not counted & 1:
+                    counted |= 1
+                    self.counter_order[i].append(0)
+                if game.eaten[i] and not counted & 2:
+                    counted |= 2
+                    self.counter_order[i].append(1)
+                    self.data_order.append(i)  # a first meal: where it ate, a data key
+                self.counted[i] = counted
+
+
+class ViewableGame(FastGame):
+    """A :class:`FastGame` that records, as it plays, what its views need beyond the
+    flat state (:class:`_Chronicle`), so that :meth:`view` builds each view without a
+    replay. The same games, the same actions; each step costs a little more. What the
+    RL environments play on the fast path; a plain FastGame keeps one of these to replay
+    its decisions when first viewed. For a ruleset whose views are not built directly
+    (:func:`_view_tables`), :meth:`new` makes a plain FastGame (its views replay)."""
+
+    __slots__ = ()
+
+    _chronicle: _Chronicle
+
+    def _start(self, T: _Tables, seed: int, travellers: tuple[str, ...] | None,
+               setup: Setup | None) -> None:
+        V = T.view_tables
+        if V is None:
+            V = _view_tables(T)
+        if V.direct:
+            self._chronicle = _Chronicle(V, setup)
+        else:  # views by replay: nothing to record, a plain FastGame
+            self.__class__ = FastGame  # type: ignore[assignment]
+        FastGame._start(self, T, seed, travellers, setup)
+
+    def clone(self) -> ViewableGame:
+        new = FastGame.clone(self)
+        new.__class__ = ViewableGame  # the same slots: a FastGame's copy, recast
+        assert isinstance(new, ViewableGame)
+        new._chronicle = self._chronicle.copy()
+        return new
+
+    def applied(self, action: Action, *, expected_seq: int | None = None) -> ViewableGame:
+        return self.clone().apply(action, expected_seq=expected_seq)  # type: ignore[return-value]
+
+    def _gain(self, piece: int, card: int, category: int, points: int) -> None:
+        FastGame._gain(self, piece, card, category, points)
+        book = self._chronicle
+        V = book.tables
+        book.fill(V.collection + piece)
+        book.collections[piece].append(card)
+        supply = V.supply_of[card] if V.supply_of else -1
+        if supply >= 0:
+            book.supplies[supply].remove(card)
+        book.notice(self, piece)
+
+    def _run_step(self, step: Step, new: list[Step]) -> None:
+        FastGame._run_step(self, step, new)
+        self._chronicle.notice(self, step[1])
+
+    def _resolve(self, step: Step, action: Any, index: int, new: list[Step]) -> None:
+        FastGame._resolve(self, step, action, index, new)
+        self._chronicle.notice(self, step[1])
+
+    def _move(self, piece: int, position: int, slot: int, new: list[Step]) -> None:
+        FastGame._move(self, piece, position, slot, new)
+        self._chronicle.turn += 1
 
 
 def compiled() -> bool:

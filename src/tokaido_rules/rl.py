@@ -11,8 +11,17 @@ Gymnasium wrapper, for any player count and any ruleset (extra ``tokaido-rules[r
 - **Rewards**: at the end of the game only: ``"score_difference"`` (the seat's total
   minus the best other seat's) or ``"win"`` (+1 for a winner, shared wins included,
   -1 otherwise).
-- **Branching**: games are immutable, so :meth:`TokaidoAEC.clone` and
-  :meth:`TokaidoGymEnv.clone` copy an environment in constant time, for tree search.
+- **Branching**: :meth:`TokaidoAEC.clone` and :meth:`TokaidoGymEnv.clone` copy an
+  environment cheaply, for tree search (a reference game is immutable and shared; a fast
+  one is copied, :meth:`~tokaido_rules.fast.FastGame.clone`).
+- **Engines**: ``engine="auto"`` (the default) plays on the fast simulator
+  (:class:`~tokaido_rules.fast.ViewableGame`) where it covers the ruleset
+  (:func:`~tokaido_rules.fast.covers`) and builds its views itself
+  (:func:`~tokaido_rules.fast.views_direct`), else on the reference engine; ``"fast"`` insists
+  (:class:`~tokaido_rules.fast.NotCoveredError` elsewhere), ``"reference"`` never uses
+  it. Both give the same episodes: the same observations, masks, rewards and bot moves
+  for the same seeds. :attr:`TokaidoGymEnv.played` is the game played;
+  :attr:`TokaidoGymEnv.game` the reference game (on the fast path, rebuilt when asked).
 - **Baselines**: :func:`evaluate` plays a policy of one seat against bots and gives its
   win rate with a Wilson interval; :func:`first_legal`, :func:`random_legal` and
   :func:`bot_policy` are the baselines a learning agent must beat.
@@ -42,15 +51,19 @@ except ImportError as exc:  # say which extra brings them, not only what is miss
 from .bots import BOTS, Bot, next_action
 from .chance import new_seed
 from .engine import Game, make_rules, new_game
-from .errors import IllegalActionError, TokaidoError
+from .errors import IllegalActionError, SetupError, TokaidoError
 from .events import Action
-from .model import COLLECTION, SECRET
+from .fast import FastGame, NotCoveredError, ViewableGame, covers, views_direct
+from .frozen import EMPTY
+from .model import COLLECTION, SECRET, GameState
 from .render import text as render_text
 from .ruleset import Rules, Ruleset, Setup
 from .simulate import wilson_interval
 from .views import View
 
 REWARDS = ("score_difference", "win")
+ENGINES = ("auto", "fast", "reference")
+"""The engines an environment may play on (as ``tokaido simulate --engine``)."""
 GYM_ID = "tokaido_rules/Tokaido-v0"
 """The Gymnasium id of :class:`TokaidoGymEnv`, registered when this module is imported."""
 
@@ -70,10 +83,21 @@ def _render(mode: str | None, subject: Game | View) -> str | None:
 _LIMIT = 1e4
 
 
+Played = Game | FastGame
+"""A game an environment plays: the reference engine's (immutable) or the fast
+simulator's (changed in place, so copied when the environment is)."""
+
+
 class ActionIndex:
-    """Every decision of a ruleset and player count, numbered once."""
+    """Every decision of a ruleset and player count, numbered once.
+
+    A decision's number comes from its key (:meth:`~tokaido_rules.events.Action.key`),
+    which reads the state: a reference game's own, or for a fast game a state made of the
+    deciding seat's view (:meth:`FastGame.view <tokaido_rules.fast.FastGame.view>`): the
+    keys read whose traveller a piece is and the cards the seat sees (the village's)."""
 
     def __init__(self, rules: Rules) -> None:
+        self.rules = rules
         keys: list[tuple[object, ...]] = []
         for position in range(1, rules.end + 1):
             keys.append(("core.move", "self", position))
@@ -86,18 +110,38 @@ class ActionIndex:
     def __len__(self) -> int:
         return len(self.keys)
 
-    def number(self, action: Action, game: Game) -> int:
+    def number(self, action: Action, game: Played) -> int:
         """The number of a decision; raise if no plugin declared it."""
-        key = action.key(game.state)
+        return self._number_in(action, self._state(game))
+
+    def _number_in(self, action: Action, state: GameState) -> int:
+        key = action.key(state)
         try:
             return self._number[key]
         except KeyError:
             raise TokaidoError(f"decision {key} is not in the ruleset's action space: its "
                                "plugin does not declare it (tokaido_action_space)") from None
 
-    def legal(self, game: Game) -> dict[int, Action]:
+    def _state(self, game: Played) -> GameState:
+        """What keys are read from: the reference state, or one made of the deciding
+        seat's view of a fast game (the public view once the game is over)."""
+        if isinstance(game, Game):
+            return game.state
+        view = game.view(game.current_player)
+        state: GameState = object.__new__(GameState)
+        object.__setattr__(state, "__dict__", {
+            "rules": self.rules, "seed": 0, "pieces": view.pieces, "zones": view.zones,
+            "agenda": view.agenda, "data": view.data, "script": EMPTY, "seq": view.seq,
+            "turn": view.turn, "over": view.over})
+        return state
+
+    def legal(self, game: Played) -> dict[int, Action]:
         """The legal actions of the current decision, by number."""
-        return {self.number(a, game): a for a in game.legal_actions()}
+        actions = game.legal_actions()
+        if not actions:
+            return {}
+        state = self._state(game)
+        return {self._number_in(a, state): a for a in actions}
 
     def mask(self, legal: Iterable[int]) -> np.ndarray[Any, np.dtype[np.int8]]:
         mask = np.zeros(len(self.keys), dtype=np.int8)
@@ -133,43 +177,58 @@ class ObservationEncoder:
         self.size = (self.pieces * per_piece + len(self.zones) * (1 + n_cards) + own
                      + len(self.steps) + 2)
 
-    def _cards(self, cards: Sequence[str]) -> np.ndarray[Any, np.dtype[np.float32]]:
-        counts = np.zeros(len(self.cards), dtype=np.float32)
-        for c in cards:
-            counts[self.cards[c]] += 1
-        return counts
-
     def encode(self, view: View) -> np.ndarray[Any, np.dtype[np.float32]]:
-        end = float(self.rules.end)
-        parts: list[np.ndarray[Any, np.dtype[np.float32]]] = []
+        """The observation of ``view``'s seat. Written into one array (each value as
+        ``np.float32`` rounds it; the card counts added last, all at once): a
+        decision's observation is made at every step of an episode."""
         if view.seat is None:
             raise ValueError("an observation is a seat's: the public view has no seat")
+        end = float(self.rules.end)
+        out = np.zeros(self.size, dtype=np.float32)
+        cards = self.cards
+        n_cards = len(cards)
+        zones = view.zones
+        sizes = view.zone_sizes
+        categories = self.categories
+        counters = self.counters
+        head_size = 6 + len(categories) + len(counters)
+        counted: list[int] = []  # the place of each card counted
         order = [(view.seat + k) % view.players for k in range(view.players)]
         order += list(range(view.players, len(view.pieces)))
+        at = 0
         for i in order:
             p = view.pieces[i]
-            head = [p.position / end, p.slot / 5, p.coins / 20, p.total / 100,
-                    float(p.seat is None), float(i == view.seat)]
-            head += [p.score.get(c, 0) / 20 for c in self.categories]
-            head += [p.counter(c) / 20 for c in self.counters]
-            parts.append(np.asarray(head, dtype=np.float32))
-            parts.append(self._cards(view.zones.get(f"{COLLECTION}.{i}", ())))
-            parts.append(np.asarray([view.zone_sizes.get(f"{SECRET}.{i}", 0)],
-                                    dtype=np.float32))
+            score = p.score
+            out[at:at + head_size] = [
+                p.position / end, p.slot / 5, p.coins / 20, p.total / 100,
+                float(p.seat is None), float(i == view.seat),
+                *[score.get(c, 0) / 20 for c in categories],
+                *[p.counter(c) / 20 for c in counters]]
+            at += head_size
+            counted += [at + cards[c] for c in zones.get(f"{COLLECTION}.{i}", ())]
+            at += n_cards
+            out[at] = sizes.get(f"{SECRET}.{i}", 0)
+            at += 1
         for zone in self.zones:
-            parts.append(np.asarray([view.zone_sizes.get(zone, 0) / 30], dtype=np.float32))
-            parts.append(self._cards(view.zones.get(zone, ())))
+            out[at] = sizes.get(zone, 0) / 30
+            at += 1
+            counted += [at + cards[c] for c in zones.get(zone, ())]
+            at += n_cards
         for family in self.families:
             mine = f"{family}.{view.seat}"
-            parts.append(np.asarray([view.zone_sizes.get(mine, 0)], dtype=np.float32))
-            parts.append(self._cards(view.zones.get(mine, ())))
-        decision = np.zeros(len(self.steps), dtype=np.float32)
+            out[at] = sizes.get(mine, 0)
+            at += 1
+            counted += [at + cards[c] for c in zones.get(mine, ())]
+            at += n_cards
         if view.current_step is not None:
-            decision[self.steps[view.current_step.kind]] = 1
-        parts.append(decision)
-        parts.append(np.asarray([float(view.current_player == view.seat), float(view.over)],
-                                dtype=np.float32))
-        return np.concatenate(parts)
+            out[at + self.steps[view.current_step.kind]] = 1
+        at += len(self.steps)
+        out[at] = float(view.current_player == view.seat)
+        out[at + 1] = float(view.over)
+        if counted:
+            places = np.array(counted, dtype=np.intp)
+            np.add(out, np.bincount(places, minlength=self.size), out=out, casting="unsafe")
+        return out
 
 
 def _seed_source(generator: np.random.Generator | None) -> Callable[[], int]:
@@ -180,7 +239,7 @@ def _seed_source(generator: np.random.Generator | None) -> Callable[[], int]:
     return lambda: int(generator.integers(0, 2**64, dtype=np.uint64))
 
 
-def _reward(game: Game, seat: int, scheme: str) -> float:
+def _reward(game: Played, seat: int, scheme: str) -> float:
     scores = game.scores()
     if scheme == "win":
         return 1.0 if seat in game.winners() else -1.0
@@ -198,33 +257,84 @@ def _spaces(actions: ActionIndex,
 
 
 class _Table:
-    """What both environments share: the ruleset, its action index and encoder."""
+    """What both environments share: the ruleset, its action index and encoder, and the
+    engine that plays it."""
 
     def __init__(self, players: int, plugins: Iterable[str | object],
-                 options: Mapping[str, object] | None, reward: str) -> None:
+                 options: Mapping[str, object] | None, reward: str,
+                 engine: str = "auto") -> None:
         if reward not in REWARDS:
             raise TokaidoError(f"reward must be one of {REWARDS}, got {reward!r}")
+        if engine not in ENGINES:
+            raise SetupError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
         self.players = players
         self.ruleset = Ruleset.build(plugins, options)
         rules = make_rules(self.ruleset, players, Setup())
         self.actions = ActionIndex(rules)
         self.encoder = ObservationEncoder(rules)
         self.reward = reward
+        covered = covers(self.ruleset)
+        if engine == "fast" and not covered:
+            raise NotCoveredError(f"the fast simulator does not cover the ruleset "
+                                  f"{list(self.ruleset.ids)} with options "
+                                  f"{dict(self.ruleset.options)}: use engine 'reference' "
+                                  "(or 'auto')")
+        self.fast = covered and (engine == "fast" or (engine == "auto" and views_direct(
+            self.ruleset, players)))
+        """Whether games are played on the fast simulator: with ``"auto"``, where it
+        covers the ruleset and builds its views itself (an observation at every step:
+        views made by replay would cost more than the reference engine saves)."""
+        self._legal_kept: tuple[Played, int, dict[int, Action]] | None = None
 
-    def mask(self, game: Game, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+    def start(self, seed: int) -> Played:
+        """A new game of this table, on its engine."""
+        if self.fast:
+            return ViewableGame.new(self.players, seed=seed, plugins=self.ruleset)
+        return new_game(self.players, seed=seed, plugins=self.ruleset)
+
+    def legal(self, game: Played) -> dict[int, Action]:
+        """:meth:`ActionIndex.legal`, kept for the game and point it was made for: an
+        environment's step asks for the numbers its last observation's mask was made
+        from (read it, do not change it)."""
+        kept = self._legal_kept
+        seq = game.state.seq if isinstance(game, Game) else game.state_seq
+        if kept is not None and kept[0] is game and kept[1] == seq:
+            return kept[2]
+        legal = self.actions.legal(game)
+        self._legal_kept = (game, seq, legal)
+        return legal
+
+    def mask(self, game: Played, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
         """1 for the numbers of the seat's legal actions; all zeros when it does not
         decide (the game is over, or another seat decides)."""
-        legal = self.actions.legal(game) if game.current_player == seat else {}
+        legal = self.legal(game) if game.current_player == seat else {}
         return self.actions.mask(legal)
 
-    def observe(self, game: Game, seat: int) -> dict[str, np.ndarray[Any, Any]]:
+    def observe(self, game: Played, seat: int) -> dict[str, np.ndarray[Any, Any]]:
         return {"observation": self.encoder.encode(game.view(seat)),
                 "action_mask": self.mask(game, seat)}
 
 
+def _reference(env: TokaidoAEC | TokaidoGymEnv) -> Game:
+    """The reference game of an environment's game: itself, or a fast game's replay
+    (kept until the game changes)."""
+    played = env.played
+    if isinstance(played, Game):
+        return played
+    kept = env.__dict__.get("_replayed")
+    made = len(played.decisions)
+    if kept is None or kept[0] is not played or kept[1] != made:
+        kept = env.__dict__["_replayed"] = (played, made, played.to_game())
+    game: Game = kept[2]
+    return game
+
+
+
 class TokaidoAEC(AECEnv):  # type: ignore[misc]
     """Tokaido as a PettingZoo AEC environment: agents ``player_0`` ... one per seat; in
-    2-player games the leading seat also decides for the neutral traveller."""
+    2-player games the leading seat also decides for the neutral traveller. ``engine``:
+    ``"auto"``, ``"fast"`` or ``"reference"`` (:data:`ENGINES`; the same episodes on
+    each)."""
 
     metadata: ClassVar[dict[str, Any]] = {"name": "tokaido_v0",
                                           "render_modes": ["ansi", "human"],
@@ -232,15 +342,31 @@ class TokaidoAEC(AECEnv):  # type: ignore[misc]
 
     def __init__(self, players: int = 4, plugins: Iterable[str | object] = ("base",),
                  options: Mapping[str, object] | None = None,
-                 reward: str = "score_difference", render_mode: str | None = None) -> None:
+                 reward: str = "score_difference", render_mode: str | None = None,
+                 engine: str = "auto") -> None:
         super().__init__()
-        self.table = _Table(players, plugins, options, reward)
+        self.table = _Table(players, plugins, options, reward, engine)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
         observation, action = _spaces(self.table.actions, self.table.encoder)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = dict.fromkeys(self.possible_agents, action)
-        self.game: Game = new_game(players, seed=0, plugins=self.table.ruleset)
+        self.played: Played = self.table.start(0)
+        """The game played: a reference game, or a fast one (see :data:`ENGINES`)."""
+
+    @property
+    def game(self) -> Game:
+        """The game played, as a reference :class:`~tokaido_rules.Game`. On the fast
+        path (engine ``"fast"``, or ``"auto"`` on a ruleset the fast simulator covers)
+        it is rebuilt from the decisions when asked: a replay through the reference
+        engine, about what playing the game so far there costs (kept until the next
+        decision). Read :attr:`played` where speed matters. Setting it plays on from
+        the game given (a reference game, or a :class:`~tokaido_rules.fast.FastGame`)."""
+        return _reference(self)
+
+    @game.setter
+    def game(self, game: Played) -> None:
+        self.played = game
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of an agent (the same for all)."""
@@ -254,18 +380,18 @@ class TokaidoAEC(AECEnv):  # type: ignore[misc]
         """Start a new game (``seed``: the game's seed; the same seed, the same game;
         without one, 64 bits from :mod:`secrets`, a seed nobody can guess)."""
         game_seed = seed if seed is not None else new_seed()
-        self.game = new_game(self.table.players, seed=game_seed, plugins=self.table.ruleset)
+        self.played = self.table.start(game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = f"player_{self.game.current_player}"
+        self.agent_selection = f"player_{self.played.current_player}"
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         """The agent's observation and action mask (zeros when it does not decide)."""
-        return self.table.observe(self.game, self.possible_agents.index(agent))
+        return self.table.observe(self.played, self.possible_agents.index(agent))
 
     def step(self, action: int | None) -> None:
         """Apply the selected agent's decision (its number in the action space)."""
@@ -273,19 +399,19 @@ class TokaidoAEC(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self.table.actions.legal(self.game)
+        legal = self.table.legal(self.played)
         if action is None or int(action) not in legal:
             raise IllegalActionError(f"action {action} is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0.0
-        self.game = self.game.apply(legal[int(action)])
+        self.played = self.played.apply(legal[int(action)])
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.game.is_over:
+        if self.played.is_over:
             for a in self.agents:
                 seat = self.possible_agents.index(a)
-                self.rewards[a] = _reward(self.game, seat, self.table.reward)
+                self.rewards[a] = _reward(self.played, seat, self.table.reward)
                 self.terminations[a] = True
         else:
-            self.agent_selection = f"player_{self.game.current_player}"
+            self.agent_selection = f"player_{self.played.current_player}"
         self._accumulate_rewards()
 
     def render(self) -> str | None:
@@ -297,9 +423,12 @@ class TokaidoAEC(AECEnv):  # type: ignore[misc]
         """Nothing to release."""
 
     def clone(self) -> TokaidoAEC:
-        """An independent copy in constant time (the game is immutable)."""
+        """An independent copy: in constant time on the reference engine (its games are
+        immutable), with a copy of the game on the fast simulator."""
         other = TokaidoAEC.__new__(TokaidoAEC)
         other.__dict__.update(self.__dict__)
+        if isinstance(self.played, FastGame):
+            other.played = self.played.clone()
         for name in ("agents", "rewards", "_cumulative_rewards", "terminations",
                      "truncations"):
             if name in self.__dict__:
@@ -314,7 +443,8 @@ class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
     played by bots (names from :data:`tokaido_rules.bots.BOTS`, cycled).
 
     An illegal action ends the episode with reward -1 (``info["illegal"]``): agents
-    should sample from ``observation["action_mask"]``.
+    should sample from ``observation["action_mask"]``. ``engine``: ``"auto"``,
+    ``"fast"`` or ``"reference"`` (:data:`ENGINES`; the same episodes on each).
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 - gymnasium declares it per instance
@@ -322,26 +452,44 @@ class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
     def __init__(self, players: int = 4, seat: int = 0, opponents: Sequence[str] = ("greedy",),
                  plugins: Iterable[str | object] = ("base",),
                  options: Mapping[str, object] | None = None,
-                 reward: str = "score_difference", render_mode: str | None = None) -> None:
+                 reward: str = "score_difference", render_mode: str | None = None,
+                 engine: str = "auto") -> None:
         if not 0 <= seat < players:
             raise TokaidoError(f"seat must be from 0 to {players - 1}")
         if not opponents or any(o not in BOTS for o in opponents):
             raise TokaidoError(f"opponents are bot names among {sorted(BOTS)}")
-        self.table = _Table(players, plugins, options, reward)
+        self.table = _Table(players, plugins, options, reward, engine)
         self.seat = seat
         self.opponents = tuple(opponents)
         self.render_mode = render_mode
         observation, action = _spaces(self.table.actions, self.table.encoder)
         self.observation_space: spaces.Space[Any] = observation
         self.action_space: spaces.Space[Any] = action
-        self.game = new_game(players, seed=0, plugins=self.table.ruleset)
+        self.played: Played = self.table.start(0)
+        """The game played: a reference game, or a fast one (see :data:`ENGINES`)."""
         self.bots: dict[int, Bot] = {}
 
+    @property
+    def game(self) -> Game:
+        """The game played, as a reference :class:`~tokaido_rules.Game`. On the fast
+        path (engine ``"fast"``, or ``"auto"`` on a ruleset the fast simulator covers)
+        it is rebuilt from the decisions when asked: a replay through the reference
+        engine, about what playing the game so far there costs (kept until the next
+        decision). Read :attr:`played` where speed matters. Setting it plays on from
+        the game given (a reference game, or a :class:`~tokaido_rules.fast.FastGame`)."""
+        return _reference(self)
+
+    @game.setter
+    def game(self, game: Played) -> None:
+        self.played = game
+
     def _advance(self) -> None:
-        while not self.game.is_over and self.game.current_player != self.seat:
-            seat = self.game.current_player
+        played = self.played
+        while not played.is_over and played.current_player != self.seat:
+            seat = played.current_player
             assert seat is not None
-            self.game = self.game.apply(next_action(self.bots[seat], self.game))
+            played = played.apply(next_action(self.bots[seat], played))
+        self.played = played
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
@@ -353,56 +501,58 @@ class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
         from the game's, so a bot's seed does not give the game's away."""
         super().reset(seed=seed)
         draw = _seed_source(self._np_random)
-        self.game = new_game(self.table.players, seed=draw(), plugins=self.table.ruleset)
+        self.played = self.table.start(draw())
         others = [s for s in range(self.table.players) if s != self.seat]
         self.bots = {s: BOTS[self.opponents[i % len(self.opponents)]](draw())
                      for i, s in enumerate(others)}
         self._advance()
-        return self.table.observe(self.game, self.seat), {}
+        return self.table.observe(self.played, self.seat), {}
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray[Any, Any]], float, bool, bool,
                                          dict[str, Any]]:
         """Apply the agent's decision, then the bots' until the agent decides again or
         the game ends (the reward comes at the end)."""
-        legal = self.table.actions.legal(self.game)
+        legal = self.table.legal(self.played)
         if int(action) not in legal:
-            return self.table.observe(self.game, self.seat), -1.0, True, False, {"illegal": True}
-        self.game = self.game.apply(legal[int(action)])
+            return self.table.observe(self.played, self.seat), -1.0, True, False, {"illegal": True}
+        self.played = self.played.apply(legal[int(action)])
         self._advance()
-        done = self.game.is_over
-        reward = _reward(self.game, self.seat, self.table.reward) if done else 0.0
-        return self.table.observe(self.game, self.seat), reward, done, False, {}
+        done = self.played.is_over
+        reward = _reward(self.played, self.seat, self.table.reward) if done else 0.0
+        return self.table.observe(self.played, self.seat), reward, done, False, {}
 
     def view(self) -> View:
         """What the agent's seat sees now, the view its observation is encoded from: for
         agents that compute features of their own (nothing hidden is in it)."""
-        return self.game.view(self.seat)
+        return self.played.view(self.seat)
 
     def legal_actions(self) -> dict[int, Action]:
         """The agent's legal decisions now, by their number in the action space (the ones
         of ``observation["action_mask"]``); empty once the game is over."""
-        if self.game.current_player != self.seat:
+        if self.played.current_player != self.seat:
             return {}
-        return self.table.actions.legal(self.game)
+        return self.table.actions.legal(self.played)
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """The legal actions of the agent's current decision, as booleans over the action
         space: ``observation["action_mask"]`` of the last observation, the method
         sb3-contrib's ``MaskablePPO`` calls. All false once the game is over."""
-        return self.table.mask(self.game, self.seat).astype(np.bool_)
+        return self.table.mask(self.played, self.seat).astype(np.bool_)
 
     def render(self) -> str | None:
         """What the agent's seat sees, as text (:func:`tokaido_rules.render.text`, 80
         columns): returned with ``render_mode="ansi"``, printed with ``"human"``."""
-        return _render(self.render_mode, self.game.view(self.seat))
+        return _render(self.render_mode, self.played.view(self.seat))
 
     def clone(self) -> TokaidoGymEnv:
-        """An independent copy in constant time (the game is immutable; bots are copied
-        with their random state)."""
+        """An independent copy: bots are copied with their random state; the game is
+        shared on the reference engine (immutable), copied on the fast simulator."""
         import copy
 
         other = copy.copy(self)
         other.bots = {s: copy.copy(b) for s, b in self.bots.items()}
+        if isinstance(self.played, FastGame):
+            other.played = self.played.clone()
         return other
 
 
@@ -470,30 +620,32 @@ class Evaluation:
 
 def evaluate(policy: Policy, games: int, *, players: int = 4, seat: int = 0,
              opponents: Sequence[str] = ("random",), plugins: Iterable[str | object] = ("base",),
-             options: Mapping[str, object] | None = None, seed: int = 0) -> Evaluation:
+             options: Mapping[str, object] | None = None, seed: int = 0,
+             engine: str = "auto") -> Evaluation:
     """Play ``games`` games of ``policy`` in ``seat`` against bots (cycled over the other
     seats) and count its wins and margins.
 
     The games and the bots' seeds come from ``seed`` alone (the environment's generator),
     never from the policy: two policies evaluated with the same arguments meet the same
-    deals and the same opponents, so their win rates compare fairly."""
+    deals and the same opponents, so their win rates compare fairly. ``engine``: as
+    :class:`TokaidoGymEnv`'s (the same figures on either)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise TokaidoError(f"games must be a positive number, got {games!r}")
     env = TokaidoGymEnv(players=players, seat=seat, opponents=opponents, plugins=plugins,
-                        options=options, reward="score_difference")
+                        options=options, reward="score_difference", engine=engine)
     wins = margins = 0.0
     for game in range(games):
         observation, _ = env.reset(seed=seed if game == 0 else None)
-        done = env.game.is_over
+        done = env.played.is_over
         while not done:
             number = policy(env, observation)
             observation, _, done, _, info = env.step(number)
             if info.get("illegal"):
                 raise IllegalActionError(f"the policy chose action {number}, which is not "
                                          "legal now")
-        winners = env.game.winners()
+        winners = env.played.winners()
         wins += 1 / len(winners) if seat in winners else 0.0
-        margins += _reward(env.game, seat, "score_difference")
+        margins += _reward(env.played, seat, "score_difference")
     return Evaluation(games, wins, margins / games)
 
 

@@ -149,7 +149,8 @@ def choose_engine(engine: str, ruleset: Ruleset, bots: Iterable[str]) -> str:
     ``"reference"``.
 
     ``"auto"`` is the fast simulator when it covers the ruleset
-    (:func:`~tokaido_rules.fast.covers`: the base game alone, any option values) and every
+    (:func:`~tokaido_rules.fast.covers`: the built-in plugins it knows, their option
+    values) and every
     bot can play there (:func:`fast_bot`), else the reference engine; ``"reference"`` is
     always the reference; ``"fast"`` is the simulator, and raises
     :class:`~tokaido_rules.errors.SetupError` where it cannot be used."""
@@ -164,8 +165,8 @@ def choose_engine(engine: str, ruleset: Ruleset, bots: Iterable[str]) -> str:
     if not covered:
         what = (f"plugins {','.join(ruleset.ids)}" if ruleset.ids != ("base",)
                 else f"options {dict(ruleset.options)}")
-        raise SetupError(f"the fast engine covers the base game alone, not {what}: use the "
-                         "reference engine (or auto)")
+        raise SetupError(f"the fast engine does not cover {what} (see "
+                         "tokaido_rules.fast.covers): use the reference engine (or auto)")
     if slow:
         raise SetupError(f"the fast engine plays bots that choose from the legal actions "
                          f"alone, not {', '.join(slow)}: use the reference engine (or auto)")

@@ -1,0 +1,238 @@
+"""The fast simulator's views, built straight from its flat state, are the reference's.
+
+At every decision of many games played side by side with the reference engine, the view
+of every seat and the public view equal the reference game's field by field, and in the
+order of every mapping (zones, their sizes, card backs, data, scores and counters): a
+view is what a bot, an observation or a client's message is made from, so it shows
+exactly what the reference view shows, no more. A ruleset whose views the builder does
+not know is viewed through the replay (``to_game()``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tokaido_rules import Game, Ruleset, Setup, new_game
+from tokaido_rules.fast import FastGame, ViewableGame, _Policy
+from tokaido_rules.testing import covered_options
+from tokaido_rules.views import UnknownSeatError, View
+
+TRAVELLERS = ("chuubei", "hiroshige", "hirotada", "kinko", "mitsukuni", "sasayakko",
+              "satsuki", "umegae", "yoshiyasu", "zenemon")
+
+
+def view_fields(view: View) -> dict[str, Any]:
+    """Every field of a view, each mapping as its list of items (the order counts)."""
+    return {
+        "seat": view.seat, "players": view.players, "seq": view.seq, "turn": view.turn,
+        "over": view.over,
+        "pieces": [(p, list(p.score.items()), list(p.counters.items())) for p in view.pieces],
+        "zones": list(view.zones.items()), "zone_sizes": list(view.zone_sizes.items()),
+        "hidden_backs": [(k, list(b.items())) for k, b in view.hidden_backs.items()],
+        "data": list(view.data.items()), "agenda": view.agenda,
+        "current_player": view.current_player, "current_step": view.current_step,
+        "legal_actions": view.legal_actions,
+        "ruleset": (view.ruleset.ids, list(view.ruleset.options.items())),
+    }
+
+
+def first_difference(fast: FastGame, game: Game) -> str | None:
+    """The first field in which a view of ``fast`` differs from the reference's."""
+    for seat in (None, *range(game.players)):
+        got, expected = view_fields(fast.view(seat)), view_fields(game.view(seat))
+        for name, value in expected.items():
+            if got[name] != value:
+                return f"seat {seat}, {name}: {got[name]!r}, not {value!r}"
+        if fast.view(seat) != game.view(seat):
+            return f"seat {seat}: the views are not equal"
+    return None
+
+
+def play_side_by_side(players: int, seed: int, *, ruleset: Ruleset | None = None,
+                      given: bool = False, policy: str = "random",
+                      kind: type[FastGame] = ViewableGame, setup: Setup | None = None,
+                      every: int = 1) -> int:
+    """Play one game on both engines, comparing the views at every ``every``-th
+    decision and at the end; the decisions compared."""
+    ruleset = ruleset or Ruleset.build(["base"])
+    rng = random.Random(seed * 31 + players)
+    travellers = tuple(rng.sample(TRAVELLERS, players)) if given else None
+    game = new_game(players, seed=seed, plugins=ruleset, travellers=travellers, setup=setup)
+    fast = kind.new(players, seed=seed, plugins=ruleset, travellers=travellers, setup=setup)
+    choose = _Policy(policy, rng, ruleset.registry.board)
+    made = 0
+    while True:
+        if made % every == 0 or game.is_over:
+            found = first_difference(fast, game)
+            assert found is None, f"{players} players, seed {seed}, decision {made}: {found}"
+        if game.is_over:
+            return made
+        index = choose(game.legal_actions())
+        game = game.apply(game.legal_actions()[index])
+        fast.apply(fast.legal_actions()[index])
+        made += 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_view_at_every_decision_is_the_reference_view(players: int) -> None:
+    """40 games per player count (travellers offered and given, random and seeking
+    choices, a ViewableGame and a plain FastGame that replays its decisions): every
+    seat's view and the public view, at every decision."""
+    decisions = 0
+    for seed in range(40):
+        decisions += play_side_by_side(
+            players, 100 * players + seed, given=seed % 2 == 1,
+            policy=("random", "seek", "eager")[seed % 3],
+            kind=FastGame if seed % 4 == 3 else ViewableGame)
+    assert decisions > 40 * 50
+
+
+@pytest.mark.parametrize("options", covered_options(), ids=str)
+def test_every_covered_option_value_gives_the_reference_views(options: dict[str, object]) -> None:
+    """Each value of each base option, and all changed at once, at 2 to 5 players."""
+    ruleset = Ruleset.build(["base"], options)
+    for players in (2, 3, 4, 5):
+        for seed in range(3):
+            play_side_by_side(players, seed, ruleset=ruleset, given=True,
+                              policy=("eager", "seek", "random")[seed])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_bga_preset_gives_the_reference_views(players: int) -> None:
+    ruleset = Ruleset.build(["base", "bga"])
+    for seed in range(6):
+        play_side_by_side(players, seed, ruleset=ruleset, given=seed % 2 == 0,
+                          policy=("random", "seek", "eager")[seed % 3])
+
+
+def test_crafted_setups_give_the_reference_views() -> None:
+    """A crafted queue, stacked decks (a supply among them) and starting coins, with
+    offered and with given travellers."""
+    setup = Setup(queue=(2, 0, 3, 1),
+                  stacks={"base.encounters": ("annaibito.sea",) * 3,
+                          "base.meals": ("fugu", "dango"), "base.panoramas": ("sea.1",)},
+                  coins={0: 0, 2: 12})
+    for seed in range(4):
+        play_side_by_side(4, seed, setup=setup, kind=(ViewableGame, FastGame)[seed % 2])
+    given = Setup(travellers=("yoshiyasu", "satsuki", "hiroshige"), coins={1: 1})
+    for seed in range(4):
+        play_side_by_side(3, seed, setup=given, policy="seek")
+
+
+def test_a_plain_game_first_viewed_late_and_its_clones() -> None:
+    """A FastGame viewed for the first time mid-game (its replay starts then), its clone
+    and its ``applied`` copy (each with a replay of its own), and a ViewableGame's
+    clone: each view is the reference's, and viewing one never changes another."""
+    game = new_game(4, seed=9)
+    rng = random.Random(9)
+    plain = FastGame.new(4, seed=9)
+    viewable = ViewableGame.new(4, seed=9)
+    for _ in range(50):
+        index = rng.randrange(len(game.legal_actions()))
+        game = game.apply(game.legal_actions()[index])
+        plain.apply(plain.legal_actions()[index])
+        viewable.apply(viewable.legal_actions()[index])
+    assert first_difference(plain, game) is None
+    twins = [plain.clone(), viewable.clone(), plain.applied(plain.legal_actions()[0]),
+             viewable.applied(viewable.legal_actions()[0])]
+    assert isinstance(twins[1], ViewableGame) and isinstance(twins[3], ViewableGame)
+    references = [game, game, game.apply(game.legal_actions()[0]),
+                  game.apply(game.legal_actions()[0])]
+    for twin, reference in zip(twins, references, strict=True):
+        while not reference.is_over:
+            assert first_difference(twin, reference) is None
+            index = rng.randrange(len(reference.legal_actions()))
+            reference = reference.apply(reference.legal_actions()[index])
+            twin.apply(twin.legal_actions()[index])
+        assert first_difference(twin, reference) is None
+    assert first_difference(plain, game) is None
+    assert first_difference(viewable, game) is None
+
+
+def test_a_view_asked_for_a_seat_not_in_the_game_is_refused() -> None:
+    fast = ViewableGame.new(3, seed=1)
+    for seat in (3, -1, True, "0", 1.0):
+        with pytest.raises(UnknownSeatError, match="no seat"):
+            fast.view(seat)  # type: ignore[arg-type]
+
+
+def test_a_ruleset_the_builder_does_not_know_is_viewed_by_replay(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the explicit check fails (here: the preset, or an option value, taken out of
+    what the builder knows), the view comes from ``to_game()``, and is the reference's."""
+    import tokaido_rules.fast as fast_module
+
+    replays = []
+    real = FastGame.to_game
+
+    def counted(self: FastGame) -> Game:
+        replays.append(self)
+        return real(self)
+
+    monkeypatch.setattr(FastGame, "to_game", counted)
+    monkeypatch.setattr(fast_module, "_VIEW_PLUGINS", frozenset({"base"}))
+    bga = Ruleset.build(["base", "bga"])
+    fast = ViewableGame.new(3, seed=4, plugins=bga)
+    assert type(fast) is FastGame  # nothing to record: a plain FastGame
+    game = new_game(3, seed=4, plugins=bga)
+    assert fast.view(1) == game.view(1) and fast.view(None) == game.view(None)
+    assert len(replays) == 2
+    assert fast.T.view_tables is not None and not fast.T.view_tables.direct
+    rng = random.Random(4)
+    for _ in range(12):  # plays on as the reference, each view a replay
+        index = rng.randrange(len(game.legal_actions()))
+        game = game.apply(game.legal_actions()[index])
+        fast.apply(fast.legal_actions()[index])
+        assert fast.view(game.current_player) == game.view(game.current_player)
+    assert len(replays) == 14
+    monkeypatch.setattr(fast_module, "_VIEW_OPTIONS", {
+        **fast_module._VIEW_OPTIONS, "base.meal_hand": ("players_plus_one",)})
+    players = Ruleset.build(["base"], {"base.meal_hand": "players"})
+    fast = FastGame.new(2, seed=4, plugins=players)
+    assert fast.view(0) == new_game(2, seed=4, plugins=players).view(0)
+    assert len(replays) == 15
+    default = FastGame.new(2, seed=4, plugins=Ruleset.build(["base"]))
+    default.view(0)
+    assert len(replays) == 15  # the defaults are still built directly
+
+
+def test_nothing_reachable_from_a_direct_view_is_hidden() -> None:
+    """The object graph of the direct views (a seat's, the public one) holds no hidden
+    card order, hidden data, state, game or seed (the search of test_view_isolation),
+    and none of the fast game's own objects (its tables, its records, itself)."""
+    from test_view_isolation import SEEDS, leaks, reachable
+    from tokaido_rules.fast import _Chronicle, _Tables, _ViewTables
+
+    ruleset = Ruleset.build(["base"])
+    registry = ruleset.registry
+    registry.deck_census()
+    registry.card_backs(())
+    exempt: dict[int, object] = {key: obj for key, (obj, _) in reachable(ruleset).items()
+                                 if type(obj) is tuple}
+    own = (FastGame, _Tables, _Chronicle, _ViewTables)
+    walked = 0
+    for players, seed in zip((2, 4), SEEDS, strict=False):
+        game = new_game(players, seed=seed, plugins=ruleset)
+        fast = ViewableGame.new(players, seed=seed, plugins=ruleset)
+        rng = random.Random(seed)
+        made = 0
+        while True:
+            if made % 3 == 0 or game.is_over:
+                for seat in (None, made % players):
+                    view = fast.view(seat)
+                    assert view.zone_backs
+                    problems = leaks(view, game, exempt)
+                    problems += [path for obj, path in reachable(view).values()
+                                 if isinstance(obj, own)]
+                    assert not problems, f"seat {seat}, decision {made}: {problems[:5]}"
+                    walked += 1
+            if game.is_over:
+                break
+            index = rng.randrange(len(game.legal_actions()))
+            game = game.apply(game.legal_actions()[index])
+            fast.apply(fast.legal_actions()[index])
+            made += 1
+    assert walked > 40
