@@ -60,6 +60,22 @@ def test_random_games_equal_the_reference_at_every_decision(players: int,
         assert report.ok, str(report)
 
 
+@pytest.mark.parametrize("options", [
+    {"base.meal_hand": "players", "base.hirotada_bank_coin": "auto",
+     "base.zenemon_discount": "most_expensive", "base.panorama_choice_optional": True},
+    {"base.meal_hand": "players_plus_one", "base.hirotada_bank_coin": "choice",
+     "base.zenemon_discount": "choice", "base.panorama_choice_optional": False},
+], ids=["changed", "bga-undone"])
+def test_with_the_base_options_changed(options: dict[str, object]) -> None:
+    """Every base option away from its default; and bga with each option set back."""
+    ruleset = Ruleset.build(["base", "new-encounters", *(
+        ["bga"] if options["base.meal_hand"] == "players_plus_one" else [])], options)
+    assert covers(ruleset)
+    report = differential((2, 3, 4, 5), range(8), plugins=ruleset, travellers=True,
+                          policy="eager")
+    assert report.ok, str(report)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_promo_cards_on_top_of_the_deck(players: int) -> None:
     """The four promo cards stacked on top, so that every game meets them early, with
