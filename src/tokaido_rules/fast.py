@@ -1453,23 +1453,29 @@ class FastGame:
                 if points[i]:
                     self.score[i][P_RANK] += points[i]
                     self.seq += 1
-        elif kind == K_PROMO:  # Saru at once; the others asked if they can give something
-            promo = T.promo[data]
-            if promo == E_SARU:
-                if self.springs:
-                    card = self.springs.pop(0)
-                    self._gain(piece, card, P_HOT, T.points[card])
-            elif self.coins[piece] >= 1:
-                if promo == E_TAKUHATSUSO:
-                    new.append((D_TAKUHATSUSO, piece, seat, 0))
-                elif promo == E_ITAMAE:
-                    if self.meals:
-                        new.append((D_ITAMAE, piece, seat, 0))
-                elif any(self.sect[piece][k] < T.sections[k]
-                         for k in range(len(_PANORAMA_KINDS))):
-                    new.append((D_KITOUSHI, piece, seat, 0))
+        elif kind == K_PROMO:
+            self._promo_effect(piece, seat, data, new)
         else:
             raise AssertionError(f"no step of kind {kind}")
+
+    def _promo_effect(self, piece: int, seat: int | None, card: int, new: list[Step]) -> None:
+        """A promo card's effect (``run_effect``): Saru's hot spring card at once; the
+        others ask for 1 coin if the traveller has one and the effect would give
+        something (a meal deck not empty, a panorama not complete)."""
+        T = self.T
+        promo = T.promo[card]
+        if promo == E_SARU:
+            if self.springs:
+                spring = self.springs.pop(0)
+                self._gain(piece, spring, P_HOT, T.points[spring])
+        elif self.coins[piece] >= 1:
+            if promo == E_TAKUHATSUSO:
+                new.append((D_TAKUHATSUSO, piece, seat, 0))
+            elif promo == E_ITAMAE:
+                if self.meals:
+                    new.append((D_ITAMAE, piece, seat, 0))
+            elif any(self.sect[piece][k] < T.sections[k] for k in range(len(_PANORAMA_KINDS))):
+                new.append((D_KITOUSHI, piece, seat, 0))
 
     def _end_achievements(self) -> None:
         """Gourmet, Collector, Bather, Chatterbox: to every traveller with the highest
