@@ -92,6 +92,7 @@ _COVERED: dict[str, tuple[str, dict[str, tuple[object, ...]]]] = {
         "base.panorama_choice_optional": (False, True),
     }),
     "bga": ("tokaido_variants.bga", {}),
+    "new-encounters": ("tokaido_new_encounters", {}),
 }
 """Every plugin the simulator covers, by id: the module its plugin object must come from
 (another plugin that takes the id is not covered), and each option it registers with
@@ -146,6 +147,20 @@ _DECISION_KINDS: dict[int, str] = {
     D_SATSUKI: "base.satsuki_meal", D_MEAL: "base.meal", D_MOVE: "core.move"}
 """The reference's step kind of each decision kind."""
 
+# New Encounters: one effect step for the four promo cards (which card: the step's data),
+# and the three decisions to pay 1 coin for an effect.
+K_PROMO = 32
+D_ITAMAE, D_TAKUHATSUSO, D_KITOUSHI = range(80, 83)
+_EFFECT_KINDS["new-encounters.effect"] = K_PROMO
+_DECISION_KINDS.update({D_ITAMAE: "new-encounters.itamae_choice",
+                        D_TAKUHATSUSO: "new-encounters.takuhatsuso_choice",
+                        D_KITOUSHI: "new-encounters.kitoushi_choice"})
+_PROMOS = ("itamae", "kitoushi", "saru", "takuhatsuso")
+"""The promo cards' ids (the New Encounters plugin registers them)."""
+E_ITAMAE, E_KITOUSHI, E_SARU, E_TAKUHATSUSO = range(len(_PROMOS))
+PAY_PROMO, KITOUSHI = "new-encounters.pay", "new-encounters.kitoushi"
+TAKUHATSUSO_POINTS = 4
+
 Step = tuple[int, int, int | None, int]
 """A step of the agenda: (kind, piece, seat, data). Steps are compared as the engine
 compares its own (to know when the reference writes its agenda), so each maps one to
@@ -197,6 +212,12 @@ class _Tables:
         self.chatterbox = [1 if "chatterbox" in c.tags else 0 for c in cards]
         self.gourmet = [c.price if "gourmet" in c.tags else 0 for c in cards]
         self.effect = [_EFFECT_KINDS.get(c.effect or "", -1) for c in cards]
+        self.promo = [_PROMOS.index(c.id) if c.effect == "new-encounters.effect" else -1
+                      for c in cards]
+        """Which New Encounters promo card each card is (-1: none)."""
+        for name in (PAY_PROMO, KITOUSHI):
+            if name in reg.events:
+                self.actions[name] = reg.events[name]
         # panoramas: the sections of each type, and the type an Annaibito shows
         self.sections = [0] * len(_PANORAMA_KINDS)
         self.section_card: list[list[int]] = [[-1] for _ in _PANORAMA_KINDS]
@@ -1199,6 +1220,15 @@ class FastGame:
         if kind == D_CHOOSE:
             return tuple(T.action(CHOOSE, seat, T.traveller_names[t])
                          for t in sorted(self.offers[seat]))
+        if kind in (D_ITAMAE, D_TAKUHATSUSO):
+            card = _PROMOS[E_ITAMAE if kind == D_ITAMAE else E_TAKUHATSUSO]
+            return (T.action(PAY_PROMO, seat, piece, card, False),
+                    T.action(PAY_PROMO, seat, piece, card, True))
+        if kind == D_KITOUSHI:  # declining first, then the open panoramas (sorted)
+            sect = self.sect[piece]
+            return (T.action(KITOUSHI, seat, piece, None), *(
+                T.action(KITOUSHI, seat, piece, name) for k, name in enumerate(_PANORAMA_KINDS)
+                if sect[k] < T.sections[k]))
         raise AssertionError(f"no decision of kind {kind}")
 
     def _moves(self, piece: int, seat: int) -> tuple[Action, ...]:
@@ -1355,8 +1385,36 @@ class FastGame:
                 self.seq += 1
         elif kind == D_CHOOSE:
             self._set_traveller(piece, self.T.traveller_index[action.traveller])
+        elif kind in (D_ITAMAE, D_TAKUHATSUSO, D_KITOUSHI):
+            self._pay_promo(kind, piece, action)
         else:
             raise AssertionError(f"no decision of kind {kind}")
+
+    def _pay_promo(self, kind: int, piece: int, action: Any) -> None:
+        """A promo card's payment (``resolve_pay``, ``resolve_kitoushi``): 1 coin, not a
+        card price (no Kinko discount), for 4 points, the top meal (kept if not eaten
+        yet, else under the deck) or the next section of a panorama."""
+        if kind == D_KITOUSHI:
+            if action.panorama is not None:
+                self.coins[piece] -= 1
+                self.seq += 1
+                self._take_panorama(piece, _PANORAMA_KINDS.index(action.panorama))
+            return
+        if not action.pay:
+            return
+        self.coins[piece] -= 1
+        self.seq += 1
+        if kind == D_TAKUHATSUSO:
+            self.score[piece][P_ENC] += TAKUHATSUSO_POINTS
+            self.seq += 1
+            return
+        meal = self.meals.pop(0)
+        self.seq += 1  # drawn privately
+        if self.eaten[piece] >> meal & 1:
+            self.meals.append(meal)
+            self.seq += 1
+        else:
+            self._gain(piece, meal, P_MEAL, self.T.points[meal])
 
     def _move(self, piece: int, position: int, slot: int, new: list[Step]) -> None:
         """The traveller moves; its stop's steps are scheduled (``tokaido_arrival_steps``)."""
@@ -1576,8 +1634,29 @@ class FastGame:
                 if points[i]:
                     self.score[i][P_RANK] += points[i]
                     self.seq += 1
+        elif kind == K_PROMO:
+            self._promo_effect(piece, seat, data, new)
         else:
             raise AssertionError(f"no step of kind {kind}")
+
+    def _promo_effect(self, piece: int, seat: int | None, card: int, new: list[Step]) -> None:
+        """A promo card's effect (``run_effect``): Saru's hot spring card at once; the
+        others ask for 1 coin if the traveller has one and the effect would give
+        something (a meal deck not empty, a panorama not complete)."""
+        T = self.T
+        promo = T.promo[card]
+        if promo == E_SARU:
+            if self.springs:
+                spring = self.springs.pop(0)
+                self._gain(piece, spring, P_HOT, T.points[spring])
+        elif self.coins[piece] >= 1:
+            if promo == E_TAKUHATSUSO:
+                new.append((D_TAKUHATSUSO, piece, seat, 0))
+            elif promo == E_ITAMAE:
+                if self.meals:
+                    new.append((D_ITAMAE, piece, seat, 0))
+            elif any(self.sect[piece][k] < T.sections[k] for k in range(len(_PANORAMA_KINDS))):
+                new.append((D_KITOUSHI, piece, seat, 0))
 
     def _end_achievements(self) -> None:
         """Gourmet, Collector, Bather, Chatterbox: to every traveller with the highest
