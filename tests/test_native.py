@@ -57,6 +57,21 @@ def test_the_compiled_build_is_used_and_plays_the_reference_games(built_copy: Pa
         report = run_differential(games=3)
         print(report.games, report.decisions)
         print(fast.differential((2, 3, 4, 5), range(40, 90), policy="seek"))
+        import random
+        game = fast.ViewableGame.new(4, seed=3)
+        assert type(game.clone()) is fast.ViewableGame
+        assert type(fast.ViewableGame.new(3, plugins=["base", "new-encounters"])) is (
+            fast.FastGame)
+        choose = random.Random(3).choice
+        while not game.is_over:  # the direct views, as the reference's
+            seat = game.current_player
+            assert game.view(seat) == game.to_game().view(seat)
+            game.apply(choose(game.legal_actions()))
+        from tokaido_rules.rl import evaluate, random_legal
+        fast_figures = evaluate(random_legal(1), 6, players=3, opponents=("random",))
+        reference = evaluate(random_legal(1), 6, players=3, opponents=("random",),
+                             engine="reference")
+        assert fast_figures == reference, (fast_figures, reference)
     """)
     games, decisions = map(int, out.splitlines()[0].split())
     assert games >= 3 * 4 * 7 and decisions > 1000

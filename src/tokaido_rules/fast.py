@@ -612,12 +612,19 @@ class FastGame:
         first decision. Bad input raises the same errors; a ruleset the simulator does
         not cover (:func:`covers`) or a setup that scripts chance outcomes
         (``Setup.chance``) raises :class:`NotCoveredError`."""
+        return _make_game(cls, players, seed, plugins, travellers, options, setup)
+
+    def _made(self, players: int, seed: int, plugins: Ruleset | Iterable[str | object],
+              travellers: Sequence[str] | None, options: Mapping[str, object] | None,
+              setup: Setup | None) -> FastGame:
+        """:meth:`new`'s work on an empty game of the class asked for (an instance method
+        rather than ``super()`` in a class method, which mypyc does not compile)."""
+        game = self
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
             from .errors import SetupError
 
             raise SetupError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
         ruleset = _ruleset(plugins, options)
-        game = cls()
         if setup is None and type(players) is int and 2 <= players <= 5:
             T = _tables(ruleset, players)  # raises NotCoveredError
             if travellers is None:
@@ -992,7 +999,7 @@ class FastGame:
     # --- copying -------------------------------------------------------------------------
     def clone(self) -> FastGame:
         """An independent copy: applying actions to one never changes the other."""
-        new = FastGame()
+        new = type(self)()
         new.T = self.T
         new.seed = self.seed
         new.setup = self.setup
@@ -1673,6 +1680,13 @@ class FastGame:
                         self._award(i, card)
 
 
+def _make_game(kind: type[FastGame], players: int, seed: int,
+               plugins: Ruleset | Iterable[str | object], travellers: Sequence[str] | None,
+               options: Mapping[str, object] | None, setup: Setup | None) -> FastGame:
+    """A new game of class ``kind`` (:meth:`FastGame.new`)."""
+    return kind()._made(players, seed, plugins, travellers, options, setup)
+
+
 # --- proving it: the fast game beside the reference, decision by decision --------------------
 
 
@@ -2037,9 +2051,12 @@ class _Chronicle:
         "zones",
     )
 
-    def __init__(self, V: _ViewTables, setup: Setup | None) -> None:
-        n = V.T.pieces
+    def __init__(self, V: _ViewTables, setup: Setup | None, *, blank: bool = False) -> None:
+        """The records of a game at its setup; ``blank``: to be filled by :meth:`copy`."""
         self.tables = V
+        if blank:
+            return
+        n = V.T.pieces
         self.zones: list[int] = []
         self.made = 0
         """A bit per zone number of the zones in :attr:`zones`."""
@@ -2068,8 +2085,7 @@ class _Chronicle:
         same tuple of names while they do not change: card backs are counted once)."""
 
     def copy(self) -> _Chronicle:
-        new = _new(_Chronicle)
-        new.tables = self.tables
+        new = _Chronicle(self.tables, None, blank=True)
         new.zones = self.zones[:]
         new.made = self.made
         new.collections = [c[:] for c in self.collections]
@@ -2136,20 +2152,30 @@ class ViewableGame(FastGame):
 
     _chronicle: _Chronicle
 
+    @classmethod
+    def new(cls, players: int, seed: int = 0,
+            plugins: Ruleset | Iterable[str | object] = ("base",),
+            travellers: Sequence[str] | None = None,
+            options: Mapping[str, object] | None = None,
+            setup: Setup | None = None) -> FastGame:
+        """As :meth:`FastGame.new`; for a ruleset whose views are not built directly
+        (:func:`views_direct`), a plain :class:`FastGame`: there is nothing to record."""
+        ruleset = _ruleset(plugins, options)
+        if covers(ruleset) and type(players) is int and 2 <= players <= 5 and not (
+                views_direct(ruleset, players)):
+            return _make_game(FastGame, players, seed, ruleset, travellers, None, setup)
+        return _make_game(ViewableGame, players, seed, ruleset, travellers, None, setup)
+
     def _start(self, T: _Tables, seed: int, travellers: tuple[str, ...] | None,
                setup: Setup | None) -> None:
         V = T.view_tables
         if V is None:
             V = _view_tables(T)
-        if V.direct:
-            self._chronicle = _Chronicle(V, setup)
-        else:  # views by replay: nothing to record, a plain FastGame
-            self.__class__ = FastGame  # type: ignore[assignment]
+        self._chronicle = _Chronicle(V, setup)
         FastGame._start(self, T, seed, travellers, setup)
 
     def clone(self) -> ViewableGame:
-        new = FastGame.clone(self)
-        new.__class__ = ViewableGame  # the same slots: a FastGame's copy, recast
+        new = FastGame.clone(self)  # a ViewableGame: clone makes the type of its game
         assert isinstance(new, ViewableGame)
         new._chronicle = self._chronicle.copy()
         return new
