@@ -1492,7 +1492,8 @@ def differential(players: int | Iterable[int], seeds: Iterable[int], *,
     tuple, in the same order) and the count of events; at the end the scores and, with
     ``logs``, the reference log of :meth:`FastGame.to_game` with the reference game's,
     byte for byte. ``travellers``: each game's travellers are chosen from its seed and
-    given (``new_game(travellers=...)``) instead of offered. ``policy``: how decisions
+    given (``new_game(travellers=...)``) instead of offered (Initiation has none to
+    give: its games are played as they are). ``policy``: how decisions
     are chosen, ``"random"``, ``"eager"`` or ``"seek"`` (:class:`_Policy`: the last two
     play rarer paths, such as decks that run out). Stops after ``stop_after`` games that differ."""
     if policy not in _POLICIES:
@@ -1508,7 +1509,7 @@ def differential(players: int | Iterable[int], seeds: Iterable[int], *,
         for seed in seeds:
             rng = random.Random(seed * 7919 + n)
             names = (tuple(rng.sample(sorted(ruleset.registry.travellers), n))
-                     if travellers else None)
+                     if travellers and not _tables(ruleset, n).initiation else None)
             games += 1
             choose = _Policy(policy, rng, ruleset.registry.board)
             found, made = _differ(n, seed, ruleset, names, choose, logs, setup)
