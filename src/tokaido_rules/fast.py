@@ -411,9 +411,9 @@ def _tables(ruleset: Ruleset, players: int) -> _Tables:
 
 def covers(ruleset: Ruleset) -> bool:
     """Whether :class:`FastGame` plays games of ``ruleset`` exactly: every plugin enabled
-    is a built-in one the simulator covers (``base``, and the ``bga`` preset), and every
-    option has a value it implements. Any other plugin (a third-party one, or a built-in
-    one not yet covered) is not covered."""
+    is a built-in one the simulator covers (``base``, the ``bga`` preset and the base
+    variants: :data:`_COVERED`), and every option has a value it implements. Any other
+    plugin (a third-party one, or a built-in one not yet covered) is not covered."""
     if not isinstance(ruleset, Ruleset) or "base" not in ruleset.ids:
         return False
     for plugin_id, plugin in zip(ruleset.ids, ruleset.plugins, strict=True):
@@ -1509,7 +1509,7 @@ def differential(players: int | Iterable[int], seeds: Iterable[int], *,
         for seed in seeds:
             rng = random.Random(seed * 7919 + n)
             names = (tuple(rng.sample(sorted(ruleset.registry.travellers), n))
-                     if travellers and not _tables(ruleset, n).initiation else None)
+                     if travellers and "initiation" not in ruleset.ids else None)
             games += 1
             choose = _Policy(policy, rng, ruleset.registry.board)
             found, made = _differ(n, seed, ruleset, names, choose, logs, setup)
