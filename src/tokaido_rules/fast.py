@@ -92,12 +92,17 @@ _COVERED: dict[str, tuple[str, dict[str, tuple[object, ...]]]] = {
         "base.panorama_choice_optional": (False, True),
     }),
     "bga": ("tokaido_variants.bga", {}),
+    "initiation": ("tokaido_variants.initiation", {}),
+    "return-journey": ("tokaido_variants.return_journey", {}),
+    "gastronomy": ("tokaido_variants.gastronomy", {}),
+    "preparations": ("tokaido_variants.preparations", {}),
     "new-encounters": ("tokaido_new_encounters", {}),
 }
 """Every plugin the simulator covers, by id: the module its plugin object must come from
 (another plugin that takes the id is not covered), and each option it registers with
-the values the simulator implements. A preset (``bga``) adds no rule of its own: the
-option values it sets are what is played."""
+the values the simulator implements. A preset (``bga``, and ``gastronomy``, which sets
+``base.meal_hand``) adds no rule of its own: the option values it sets are what is
+played."""
 _OPTIONS: dict[str, tuple[object, ...]] = {
     name: values for _, options in _COVERED.values() for name, values in options.items()}
 """Every covered option and the values the simulator implements."""
@@ -137,6 +142,10 @@ _CARD_KINDS = {"souvenir": C_SOUVENIR, "meal": C_MEAL, "panorama": C_PANORAMA,
  K_NTEMPLE, K_SHOKUNIN, K_SAMURAI, K_KUGE, K_MIKO, K_ANNAIBITO, K_HIROSHIGE, K_CHUUBEI,
  K_SATSUKI_DRAW, K_INN_HAND, K_NDISCARD, K_INN_CLOSE, K_START_COINS, K_GAME_OVER,
  K_END_ACH, K_END_TEMPLE) = range(24)
+# The base variants' setup steps (Initiation's 7 coins, Preparations' adjustment); Return
+# journey (a reversed board, read from the registry) and Gastronomy (an option value)
+# need no rule of their own.
+K_INITIATION_START, K_PREPARATIONS_ADJUST = range(24, 26)
 _DECISION = 64
 (D_CHOOSE, D_BUY, D_TEMPLE, D_BANK, D_KEEP, D_PANO, D_SATSUKI, D_MEAL, D_MOVE) = range(
     _DECISION, _DECISION + 9)
@@ -180,6 +189,13 @@ _VILLAGE_END: Step = (K_VILLAGE_END, -1, None, 0)
 _START_COINS: Step = (K_START_COINS, -1, None, 0)
 _END_STEPS: tuple[Step, ...] = ((K_GAME_OVER, -1, None, 0), (K_END_ACH, -1, None, 0),
                                 (K_END_TEMPLE, -1, None, 0))
+_INITIATION_START: Step = (K_INITIATION_START, -1, None, 0)
+_PREPARATIONS_ADJUST: Step = (K_PREPARATIONS_ADJUST, -1, None, 0)
+_INITIATION_COINS = 7
+"""Initiation: every player's starting coins, there being no travellers."""
+_DEPARTURE_COINS = {2: (1, 2), 3: (0, 1, 2), 4: (-1, 0, 1, 2), 5: (-1, -1, 0, 1, 2)}
+"""Preparations: the coins gained (or lost) by the 1st, 2nd, ... player to leave the
+start inn, by player count."""
 
 
 # --- the content, read from the registry once per ruleset and player count ------------------
@@ -253,12 +269,17 @@ class _Tables:
         self.traveller_index = {t: i for i, t in enumerate(self.traveller_names)}
         self.traveller_coins = [reg.travellers[t].coins for t in self.traveller_names]
         self.power = [_TRAVELLERS.index(t) for t in self.traveller_names]
+        self.power.append(-1)  # index -1, no traveller (neutral; Initiation): no power
         self.categories = tuple(reg.categories)
         options = ruleset.options
         self.hand_size = players + (1 if options["base.meal_hand"] == "players_plus_one" else 0)
         self.hirotada_auto = options["base.hirotada_bank_coin"] == "auto"
         self.zenemon_dearest = options["base.zenemon_discount"] == "most_expensive"
         self.panorama_optional = bool(options["base.panorama_choice_optional"])
+        # the base variants' setup: Initiation replaces the traveller offer by its coins,
+        # Preparations adjusts the coins after it (and after the crafted ones)
+        self.initiation = "initiation" in ruleset.ids
+        self.preparations = "preparations" in ruleset.ids
         # the action objects handed out, made once each
         seats = range(players)
         meal_type = self.actions[MEAL]
@@ -422,9 +443,9 @@ def _tables(ruleset: Ruleset, players: int) -> _Tables:
 
 def covers(ruleset: Ruleset) -> bool:
     """Whether :class:`FastGame` plays games of ``ruleset`` exactly: every plugin enabled
-    is a built-in one the simulator covers (``base``, and the ``bga`` preset), and every
-    option has a value it implements. Any other plugin (a third-party one, or a built-in
-    one not yet covered) is not covered."""
+    is a built-in one the simulator covers (``base``, the ``bga`` preset and the base
+    variants: :data:`_COVERED`), and every option has a value it implements. Any other
+    plugin (a third-party one, or a built-in one not yet covered) is not covered."""
     if not isinstance(ruleset, Ruleset) or "base" not in ruleset.ids:
         return False
     for plugin_id, plugin in zip(ruleset.ids, ruleset.plugins, strict=True):
@@ -633,7 +654,7 @@ class FastGame:
             names = tuple(travellers)
             index = T.traveller_index
             if len(names) == players and len(set(names)) == players and all(
-                    name in index for name in names):
+                    name in index for name in names) and not T.initiation:
                 game._start(T, seed, names, None)
                 return game
         setup = setup or Setup()
@@ -645,6 +666,9 @@ class FastGame:
             setup = Setup(travellers, setup.queue, setup.stacks, setup.coins, setup.chance)
         make_rules(ruleset, players, setup)  # the reference's checks, and its errors
         T = _tables(ruleset, players)
+        if T.initiation and setup.travellers is not None:  # the reference refuses them
+            new_game(players, seed=seed, plugins=ruleset, setup=setup)  # raises its error
+            raise AssertionError("the reference engine takes travellers in Initiation")
         if setup.chance:
             raise NotCoveredError("the fast simulator does not take scripted chance "
                                   "outcomes (Setup.chance): use the reference engine")
@@ -719,6 +743,8 @@ class FastGame:
         if travellers is not None:
             for seat, name in enumerate(travellers):
                 self._set_traveller(seat, T.traveller_index[name])
+        elif T.initiation:
+            working = [_INITIATION_START]
         else:
             pool = list(range(len(T.traveller_names)))
             for _ in range(T.players):
@@ -732,6 +758,8 @@ class FastGame:
             working = [(D_CHOOSE, seat, seat, 0) for seat in range(T.players)]
         if setup is not None and setup.coins:
             working.append(_START_COINS)
+        if T.preparations:
+            working.append(_PREPARATIONS_ADJUST)
         self._run(working)
 
     def _set_traveller(self, seat: int, code: int) -> None:
@@ -1641,10 +1669,28 @@ class FastGame:
                 if points[i]:
                     self.score[i][P_RANK] += points[i]
                     self.seq += 1
+        elif kind == K_INITIATION_START:
+            for i in range(T.players):
+                self.coins[i] += _INITIATION_COINS
+                self.seq += 1
+        elif kind == K_PREPARATIONS_ADJUST:
+            self._adjust_for_departure()
         elif kind == K_PROMO:
             self._promo_effect(piece, seat, data, new)
         else:
             raise AssertionError(f"no step of kind {kind}")
+
+    def _adjust_for_departure(self) -> None:
+        """Preparations: the players' coins by their order of leaving the start inn
+        (the last in its queue first), never below 0."""
+        coins = self.coins
+        slot = self.slot
+        leaving = sorted(range(self.T.players), key=lambda i: -slot[i])
+        for i, gain in zip(leaving, _DEPARTURE_COINS[self.T.players], strict=True):
+            change = max(gain, -coins[i])
+            if change:
+                coins[i] += change
+                self.seq += 1
 
     def _promo_effect(self, piece: int, seat: int | None, card: int, new: list[Step]) -> None:
         """A promo card's effect (``run_effect``): Saru's hot spring card at once; the
@@ -1720,7 +1766,8 @@ def differential(players: int | Iterable[int], seeds: Iterable[int], *,
     tuple, in the same order) and the count of events; at the end the scores and, with
     ``logs``, the reference log of :meth:`FastGame.to_game` with the reference game's,
     byte for byte. ``travellers``: each game's travellers are chosen from its seed and
-    given (``new_game(travellers=...)``) instead of offered. ``policy``: how decisions
+    given (``new_game(travellers=...)``) instead of offered (Initiation has none to
+    give: its games are played as they are). ``policy``: how decisions
     are chosen, ``"random"``, ``"eager"`` or ``"seek"`` (:class:`_Policy`: the last two
     play rarer paths, such as decks that run out). Stops after ``stop_after`` games that differ."""
     if policy not in _POLICIES:
@@ -1736,7 +1783,7 @@ def differential(players: int | Iterable[int], seeds: Iterable[int], *,
         for seed in seeds:
             rng = random.Random(seed * 7919 + n)
             names = (tuple(rng.sample(sorted(ruleset.registry.travellers), n))
-                     if travellers else None)
+                     if travellers and "initiation" not in ruleset.ids else None)
             games += 1
             choose = _Policy(policy, rng, ruleset.registry.board)
             found, made = _differ(n, seed, ruleset, names, choose, logs, setup)

@@ -865,10 +865,10 @@ def run_differential(
     combination (:func:`covered_rulesets`); ``options`` instead plays base alone with
     each of these option values. A ruleset the simulator does not cover raises
     :class:`ConformanceError`. Game ``n`` of a ruleset and player count has seed
-    ``seed + n``, is chosen by the policies of :func:`~tokaido_rules.fast.differential`
-    in turn (``random``, ``eager``, ``seek``) and, every other game, has its travellers
-    given instead of offered. The cost is that of the reference games: a few
-    milliseconds a decision."""
+    ``s = seed + n``, is chosen by the policy ``s % 3`` of
+    :func:`~tokaido_rules.fast.differential` (``random``, ``eager``, ``seek``) and, for
+    an odd ``s``, has its travellers given instead of offered. The cost is that of the
+    reference games: a few milliseconds a decision."""
     counts = (players,) if isinstance(players, int) else tuple(players)
     pairs: list[tuple[tuple[str, ...], dict[str, object]]]
     if options is not None:
@@ -888,15 +888,15 @@ def run_differential(
         played_ids.append(ruleset.ids)
         for n in range(games):
             report = differential(counts, (seed + n,), plugins=ruleset,
-                                  travellers=n % 2 == 1,
-                                  policy=_POLICIES[n % len(_POLICIES)], logs=logs,
+                                  travellers=(seed + n) % 2 == 1,
+                                  policy=_POLICIES[(seed + n) % len(_POLICIES)], logs=logs,
                                   stop_after=1)
             total += report.games
             decisions += report.decisions
             if not report.ok:
                 raise ConformanceError(f"the fast simulator differs from the reference "
                                        f"engine ({list(ruleset.ids)}, options {values}, "
-                                       f"policy {_POLICIES[n % len(_POLICIES)]}): "
+                                       f"policy {_POLICIES[(seed + n) % len(_POLICIES)]}): "
                                        f"{report.differences[0]}")
     return DifferentialConformance(tuple(played_ids), tuple(played), counts, total, decisions)
 
