@@ -3,8 +3,9 @@
 The reference engine (:func:`~tokaido_rules.new_game`, :class:`~tokaido_rules.Game`) is the
 specification: immutable states, an event per change, every rule in a plugin. It is
 built to be right and to be read, not to play millions of games. :class:`FastGame` plays
-the same games — the base game only (plugins exactly ``("base",)``, 2 to 5 players, the
-2-player neutral traveller, every base traveller and every value of the base options) —
+the same games — the base game, with or without the Crossroads expansion and the ``bga``
+preset (2 to 5 players, the 2-player neutral traveller, every traveller and every value
+of those plugins' options) —
 with flat, mutable internals: lists of integers, an agenda of small tuples, no events.
 
 What "the same games" means, and what is proven (``tests/test_fast.py``,
@@ -26,13 +27,14 @@ Where it lives, and why. The core never imports a plugin, so this module takes e
 piece of *content* from the ruleset's registry when a game is made (the board, the
 slots and inns the ruleset derives for the player count, each card's kind, family, price,
 points, tags and effect, the decks and whether each is shuffled, the travellers and their
-coins, the score categories, the option values). What it knows itself is the base game's
-*rules* — what a farm, a village or an inn does, what each of the ten travellers' powers
-does — written again, flat, from the base plugin's rules. That duplication is the price of
-speed and is acceptable only because it is checked: :func:`covers` says which rulesets it
-serves (base alone, whatever its option values), and the differential test plays
-thousands of games against the reference at every decision. Anything else (another plugin,
-a variant, a scripted chance outcome) goes to the reference engine.
+coins, the score categories, the option values). What it knows itself is the *rules*
+— what a farm, a village or an inn does, what each traveller's power does, what
+Crossroads' options and amulets do — written again, flat, from the plugins' rules. That
+duplication is the price of speed and is acceptable only because it is checked:
+:func:`covers` says which rulesets it serves (the plugins of ``_COVERED``, whatever
+their option values), and the differential test plays thousands of games against the
+reference at every decision. Anything else (another plugin, a variant, a scripted chance
+outcome) goes to the reference engine.
 
 Use it as a bot or a learning environment would::
 
@@ -497,8 +499,8 @@ def _tables(ruleset: Ruleset, players: int) -> _Tables:
 
 def covers(ruleset: Ruleset) -> bool:
     """Whether :class:`FastGame` plays games of ``ruleset`` exactly: every plugin enabled
-    is a built-in one the simulator covers (``base``, and the ``bga`` preset), and every
-    option has a value it implements. Any other plugin (a third-party one, or a built-in
+    is a built-in one the simulator covers (``base``, ``crossroads``, the ``bga`` preset),
+    and every option has a value it implements. Any other plugin (a third-party one, or a built-in
     one not yet covered) is not covered."""
     if not isinstance(ruleset, Ruleset) or "base" not in ruleset.ids:
         return False
@@ -1189,7 +1191,7 @@ class FastGame:
         for q, n, check, moves in entries:
             o = occ[q]
             if n == 1:
-                if o & 1:  # (slot 1: a Friendship user, who leaves slot 0 free)
+                if o:
                     continue
                 move = moves[0]
             elif n == 0:
@@ -1750,18 +1752,13 @@ class FastGame:
         new.extend(agenda)
 
     def _cross_move(self, piece: int, position: int, slot: int, new: list[Step]) -> None:
-        """A move with Crossroads: a turn more; a Friendship user left behind keeps its
-        place; after a road stop of a traveller holding an amulet, Vitality's check."""
+        """A move with Crossroads: a turn more; after a road stop of a traveller holding
+        an amulet, Vitality's check. (A Friendship user, in slot 1 of a single space, is
+        behind its host and so always leaves first: a single space is never held by
+        slot 1 alone, and the slot bits of :meth:`_move` stay right.)"""
         T = self.T
-        old = self.pos[piece]
-        old_slot = self.slot[piece]
         self._move(piece, position, slot, new)
         self.turn += 1
-        if old_slot and T.slots[old] == 1:
-            for i in range(T.pieces):
-                if i != piece and self.pos[i] == old and self.slot[i] == old_slot:
-                    self.occ[old] |= 1 << old_slot
-                    self.taken |= 1 << (2 * old + old_slot)
         seat = self.seat[piece]
         space = T.space[position]
         if seat is not None and space != S_INN and (
