@@ -124,15 +124,15 @@ class _Impostor:
 
 
 def test_covers_crossroads_and_only_the_built_in_one() -> None:
-    """Crossroads with any of its option values, alone or with the bga preset; not an
-    impostor taking its id, nor a Crossroads variant not yet covered."""
+    """Crossroads with any of its option values, alone or with the bga preset and its
+    variants (Rare & Precious, Good Luck); not an impostor taking its id."""
     assert covers(Ruleset.build(CROSSROADS))
     assert covers(Ruleset.build(CROSSROADS, ONLINE))
     assert covers(Ruleset.build(("base", "crossroads", "bga")))
     assert isinstance(FastGame.new(3, plugins=CROSSROADS), _CrossroadsGame)
     assert type(FastGame.new(3)) is FastGame  # the base game keeps the plain class
-    for plugins in (("base", _Impostor()), ("base", "crossroads", "rare-and-precious"),
-                    ("base", "crossroads", "good-luck")):
+    assert covers(Ruleset.build(("base", "crossroads", "rare-and-precious", "good-luck")))
+    for plugins in (("base", _Impostor()), ("base", _Impostor(), "good-luck")):
         ruleset = Ruleset.build(plugins)
         assert not covers(ruleset)
         with pytest.raises(NotCoveredError):
@@ -261,3 +261,30 @@ def test_a_clone_of_a_crossroads_game_is_independent() -> None:
         copy.apply(copy.legal_actions()[index])
     assert copy.scores() == branch.scores()
     assert fast.state_seq == game.state.seq and fast.legal_actions() == game.legal_actions()
+
+
+@pytest.mark.parametrize("variants", [("rare-and-precious",), ("good-luck",),
+                                      ("rare-and-precious", "good-luck", "bga")])
+def test_the_crossroads_variants_are_played_exactly(variants: tuple[str, ...]) -> None:
+    """Rare & Precious (random cards leave each pile before the travellers are dealt)
+    and Good Luck (a random amulet bought at the start, usable from the first move),
+    alone and together with the online rules, offered or given travellers."""
+    ruleset = Ruleset.build((*CROSSROADS, *variants))
+    assert covers(ruleset)
+    for travellers in (False, True):
+        report = differential((2, 3, 4, 5), range(6), plugins=ruleset, travellers=travellers,
+                              policy="seek" if travellers else "random")
+        assert report.ok, str(report)
+    bought = 0
+    for players in (2, 3, 4, 5):
+        _, fast, _ = _play(players, players, ruleset, setup=Setup(coins={0: 0, 1: 2}))
+        bought += sum(1 for d in fast.decisions if d.TYPE == "good-luck.buy"
+                      and getattr(d, "buy", False))
+        if "rare-and-precious" in variants:  # the same cards left in each pile
+            start = FastGame.new(players, seed=players, plugins=ruleset)
+            reference = new_game(players, seed=players, plugins=ruleset).state
+            for zone, x in _PILE_OF.items():
+                assert len(start.piles[x]) == (4 if players <= 3 else 5)
+                assert [start.T.names[c] for c in start.piles[x]] == list(
+                    reference.zone(zone))
+    assert bought > 0 or "good-luck" not in variants

@@ -86,6 +86,8 @@ _COVERED: dict[str, tuple[str, dict[str, tuple[object, ...]]]] = {
         "base.panorama_choice_optional": (False, True),
     }),
     "bga": ("tokaido_variants.bga", {}),
+    "rare-and-precious": ("tokaido_variants.rare_and_precious", {}),
+    "good-luck": ("tokaido_variants.good_luck", {}),
     "crossroads": ("tokaido_crossroads", {
         "crossroads.cherry_tree_on_completed_panorama": (False, True),
         "crossroads.fortune_timing": ("before_move", "any_time_in_turn"),
@@ -171,6 +173,9 @@ _DECISION = 64
  K_DAIGORO, K_VITALITY_CHECK, K_END_CALLIGRAPHY) = range(40, 51)
 (D_OPTION, D_SECOND, D_TAKE_AMULET, D_LEGENDARY, D_CALLIGRAPHY, D_JIROCHO,
  D_VITALITY) = range(85, 92)
+K_LUCK_OFFER = 51
+D_LUCK = 92
+"""Good Luck (a Crossroads variant): the offer at the start, each seat's decision."""
 _CROSS_AUTOMATIC = (D_OPTION, D_JIROCHO)
 """The Crossroads decisions a lone answer of which the engine takes alone."""
 _PURCHASE_KINDS = frozenset({D_BUY, D_MEAL, D_OPTION, D_SECOND, D_TAKE_AMULET, D_LEGENDARY,
@@ -194,7 +199,7 @@ _DECISION_KINDS: dict[int, str] = {
     D_OPTION: "crossroads.option", D_SECOND: "crossroads.second_option",
     D_TAKE_AMULET: "crossroads.take_amulet", D_LEGENDARY: "crossroads.buy_legendary",
     D_CALLIGRAPHY: "crossroads.take_calligraphy", D_JIROCHO: "crossroads.jirocho",
-    D_VITALITY: "crossroads.vitality"}
+    D_VITALITY: "crossroads.vitality", D_LUCK: "good-luck.buy"}
 """The reference's step kind of each decision kind."""
 
 Step = tuple[int, int, int | None, int]
@@ -218,6 +223,9 @@ _END_STEPS: tuple[Step, ...] = ((K_GAME_OVER, -1, None, 0), (K_END_ACH, -1, None
                                 (K_END_TEMPLE, -1, None, 0))
 X_CHERRY, X_BATH, X_LEGENDARY, X_CALLIGRAPHY, X_AMULET = range(5)
 """The Crossroads piles in :attr:`FastGame.piles` (the order of ``_CROSS_PILES``)."""
+_RARE_ORDER = (X_BATH, X_LEGENDARY, X_CHERRY, X_AMULET, X_CALLIGRAPHY)
+"""The order in which Rare & Precious thins the piles (``PILES``)."""
+_LUCK_OFFER: Step = (K_LUCK_OFFER, -1, None, 0)
 
 
 # --- the content, read from the registry once per ruleset and player count ------------------
@@ -340,6 +348,10 @@ class _Tables:
          self.devotion) = (code[name] for name in _AMULET_NAMES)
         self.calligraphy_rule = {code[name]: i for i, name in enumerate(_CALLIGRAPHIES)}
         self.actions.update({name: reg.events[name] for name in _CROSS_ACTION_TYPES})
+        self.rare = "rare-and-precious" in ruleset.ids
+        self.good_luck = "good-luck" in ruleset.ids
+        if self.good_luck:
+            self.actions["good-luck.buy"] = reg.events["good-luck.buy"]
 
     def cross_arrival(self, steps: list[Step], piece: int, seat: int | None, power: int,
                       position: int) -> list[Step]:
@@ -808,6 +820,8 @@ class FastGame:
             self.xc = [[0, 0, 0, 0] for _ in range(n)]
             self.calli = [[] for _ in range(n)]
         self.seq = len(decks) + 1  # a deck set per deck, the queue set
+        if T.cross and T.rare:
+            self._thin_piles()
         for slot, piece in enumerate(queue):
             self.slot[piece] = slot
         self.order = [-self.slot[i] for i in range(n)]
@@ -829,6 +843,8 @@ class FastGame:
             working = [(D_CHOOSE, seat, seat, 0) for seat in range(T.players)]
         if setup is not None and setup.coins:
             working.append(_START_COINS)
+        if T.cross and T.good_luck:
+            working.append(_LUCK_OFFER)
         self._run(working)
 
     def _set_traveller(self, seat: int, code: int) -> None:
@@ -1543,7 +1559,7 @@ class FastGame:
                 if points[i]:
                     self.score[i][P_RANK] += points[i]
                     self.seq += 1
-        elif K_CHOOSE_OPTION <= kind <= K_END_CALLIGRAPHY:
+        elif K_CHOOSE_OPTION <= kind <= K_LUCK_OFFER:
             self._cross_step(step, new)
         else:
             raise AssertionError(f"no step of kind {kind}")
@@ -1695,6 +1711,11 @@ class FastGame:
             if coins < 1:
                 return (T.action(GAMBLE, seat, piece, False),)
             return (T.action(GAMBLE, seat, piece, False), T.action(GAMBLE, seat, piece, True))
+        if kind == D_LUCK:
+            if coins < 1 or not self.piles[X_AMULET]:
+                return ()
+            return (T.action("good-luck.buy", seat, piece, False),
+                    T.action("good-luck.buy", seat, piece, True))
         if kind == D_VITALITY:
             if not self._usable(piece, T.vitality, False):
                 return (T.action(VITALITY, seat, piece, False),)
@@ -1898,6 +1919,15 @@ class FastGame:
             if action.use:
                 self._spend(piece, T.vitality)
                 new.append((D_MOVE, piece, seat, 0))
+        elif kind == D_LUCK:
+            if action.buy:
+                self._pay(piece, 1)
+                pile = self.piles[X_AMULET]
+                amulet = pile[draw_below(event_stream(self.seed, self.seq), 0, len(pile))]
+                pile.remove(amulet)
+                self.held[piece].append(amulet)
+                self.acq[piece][amulet] = self.turn
+                self.seq += 2
         else:
             raise AssertionError(f"no decision of kind {kind}")
 
@@ -1942,6 +1972,9 @@ class FastGame:
             order = self.order
             if order.index(max(order)) == piece and self._window(step):
                 new.append((D_VITALITY, piece, seat, 0))
+        elif kind == K_LUCK_OFFER:  # in departure order: the last of the queue first
+            seated = sorted(range(T.players), key=lambda i: -self.slot[i])
+            new += [(D_LUCK, i, self.seat[i], 0) for i in seated]
         elif kind == K_END_CALLIGRAPHY:
             for i in range(T.players):
                 for card in self.calli[i]:
@@ -1951,6 +1984,17 @@ class FastGame:
                         self.seq += 1
         else:
             raise AssertionError(f"no step of kind {kind}")
+
+    def _thin_piles(self) -> None:
+        """Rare & Precious: random cards of each pile leave the game until 4 (2-3
+        players) or 5 are left (``run_remove``), then the cards in play are noted."""
+        keep = 4 if self.T.players <= 3 else 5
+        for x in _RARE_ORDER:
+            pile = self.piles[x]
+            while len(pile) > keep:
+                pile.remove(pile[draw_below(event_stream(self.seed, self.seq), 0, len(pile))])
+                self.seq += 1
+        self.seq += 1
 
     def _cross_gained(self, piece: int, card: int, kind: int) -> None:
         """Crossroads' part of a card gained (its ``tokaido_card_gained``): Nampo's meal
