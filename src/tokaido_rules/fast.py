@@ -324,6 +324,8 @@ class _Tables:
         """Per seat, the purchase actions made, by cards and Zen-emon's discounted card
         (-1: none)."""
         self.end_steps = _END_STEPS
+        self.score_width = len(_CATEGORIES)
+        """The length of a score row (Crossroads' categories after the base ones)."""
         self.cross = "crossroads" in ruleset.ids
         self.lift = False
         """Whether a completed panorama stays open while the cherry trees last."""
@@ -335,6 +337,7 @@ class _Tables:
         reg = ruleset.registry
         options = ruleset.options
         self.end_steps = (*_END_STEPS, (K_END_CALLIGRAPHY, -1, None, 0))
+        self.score_width = len(_CATEGORIES) + len(_CROSS_CATEGORIES)
         self.lift = bool(options["crossroads.cherry_tree_on_completed_panorama"])
         self.fortune_any = options["crossroads.fortune_timing"] == "any_time_in_turn"
         self.same_turn = bool(options["crossroads.amulet_same_turn"])
@@ -770,7 +773,7 @@ class FastGame:
         self.coins = [0] * n
         self.trav = [-1] * n
         self.seat: list[int | None] = [i if i < T.players else None for i in range(n)]
-        self.score = [[0] * 13 for _ in range(n)]
+        self.score = [[0] * T.score_width for _ in range(n)]
         self.don = [0] * n
         self.sect = [[0] * len(_PANORAMA_KINDS) for _ in range(n)]
         self.fam = [[0] * T.families for _ in range(n)]
@@ -948,7 +951,7 @@ class FastGame:
     # --- copying -------------------------------------------------------------------------
     def clone(self) -> FastGame:
         """An independent copy: applying actions to one never changes the other."""
-        new = type(self).__new__(type(self))
+        new = FastGame.__new__(FastGame)
         new.T = self.T
         new.seed = self.seed
         new.setup = self.setup
@@ -2088,6 +2091,7 @@ class _CrossroadsGame(FastGame):
 
     def clone(self) -> FastGame:
         new = FastGame.clone(self)
+        new.__class__ = _CrossroadsGame  # the same slots
         new.turn = self.turn
         new.piles = [pile[:] for pile in self.piles]
         new.held = [h[:] for h in self.held]
