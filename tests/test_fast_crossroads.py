@@ -288,3 +288,16 @@ def test_the_crossroads_variants_are_played_exactly(variants: tuple[str, ...]) -
                 assert [start.T.names[c] for c in start.piles[x]] == list(
                     reference.zone(zone))
     assert bought > 0 or "good-luck" not in variants
+
+
+def test_stacked_piles_are_played_exactly() -> None:
+    """Piles and decks stacked (``Setup(stacks=...)``): the amulet Good Luck draws at
+    random comes from the stacked order, Daigoro draws the stacked souvenirs."""
+    ruleset = Ruleset.build(("base", "crossroads", "good-luck"))
+    setup = Setup(travellers=("daigoro", "kita", "miyataka"),
+                  stacks={"crossroads.amulets": ("devotion", "health", "vitality"),
+                          "crossroads.legendary": ("masamune", "shodo"),
+                          "base.souvenirs": ("sake", "yukata", "koma")}, coins={1: 9})
+    for seed in range(8):
+        assert differential(3, [seed], plugins=ruleset, setup=setup, policy="eager").ok
+        _play(3, seed, ruleset, setup=setup)
