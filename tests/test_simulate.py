@@ -701,13 +701,17 @@ def test_the_fast_engine_plays_the_same_games(players: int) -> None:
 
 
 def test_auto_takes_the_fast_engine_where_it_covers_the_game() -> None:
-    """auto: fast for the base game (any option values) with random bots; the reference
-    for an expansion or a bot that needs its view; a spec says which it got. The
-    library's default is the reference (the command line's is auto)."""
+    """auto: fast for a covered ruleset (base, Crossroads, any option values) with random
+    bots; the reference for a third-party plugin, a combination not covered or a bot that
+    needs its view; a spec says which it got. The library's default is the reference
+    (the command line's is auto)."""
     assert {s.engine for s in specs(3, 2, engine="auto")} == {"fast"}
     assert specs(1, 2, options={"base.meal_hand": "players"},
                  engine="auto")[0].engine == "fast"
-    assert specs(1, 2, ("base", "crossroads"), engine="auto")[0].engine == "reference"
+    assert specs(1, 2, ("base", "crossroads"), engine="auto")[0].engine == "fast"
+    assert specs(1, 2, ("base", "tea-ceremony"), engine="auto")[0].engine == "reference"
+    assert specs(1, 2, ("base", "crossroads", "new-encounters"),
+                 engine="auto")[0].engine == "reference"
     assert specs(1, 2, bots=("random", "greedy"), engine="auto")[0].engine == "reference"
     assert specs(1, 2)[0].engine == "reference"  # the functions' default
     assert specs(1, 2, engine="reference")[0].engine == "reference"
@@ -717,7 +721,7 @@ def test_auto_takes_the_fast_engine_where_it_covers_the_game() -> None:
 
 
 @pytest.mark.parametrize("kwargs", [
-    {"engine": "fast", "plugins": ("base", "crossroads")},
+    {"engine": "fast", "plugins": ("base", "tea-ceremony")},
     {"engine": "fast", "bots": ("random", "greedy")},
     {"engine": "quick"},
 ], ids=["uncovered", "view-bot", "unknown"])
@@ -783,7 +787,7 @@ def test_cli_fast_engine_where_it_cannot_play(argv: list[str], message: str,
 def test_cli_auto_plays_fast_for_the_base_game_with_random_bots(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """The command line's default, auto: the fast simulator for base with random bots (a
-    batch, and a single game), the reference for an expansion or a greedy bot."""
+    batch, and a single game), the reference for a third-party plugin or a greedy bot."""
     import tokaido_rules.cli as cli_module
     import tokaido_rules.simulate as simulate_module
 
@@ -803,7 +807,7 @@ def test_cli_auto_plays_fast_for_the_base_game_with_random_bots(
     assert main(["simulate", "--games", "2", "--players", "2"]) == 0
     assert main(["simulate", "--players", "2"]) == 0
     assert played == ["batch", "batch", "single"]
-    assert main(["simulate", "--games", "2", "--players", "2", "--plugins", "crossroads"]) == 0
+    assert main(["simulate", "--games", "2", "--players", "2", "--plugins", "tea-ceremony"]) == 0
     assert main(["simulate", "--players", "2", "--bots", "random,greedy"]) == 0
     assert main(["simulate", "--players", "2", "--engine", "reference"]) == 0
     assert played == ["batch", "batch", "single"]

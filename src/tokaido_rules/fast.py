@@ -3,8 +3,9 @@
 The reference engine (:func:`~tokaido_rules.new_game`, :class:`~tokaido_rules.Game`) is the
 specification: immutable states, an event per change, every rule in a plugin. It is
 built to be right and to be read, not to play millions of games. :class:`FastGame` plays
-the same games — the base game only (plugins exactly ``("base",)``, 2 to 5 players, the
-2-player neutral traveller, every base traveller and every value of the base options) —
+the same games — the base game, with or without the Crossroads expansion and the ``bga``
+preset (2 to 5 players, the 2-player neutral traveller, every traveller and every value
+of those plugins' options) —
 with flat, mutable internals: lists of integers, an agenda of small tuples, no events.
 
 What "the same games" means, and what is proven (``tests/test_fast.py``,
@@ -26,13 +27,14 @@ Where it lives, and why. The core never imports a plugin, so this module takes e
 piece of *content* from the ruleset's registry when a game is made (the board, the
 slots and inns the ruleset derives for the player count, each card's kind, family, price,
 points, tags and effect, the decks and whether each is shuffled, the travellers and their
-coins, the score categories, the option values). What it knows itself is the base game's
-*rules* — what a farm, a village or an inn does, what each of the ten travellers' powers
-does — written again, flat, from the base plugin's rules. That duplication is the price of
-speed and is acceptable only because it is checked: :func:`covers` says which rulesets it
-serves (base alone, whatever its option values), and the differential test plays
-thousands of games against the reference at every decision. Anything else (another plugin,
-a variant, a scripted chance outcome) goes to the reference engine.
+coins, the score categories, the option values). What it knows itself is the *rules*
+— what a farm, a village or an inn does, what each traveller's power does, what
+Crossroads' options and amulets do — written again, flat, from the plugins' rules. That
+duplication is the price of speed and is acceptable only because it is checked:
+:func:`covers` says which rulesets it serves (the plugins of ``_COVERED``, whatever
+their option values), and the differential test plays thousands of games against the
+reference at every decision. Anything else (another plugin, a variant, a scripted chance
+outcome) goes to the reference engine.
 
 Use it as a bot or a learning environment would::
 
@@ -97,12 +99,27 @@ _COVERED: dict[str, tuple[str, dict[str, tuple[object, ...]]]] = {
     "gastronomy": ("tokaido_variants.gastronomy", {}),
     "preparations": ("tokaido_variants.preparations", {}),
     "new-encounters": ("tokaido_new_encounters", {}),
+    "rare-and-precious": ("tokaido_variants.rare_and_precious", {}),
+    "good-luck": ("tokaido_variants.good_luck", {}),
+    "crossroads": ("tokaido_crossroads", {
+        "crossroads.cherry_tree_on_completed_panorama": (False, True),
+        "crossroads.fortune_timing": ("before_move", "any_time_in_turn"),
+        "crossroads.amulet_same_turn": (False, True),
+        "crossroads.shodo_emaki_counts_legendary": (False, True),
+        "crossroads.devotion": ("stop", "dearest_card"),
+        "crossroads.optional_purchase": (False, True),
+        "crossroads.health_where_both": (False, True),
+    }),
 }
 """Every plugin the simulator covers, by id: the module its plugin object must come from
 (another plugin that takes the id is not covered), and each option it registers with
 the values the simulator implements. A preset (``bga``, and ``gastronomy``, which sets
 ``base.meal_hand``) adds no rule of its own: the option values it sets are what is
 played."""
+_APART: tuple[frozenset[str], ...] = (frozenset({"crossroads", "new-encounters"}),)
+"""Covered plugins whose combination is not: the differential check finds the simulator
+not exact with both (the promo cards among Crossroads' rules), so such a ruleset plays on
+the reference engine."""
 _OPTIONS: dict[str, tuple[object, ...]] = {
     name: values for _, options in _COVERED.values() for name, values in options.items()}
 """Every covered option and the values the simulator implements."""
@@ -123,17 +140,41 @@ CHOOSE, BUY, DONATE, BANK_COIN, KEEP, PANORAMA, SATSUKI, MEAL = _ACTION_TYPES = 
     "base.choose_traveller", "base.buy_souvenirs", "base.donate", "base.add_bank_coin",
     "base.keep_encounter", "base.choose_panorama", "base.satsuki_meal", "base.buy_meal")
 
+# Names the Crossroads plugin registers (its zones, travellers, cards the rules name).
+_CHERRY_TREES, _BATH_HOUSES, _LEGENDARY, _CALLIGRAPHY, _AMULETS = _CROSS_PILES = (
+    "crossroads.cherry_trees", "crossroads.bath_houses", "crossroads.legendary",
+    "crossroads.calligraphy", "crossroads.amulets")
+_CROSS_TRAVELLERS = ("daigoro", "gotozaemon", "jirocho", "kita", "miyataka", "nampo")
+_CROSS_CATEGORIES = ("cherry_trees", "bath_houses", "legendary_objects", "calligraphy")
+_SCROLLS = ("shodo", "emaki")
+_AMULET_NAMES = ("vitality", "fortune", "health", "friendship", "hospitality", "devotion")
+_CALLIGRAPHIES = ("foresight", "contemplation", "nostalgia", "patience", "perfection",
+                  "fasting")
+_DIE_FACES = (0, 1, 2, 3, 3, 4)
+"""The Fortune die (X counts 0), in the order the reference draws from."""
+(OPTION, AMULET, LEGENDARY, CALLIGRAPHY, GAMBLE, VITALITY, FORTUNE, DEVOTION, FRIENDSHIP,
+ HOSPITALITY) = _CROSS_ACTION_TYPES = (
+    "crossroads.take_option", "crossroads.take_amulet", "crossroads.buy_legendary",
+    "crossroads.take_calligraphy", "crossroads.gamble", "crossroads.use_vitality",
+    "crossroads.use_fortune", "crossroads.use_devotion", "crossroads.friendship_move",
+    "crossroads.hospitality_meal")
+
 # Space kinds (the board as small integers).
 S_INN, S_VILLAGE, S_TEMPLE, S_ENCOUNTER, S_FARM, S_HOT, S_PANO = range(7)
 # Card kinds.
 C_SOUVENIR, C_MEAL, C_PANORAMA, C_HOT, C_ENCOUNTER, C_ACHIEVEMENT = range(6)
+C_CHERRY, C_BATH, C_LEGENDARY, C_CALLIGRAPHY, C_AMULET = range(6, 11)
 _CARD_KINDS = {"souvenir": C_SOUVENIR, "meal": C_MEAL, "panorama": C_PANORAMA,
-               "hot_spring": C_HOT, "encounter": C_ENCOUNTER, "achievement": C_ACHIEVEMENT}
+               "hot_spring": C_HOT, "encounter": C_ENCOUNTER, "achievement": C_ACHIEVEMENT,
+               "cherry_tree": C_CHERRY, "bath_house": C_BATH, "legendary": C_LEGENDARY,
+               "calligraphy": C_CALLIGRAPHY, "amulet": C_AMULET}
 # Score categories, in the order of _CATEGORIES.
 (P_PANO, P_SOUV, P_MEAL, P_HOT, P_ENC, P_DON, P_RANK, P_ACH, P_POWER) = range(9)
+P_CHERRY, P_BATH, P_LEG, P_CALLI = range(9, 13)  # Crossroads', after _CATEGORIES
 # Traveller powers.
 (T_CHUUBEI, T_HIROSHIGE, T_HIROTADA, T_KINKO, T_MITSUKUNI, T_SASAYAKKO, T_SATSUKI,
  T_UMEGAE, T_YOSHIYASU, T_ZENEMON) = range(10)
+T_DAIGORO, T_GOTOZAEMON, T_JIROCHO, T_KITA, T_MIYATAKA, T_NAMPO = range(10, 16)
 
 # Step kinds: the engine runs those below _DECISION; the others are decisions. Each
 # covered plugin numbers its kinds in a range of its own: base 0-23 and 64-72, the
@@ -149,11 +190,38 @@ K_INITIATION_START, K_PREPARATIONS_ADJUST = range(24, 26)
 _DECISION = 64
 (D_CHOOSE, D_BUY, D_TEMPLE, D_BANK, D_KEEP, D_PANO, D_SATSUKI, D_MEAL, D_MOVE) = range(
     _DECISION, _DECISION + 9)
+# Crossroads: the steps the engine runs, then its decisions.
+(K_CHOOSE_OPTION, K_CHERRY, K_BATH, K_GAMING, K_AMULET, K_LEGENDARY, K_CALLIGRAPHY, K_GOTO,
+ K_DAIGORO, K_VITALITY_CHECK, K_END_CALLIGRAPHY) = range(40, 51)
+(D_OPTION, D_SECOND, D_TAKE_AMULET, D_LEGENDARY, D_CALLIGRAPHY, D_JIROCHO,
+ D_VITALITY) = range(85, 92)
+K_LUCK_OFFER = 51
+D_LUCK = 92
+"""Good Luck (a Crossroads variant): the offer at the start, each seat's decision."""
+_CROSS_AUTOMATIC = (D_OPTION, D_JIROCHO)
+"""The Crossroads decisions a lone answer of which the engine takes alone."""
+_PURCHASE_KINDS = frozenset({D_BUY, D_MEAL, D_OPTION, D_SECOND, D_TAKE_AMULET, D_LEGENDARY,
+                             D_CALLIGRAPHY})
+"""Decisions at which Devotion may be switched on (``PURCHASE_DECISIONS``)."""
+_OPTION_NAMES = {K_PANO: "base.panorama", D_TEMPLE: "base.temple", K_VILLAGE: "base.village",
+                 K_FARM: "base.farm", K_HOT: "base.hot_spring", K_ENCOUNTER: "base.encounter",
+                 K_CHERRY: "crossroads.cherry_tree", K_BATH: "crossroads.bath_house",
+                 K_GAMING: "crossroads.gaming_room", K_AMULET: "crossroads.amulet",
+                 K_LEGENDARY: "crossroads.legendary", K_CALLIGRAPHY: "crossroads.calligraphy"}
+"""The step kind (and option name) of each option of a stop."""
+_OPTION_CODES = {name: kind for kind, name in _OPTION_NAMES.items()}
+_CROSS_OPTION = {K_PANO: K_CHERRY, K_HOT: K_BATH, K_FARM: K_GAMING, D_TEMPLE: K_AMULET,
+                 K_VILLAGE: K_LEGENDARY, K_ENCOUNTER: K_CALLIGRAPHY}
+"""The Crossroads option of each space, by the base one (``CROSSROADS_OPTION``)."""
 _EFFECT_KINDS = {"base.effect." + name: K_SHOKUNIN + i for i, name in enumerate(_EFFECTS)}
 _DECISION_KINDS: dict[int, str] = {
     D_CHOOSE: "base.choose_traveller", D_BUY: "base.buy_souvenirs", D_TEMPLE: "base.temple",
     D_BANK: "base.bank_coin", D_KEEP: "base.keep_encounter", D_PANO: "base.choose_panorama",
-    D_SATSUKI: "base.satsuki_meal", D_MEAL: "base.meal", D_MOVE: "core.move"}
+    D_SATSUKI: "base.satsuki_meal", D_MEAL: "base.meal", D_MOVE: "core.move",
+    D_OPTION: "crossroads.option", D_SECOND: "crossroads.second_option",
+    D_TAKE_AMULET: "crossroads.take_amulet", D_LEGENDARY: "crossroads.buy_legendary",
+    D_CALLIGRAPHY: "crossroads.take_calligraphy", D_JIROCHO: "crossroads.jirocho",
+    D_VITALITY: "crossroads.vitality", D_LUCK: "good-luck.buy"}
 """The reference's step kind of each decision kind."""
 
 # New Encounters: one effect step for the four promo cards (which card: the step's data),
@@ -196,6 +264,11 @@ _INITIATION_COINS = 7
 _DEPARTURE_COINS = {2: (1, 2), 3: (0, 1, 2), 4: (-1, 0, 1, 2), 5: (-1, -1, 0, 1, 2)}
 """Preparations: the coins gained (or lost) by the 1st, 2nd, ... player to leave the
 start inn, by player count."""
+X_CHERRY, X_BATH, X_LEGENDARY, X_CALLIGRAPHY, X_AMULET = range(5)
+"""The Crossroads piles in :attr:`FastGame.piles` (the order of ``_CROSS_PILES``)."""
+_RARE_ORDER = (X_BATH, X_LEGENDARY, X_CHERRY, X_AMULET, X_CALLIGRAPHY)
+"""The order in which Rare & Precious thins the piles (``PILES``)."""
+_LUCK_OFFER: Step = (K_LUCK_OFFER, -1, None, 0)
 
 
 # --- the content, read from the registry once per ruleset and player count ------------------
@@ -268,9 +341,12 @@ class _Tables:
         self.traveller_names = tuple(sorted(reg.travellers))
         self.traveller_index = {t: i for i, t in enumerate(self.traveller_names)}
         self.traveller_coins = [reg.travellers[t].coins for t in self.traveller_names]
-        self.power = [_TRAVELLERS.index(t) for t in self.traveller_names]
+        self.power = [(_TRAVELLERS + _CROSS_TRAVELLERS).index(t) for t in self.traveller_names]
         self.power.append(-1)  # index -1, no traveller (neutral; Initiation): no power
         self.categories = tuple(reg.categories)
+        self.category_slots = tuple((k, name) for k, name in enumerate(
+            _CATEGORIES + _CROSS_CATEGORIES) if name in reg.categories)
+        """The score categories the ruleset registers, with their place in a score row."""
         options = ruleset.options
         self.hand_size = players + (1 if options["base.meal_hand"] == "players_plus_one" else 0)
         self.hirotada_auto = options["base.hirotada_bank_coin"] == "auto"
@@ -304,6 +380,56 @@ class _Tables:
         self.view_tables: _ViewTables | None = None
         """What :meth:`FastGame.view` reads to build a view straight from the flat state
         (made when first asked: :func:`_view_tables`)."""
+        self.end_steps = _END_STEPS
+        self.score_width = len(_CATEGORIES)
+        """The length of a score row (Crossroads' categories after the base ones)."""
+        self.cross = "crossroads" in ruleset.ids
+        self.lift = False
+        """Whether a completed panorama stays open while the cherry trees last."""
+        if self.cross:
+            self._crossroads(ruleset)
+
+    def _crossroads(self, ruleset: Ruleset) -> None:
+        """The Crossroads facts: its options, the cards its rules name, its actions."""
+        reg = ruleset.registry
+        options = ruleset.options
+        self.end_steps = (*_END_STEPS, (K_END_CALLIGRAPHY, -1, None, 0))
+        self.score_width = len(_CATEGORIES) + len(_CROSS_CATEGORIES)
+        self.lift = bool(options["crossroads.cherry_tree_on_completed_panorama"])
+        self.fortune_any = options["crossroads.fortune_timing"] == "any_time_in_turn"
+        self.same_turn = bool(options["crossroads.amulet_same_turn"])
+        self.scrolls_count_legendary = bool(options["crossroads.shodo_emaki_counts_legendary"])
+        self.devotion_stop = options["crossroads.devotion"] == "stop"
+        self.optional = bool(options["crossroads.optional_purchase"])
+        self.health_where_both = bool(options["crossroads.health_where_both"])
+        code = self.code
+        self.scroll = [1 if name in _SCROLLS else 0 for name in self.names]
+        (self.vitality, self.fortune, self.health, self.friendship, self.hospitality,
+         self.devotion) = (code[name] for name in _AMULET_NAMES)
+        self.calligraphy_rule = {code[name]: i for i, name in enumerate(_CALLIGRAPHIES)}
+        self.actions.update({name: reg.events[name] for name in _CROSS_ACTION_TYPES})
+        self.rare = "rare-and-precious" in ruleset.ids
+        self.good_luck = "good-luck" in ruleset.ids
+        if self.good_luck:
+            self.actions["good-luck.buy"] = reg.events["good-luck.buy"]
+
+    def cross_arrival(self, steps: list[Step], piece: int, seat: int | None, power: int,
+                      position: int) -> list[Step]:
+        """The stop's steps with Crossroads (its ``tokaido_arrival_steps`` wrapper): the
+        base action of a road space becomes the choice of options; Gotozaemon's coin,
+        Daigoro's souvenir and Jirocho's stake join (Vitality's check is added at each
+        stop, as it depends on the amulets held)."""
+        if seat is None:
+            return steps
+        if self.space[position] == S_INN:
+            if position != self.end and power in (T_DAIGORO, T_JIROCHO):
+                steps.insert(0, (K_DAIGORO if power == T_DAIGORO else D_JIROCHO, piece, seat, 0))
+            return steps
+        out: list[Step] = [(K_CHOOSE_OPTION, piece, seat, step[0]) if step[0] in _CROSS_OPTION
+                           else step for step in steps]
+        if power == T_GOTOZAEMON and self.space[position] == S_PANO:
+            out.insert(0, (K_GOTO, piece, seat, 0))
+        return out
 
     def arrival(self, piece: int, seat: int | None, power: int,
                 position: int) -> tuple[Step, ...]:
@@ -340,7 +466,9 @@ class _Tables:
         else:
             new.append(({S_PANO: K_PANO, S_VILLAGE: K_VILLAGE, S_FARM: K_FARM,
                          S_HOT: K_HOT}[space], piece, seat, 0))
-        found = self.arrivals[(piece * 16 + power + 1) * 64 + position] = tuple(new)
+        if self.cross:
+            new = self.cross_arrival(new, piece, seat, power, position)
+        found = self.arrivals[(piece * 32 + power + 1) * 64 + position] = tuple(new)
         return found
 
     def plan(self, buyer: int, prices: tuple[int, ...], ranks: tuple[int, ...],
@@ -443,10 +571,14 @@ def _tables(ruleset: Ruleset, players: int) -> _Tables:
 
 def covers(ruleset: Ruleset) -> bool:
     """Whether :class:`FastGame` plays games of ``ruleset`` exactly: every plugin enabled
-    is a built-in one the simulator covers (``base``, the ``bga`` preset and the base
-    variants: :data:`_COVERED`), and every option has a value it implements. Any other
-    plugin (a third-party one, or a built-in one not yet covered) is not covered."""
+    is a built-in one the simulator covers (:data:`_COVERED`: ``base``, ``crossroads``,
+    the ``bga`` preset, the variants and New Encounters), and every option has a value it
+    implements, and no two of them are a pair of :data:`_APART`. Any other plugin (a
+    third-party one) is not covered."""
     if not isinstance(ruleset, Ruleset) or "base" not in ruleset.ids:
+        return False
+    ids = set(ruleset.ids)
+    if any(pair <= ids for pair in _APART):
         return False
     for plugin_id, plugin in zip(ruleset.ids, ruleset.plugins, strict=True):
         covered = _COVERED.get(plugin_id)
@@ -567,11 +699,14 @@ class FastGame:
         "_legal",
         "_replica",
         "_step",
+        "acq",
         "agenda",
         "ate",
         "automatic",
         "awarded",
+        "calli",
         "coins",
+        "devo",
         "don",
         "done",
         "drawn",
@@ -581,6 +716,7 @@ class FastGame:
         "given",
         "gourmet",
         "hand",
+        "held",
         "is_over",
         "meals",
         "nach",
@@ -591,6 +727,7 @@ class FastGame:
         "offer",
         "offers",
         "order",
+        "piles",
         "pos",
         "score",
         "seat",
@@ -603,6 +740,8 @@ class FastGame:
         "springs",
         "taken",
         "trav",
+        "turn",
+        "xc",
     )
 
     T: _Tables
@@ -617,6 +756,23 @@ class FastGame:
     (:func:`~tokaido_rules.simulate.decision_count` is ``len(decisions) + automatic``)."""
     _step: Step | None
     _legal: tuple[Action, ...] | None
+    _AMULETS = False
+    """Whether travellers may hold amulets (:class:`_CrossroadsGame`)."""
+    # Crossroads only (set when the ruleset has it):
+    turn: int
+    """The moves made so far (``GameState.turn``): when amulets were taken, Devotion's stop."""
+    piles: list[list[int]]
+    """The Crossroads piles, top first (``X_CHERRY`` ...)."""
+    held: list[list[int]]
+    """Per traveller, its amulets (its secret zone, in order)."""
+    acq: list[dict[int, int]]
+    """Per traveller, the turn in which it took each amulet."""
+    devo: list[int]
+    """Per traveller, the turn in which Devotion is on (-1: none)."""
+    xc: list[list[int]]
+    """Per traveller: souvenirs, legendary objects, cherry trees, scrolls (Shodo, Emaki)."""
+    calli: list[list[int]]
+    """Per traveller, its calligraphy cards."""
 
     def __init__(self) -> None:
         """An empty game, for :meth:`new` and :meth:`clone` to fill (a plain ``__init__``
@@ -641,10 +797,6 @@ class FastGame:
         """:meth:`new`'s work on an empty game of the class asked for (an instance method
         rather than ``super()`` in a class method, which mypyc does not compile)."""
         game = self
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-            from .errors import SetupError
-
-            raise SetupError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
         ruleset = _ruleset(plugins, options)
         if setup is None and type(players) is int and 2 <= players <= 5:
             T = _tables(ruleset, players)  # raises NotCoveredError
@@ -693,7 +845,7 @@ class FastGame:
         self.coins = [0] * n
         self.trav = [-1] * n
         self.seat: list[int | None] = [i if i < T.players else None for i in range(n)]
-        self.score = [[0] * 9 for _ in range(n)]
+        self.score = [[0] * T.score_width for _ in range(n)]
         self.don = [0] * n
         self.sect = [[0] * len(_PANORAMA_KINDS) for _ in range(n)]
         self.fam = [[0] * T.families for _ in range(n)]
@@ -734,7 +886,17 @@ class FastGame:
         self.meals = by_zone[_MEALS]
         self.springs = by_zone[_HOT_SPRINGS]
         self.encounters = by_zone[_ENCOUNTERS]
+        if T.cross:
+            self.turn = 0
+            self.piles = [by_zone[zone] for zone in _CROSS_PILES]
+            self.held = [[] for _ in range(n)]
+            self.acq = [{} for _ in range(n)]
+            self.devo = [-1] * n
+            self.xc = [[0, 0, 0, 0] for _ in range(n)]
+            self.calli = [[] for _ in range(n)]
         self.seq = len(decks) + 1  # a deck set per deck, the queue set
+        if T.cross and T.rare:
+            self._thin_piles()
         for slot, piece in enumerate(queue):
             self.slot[piece] = slot
         self.order = [-self.slot[i] for i in range(n)]
@@ -760,6 +922,8 @@ class FastGame:
             working.append(_START_COINS)
         if T.preparations:
             working.append(_PREPARATIONS_ADJUST)
+        if T.cross and T.good_luck:
+            working.append(_LUCK_OFFER)
         self._run(working)
 
     def _set_traveller(self, seat: int, code: int) -> None:
@@ -826,7 +990,7 @@ class FastGame:
         for i in range(T.players):
             own = self.score[i]
             by_name = dict.fromkeys(T.categories, 0)
-            for k, name in enumerate(_CATEGORIES):
+            for k, name in T.category_slots:
                 by_name[name] = own[k]
             traveller = None if self.trav[i] < 0 else T.traveller_names[self.trav[i]]
             rows.append((i, traveller, sum(own), FrozenMap(by_name), self.nach[i]))
@@ -1144,7 +1308,9 @@ class FastGame:
                     legal = self._legal_for(step)
                     if legal:
                         if len(legal) == 1 and (kind in (D_BUY, D_PANO) or (
-                                kind == D_MEAL and self._hand_seen_by_all())):
+                                kind == D_MEAL and self._hand_seen_by_all())
+                                or kind in _CROSS_AUTOMATIC) and not (
+                                self._AMULETS and self._window(step)):
                             if working != self.agenda:
                                 self.seq += 1  # the agenda is written
                             self.seq += 2  # the automatic marker, then the action
@@ -1180,7 +1346,7 @@ class FastGame:
                     seat = seated.index(max(seated))
                 pending = _MOVES[piece][seat]
                 break
-            working.extend(_END_STEPS)
+            working.extend(self.T.end_steps)
         if working != self.agenda:
             self.seq += 1
             self.agenda = working
@@ -1264,6 +1430,8 @@ class FastGame:
             return (T.action(KITOUSHI, seat, piece, None), *(
                 T.action(KITOUSHI, seat, piece, name) for k, name in enumerate(_PANORAMA_KINDS)
                 if sect[k] < T.sections[k]))
+        if kind >= D_OPTION:
+            return self._cross_own_legal(kind, piece, seat, data)
         raise AssertionError(f"no decision of kind {kind}")
 
     def _moves(self, piece: int, seat: int) -> tuple[Action, ...]:
@@ -1422,6 +1590,8 @@ class FastGame:
             self._set_traveller(piece, self.T.traveller_index[action.traveller])
         elif kind in (D_ITAMAE, D_TAKUHATSUSO, D_KITOUSHI):
             self._pay_promo(kind, piece, action)
+        elif kind >= D_OPTION:
+            self._cross_resolve(step, action, new)
         else:
             raise AssertionError(f"no decision of kind {kind}")
 
@@ -1472,7 +1642,7 @@ class FastGame:
         power = self.trav[piece]
         if power >= 0:
             power = T.power[power]
-        steps = T.arrivals.get((piece * 16 + power + 1) * 64 + position)
+        steps = T.arrivals.get((piece * 32 + power + 1) * 64 + position)
         if steps is None:
             steps = T.arrival(piece, self.seat[piece], power, position)
         new += steps
@@ -1677,6 +1847,8 @@ class FastGame:
             self._adjust_for_departure()
         elif kind == K_PROMO:
             self._promo_effect(piece, seat, data, new)
+        elif K_CHOOSE_OPTION <= kind <= K_LUCK_OFFER:
+            self._cross_step(step, new)
         else:
             raise AssertionError(f"no step of kind {kind}")
 
@@ -1725,11 +1897,545 @@ class FastGame:
                     if values[i] == best:
                         self._award(i, card)
 
+    # --- Crossroads ------------------------------------------------------------------------
+    def _cross_legal(self, step: Step) -> tuple[Action, ...]:
+        """The legal actions with Crossroads: the decision's own, and the amulets its
+        traveller may use there (``tokaido_extra_actions``), as the engine joins them:
+        each once, none if none answers the decision, sorted."""
+        kind, piece, seat, data = step
+        T = self.T
+        if kind == D_MOVE and T.lift and self.piles[X_CHERRY] and self.seat[piece] is not None:
+            done = self.done[piece]  # a completed panorama stays open for a cherry tree
+            self.done[piece] = 0
+            own = self._moves(piece, seat)  # type: ignore[arg-type]
+            self.done[piece] = done
+        else:
+            own = FastGame._legal_for(self, step)
+        if piece < 0 or seat is None or self.seat[piece] != seat or not self.held[piece]:
+            return own
+        extra: list[Action] = []
+        move = kind == D_MOVE
+        if move and self._usable(piece, T.friendship, True):
+            extra += self._friendship_moves(piece, seat)
+        if (move or T.fortune_any) and self._usable(piece, T.fortune, move):
+            extra.append(T.action(FORTUNE, seat, piece))
+        if (kind == D_OPTION and self._usable(piece, T.health, False)
+                and (not data & 1 or T.health_where_both)):
+            base = data >> 1
+            extra += [T.action(OPTION, seat, piece, _OPTION_NAMES[o], True)
+                      for o in (base, _CROSS_OPTION[base]) if self._available(piece, o)]
+        if kind == D_MEAL and self._usable(piece, T.hospitality, False):
+            extra += self._hospitality_meals(piece, seat)
+        if (kind in _PURCHASE_KINDS and self._usable(piece, T.devotion, False)
+                and self.devo[piece] != self.turn):
+            extra.append(T.action(DEVOTION, seat, piece))
+        if not extra:
+            return own
+        actions = list(dict.fromkeys([*own, *extra]))
+        if not any(a.CONSUMES_STEP for a in actions):
+            return ()
+        return tuple(sorted(actions, key=Action.sort_key))
+
+    def _usable(self, piece: int, amulet: int, move: bool) -> bool:
+        """Whether ``piece`` may use ``amulet`` now (at a move decision: the next turn)."""
+        if amulet not in self.held[piece]:
+            return False
+        return self.T.same_turn or self.turn + move > self.acq[piece][amulet]
+
+    def _window(self, step: Step) -> bool:
+        """Whether the traveller of ``step`` may use one of its amulets there, whichever
+        (``amulet_window``): then even a lone answer is asked."""
+        kind, piece, seat, _ = step
+        if piece < 0 or seat is None or self.seat[piece] != seat:
+            return False
+        held = self.held[piece]
+        if not held:
+            return False
+        if self.T.same_turn:
+            return True
+        current = self.turn + (kind == D_MOVE)
+        acquired = self.acq[piece]
+        return any(current > acquired[a] for a in held)
+
+    def _available(self, piece: int, option: int) -> bool:
+        """Whether an option of a stop can be taken now (``AVAILABLE``)."""
+        T = self.T
+        coins = self.coins[piece]
+        if option == K_PANO:
+            k = T.space_pano[self.pos[piece]]
+            return self.sect[piece][k] < T.sections[k]
+        if option in (D_TEMPLE, K_VILLAGE):
+            return coins >= 1
+        if option == K_CHERRY:
+            return bool(self.piles[X_CHERRY])
+        if option == K_BATH:
+            return bool(self.piles[X_BATH]) and coins >= 1
+        if option == K_GAMING:
+            return coins >= 2
+        if option == K_AMULET:
+            return bool(self.piles[X_AMULET]) and (coins >= 1 or T.optional)
+        if option == K_LEGENDARY:
+            pile = self.piles[X_LEGENDARY]
+            return any(T.price[c] <= coins for c in pile) or (T.optional and bool(pile))
+        if option == K_CALLIGRAPHY:
+            return bool(self.piles[X_CALLIGRAPHY]) and (coins >= 1 or T.optional)
+        return True
+
+    def _friendship_moves(self, piece: int, seat: int) -> list[Action]:
+        """Stops on a single space another traveller holds alone, up to the next inn,
+        where the traveller may stop (``friendship_moves``)."""
+        T = self.T
+        here = self.pos[piece]
+        bad = (2 if self.coins[piece] < 1 else 0) | self.done[piece] << 2
+        if T.lift and self.piles[X_CHERRY]:
+            bad &= 3
+        out: list[Action] = []
+        pos = self.pos
+        for q in range(here + 1, T.next_inn[here]):
+            if T.slots[q] != 1 or pos.count(q) != 1:
+                continue
+            space = T.space[q]
+            check = (1 if space in (S_TEMPLE, S_VILLAGE) else
+                     2 + T.space_pano[q] if space == S_PANO else 0)
+            if not bad >> check & 1:
+                out.append(T.action(FRIENDSHIP, seat, piece, q, 1))
+        return out
+
+    def _hospitality_meals(self, piece: int, seat: int) -> list[Action]:
+        if self.ate[piece] == self.pos[piece]:
+            return []
+        T = self.T
+        eaten = self.eaten[piece]
+        meals = [T.action(HOSPITALITY, seat, piece, T.names[m]) for m in sorted(set(self.hand))
+                 if not eaten >> m & 1]
+        if not meals:
+            return []
+        return [T.meals[seat][-1], *meals]
+
+    def _cross_own_legal(self, kind: int, piece: int, seat: int,
+                         data: int) -> tuple[Action, ...]:
+        """The legal actions of a Crossroads decision (its legal function)."""
+        T = self.T
+        coins = self.coins[piece]
+        if kind == D_OPTION:
+            base = data >> 1
+            return tuple(T.action(OPTION, seat, piece, _OPTION_NAMES[o])
+                         for o in (base, _CROSS_OPTION[base]) if self._available(piece, o))
+        if kind == D_SECOND:
+            if not self._available(piece, data):
+                return ()
+            return (T.action(OPTION, seat, piece, None),
+                    T.action(OPTION, seat, piece, _OPTION_NAMES[data]))
+        if kind == D_JIROCHO:
+            if coins < 1:
+                return (T.action(GAMBLE, seat, piece, False),)
+            return (T.action(GAMBLE, seat, piece, False), T.action(GAMBLE, seat, piece, True))
+        if kind == D_LUCK:
+            if coins < 1 or not self.piles[X_AMULET]:
+                return ()
+            return (T.action("good-luck.buy", seat, piece, False),
+                    T.action("good-luck.buy", seat, piece, True))
+        if kind == D_VITALITY:
+            if not self._usable(piece, T.vitality, False):
+                return (T.action(VITALITY, seat, piece, False),)
+            return (T.action(VITALITY, seat, piece, False),
+                    T.action(VITALITY, seat, piece, True))
+        names = T.names
+        if kind == D_TAKE_AMULET:
+            type_name = AMULET
+            cards = sorted(set(self.piles[X_AMULET])) if coins >= 1 else []
+        elif kind == D_LEGENDARY:
+            type_name = LEGENDARY
+            cards = sorted({c for c in self.piles[X_LEGENDARY] if T.price[c] <= coins})
+        elif kind == D_CALLIGRAPHY:
+            type_name = CALLIGRAPHY
+            cards = sorted(self.piles[X_CALLIGRAPHY]) if coins >= 1 else []
+        else:
+            raise AssertionError(f"no decision of kind {kind}")
+        out = [T.action(type_name, seat, piece, names[c]) for c in cards]
+        if T.optional:
+            out.insert(0, T.action(type_name, seat, piece, None))
+        return tuple(out)
+
+    def _cross_apply(self, step: Step, chosen: Any, index: int, new: list[Step]) -> None:
+        """Carry out a decision with Crossroads (the action's event is counted): an
+        amulet used before the decision leaves it open; a move counts a turn; a purchase
+        with Devotion on pays the temple."""
+        T = self.T
+        agenda = self.agenda
+        piece = step[1]
+        if not chosen.CONSUMES_STEP:  # Fortune or Devotion: the decision stays
+            if chosen.TYPE == FORTUNE:
+                self._spend(piece, T.fortune)
+                self._gain_coins(piece, self._roll())
+            else:
+                self._spend(piece, T.devotion)
+                self.devo[piece] = self.turn
+                self.seq += 1
+            new.extend(agenda)
+            return
+        if agenda:
+            del agenda[0]
+        if isinstance(chosen, Move):
+            if chosen.TYPE == FRIENDSHIP:
+                self._spend(piece, T.friendship)
+            self._cross_move(piece, chosen.position, chosen.slot, new)
+        elif chosen.TYPE == HOSPITALITY:
+            self._spend(piece, T.hospitality)
+            meal = T.code[chosen.meal]
+            self.hand.remove(meal)
+            self._eat(piece, meal)
+        elif self.devo[piece] == self.turn and step[0] in (D_BUY, D_MEAL):
+            self._devoted_purchase(step, chosen)
+        else:
+            self._resolve(step, chosen, index, new)
+        new.extend(agenda)
+
+    def _cross_move(self, piece: int, position: int, slot: int, new: list[Step]) -> None:
+        """A move with Crossroads: a turn more; after a road stop of a traveller holding
+        an amulet, Vitality's check. (A Friendship user, in slot 1 of a single space, is
+        behind its host and so always leaves first: a single space is never held by
+        slot 1 alone, and the slot bits of :meth:`_move` stay right.)"""
+        T = self.T
+        self._move(piece, position, slot, new)
+        self.turn += 1
+        seat = self.seat[piece]
+        space = T.space[position]
+        if seat is not None and space != S_INN and (
+                self.held[piece] or (T.same_turn and space == S_TEMPLE)):
+            new.append((K_VITALITY_CHECK, piece, seat, 0))
+
+    def _spend(self, piece: int, amulet: int) -> None:
+        """A used amulet goes back under the pile."""
+        self.held[piece].remove(amulet)
+        self.piles[X_AMULET].append(amulet)
+        self.seq += 1
+
+    def _roll(self) -> int:
+        """The Fortune die (its event counted): the face, X = 0."""
+        face = _DIE_FACES[draw_below(event_stream(self.seed, self.seq), 0, len(_DIE_FACES))]
+        self.seq += 1
+        return face
+
+    def _gain_coins(self, piece: int, coins: int) -> None:
+        if coins:
+            self.coins[piece] += coins
+            self.seq += 1
+
+    def _pay(self, piece: int, amount: int, dearest: int = 0) -> None:
+        """Pay for cards (``pay_for_cards``): to the bank, or with Devotion on to the
+        temple; ``dearest``: the printed price of the dearest souvenir bought (0: the
+        cards are not souvenirs)."""
+        if amount <= 0:
+            return
+        if self.devo[piece] != self.turn:
+            self.coins[piece] -= amount
+            self.seq += 1
+            return
+        if self.T.devotion_stop:
+            self._donate(piece, amount, 0)
+            return
+        if dearest:
+            if amount > dearest:
+                self.coins[piece] -= amount - dearest
+                self.seq += 1
+            self._donate(piece, min(amount, dearest), max(0, dearest - amount))
+        else:
+            self._donate(piece, amount, 0)
+        self.devo[piece] = -1
+        self.seq += 1
+
+    def _donate(self, piece: int, coins: int, from_bank: int) -> None:
+        if coins:
+            self.coins[piece] -= coins
+            self.seq += 1
+        if coins + from_bank:
+            self.don[piece] += coins + from_bank
+            self.score[piece][P_DON] += coins + from_bank
+            self.seq += 2
+
+    def _devoted_purchase(self, step: Step, action: Any) -> None:
+        """A village purchase or a meal with Devotion on (as ``_resolve``, paid through
+        :meth:`_pay`)."""
+        T = self.T
+        piece = step[1]
+        codes = T.code
+        if step[0] == D_BUY:
+            cards = [codes[name] for name in action.cards]
+            prices = [T.price[c] for c in cards]
+            cost = sum(prices)
+            if action.discount is not None:
+                cost -= T.price[codes[action.discount]] - 1
+            elif len(prices) >= 2 and T.power[self.trav[piece]] == T_SASAYAKKO:
+                cost -= min(prices)
+            self._pay(piece, cost, max(prices, default=0))
+            for card in cards:
+                self.offer.remove(card)
+                self._gain_souvenir(piece, card)
+        elif action.meal is not None:
+            meal = codes[action.meal]
+            cost = T.price[meal]
+            if cost and T.power[self.trav[piece]] == T_KINKO:
+                cost -= 1
+            self._pay(piece, cost)
+            self.hand.remove(meal)
+            self._eat(piece, meal)
+
+    def _cross_resolve(self, step: Step, action: Any, new: list[Step]) -> None:
+        """Carry out the answer to a Crossroads decision."""
+        kind, piece, seat, data = step
+        T = self.T
+        if kind in (D_OPTION, D_SECOND):
+            if action.option is None:
+                return
+            option = _OPTION_CODES[action.option]
+            new.append((option, piece, seat, 0))
+            if action.health:
+                self._spend(piece, T.health)
+            if kind == D_OPTION and (action.health or data & 1):
+                base = data >> 1
+                new.append((D_SECOND, piece, seat, _CROSS_OPTION[base] if option == base else base))
+        elif kind == D_TAKE_AMULET:
+            if action.amulet is None:
+                return
+            amulet = T.code[action.amulet]
+            self._pay(piece, 1)
+            self.piles[X_AMULET].remove(amulet)
+            self.held[piece].append(amulet)
+            self.acq[piece][amulet] = self.turn
+            self.seq += 2
+            if T.hirotada_auto and T.power[self.trav[piece]] == T_HIROTADA:
+                self._bank_coin(piece)
+        elif kind == D_LEGENDARY:
+            if action.card is None:
+                return
+            card = T.code[action.card]
+            self._pay(piece, T.price[card])
+            if T.family[card] >= 0:
+                counts = self.fam[piece]
+                held = counts[T.family[card]]
+                points, category = 2 * sum(1 for n in counts if n > held) + 1, P_SOUV
+            elif T.scroll[card]:
+                xc = self.xc[piece]
+                points, category = xc[0] + xc[1], P_LEG
+            else:
+                points, category = T.points[card], P_LEG
+            self.piles[X_LEGENDARY].remove(card)
+            self._gain(piece, card, category, points)
+        elif kind == D_CALLIGRAPHY:
+            if action.card is None:
+                return
+            card = T.code[action.card]
+            self._pay(piece, 1)
+            self.piles[X_CALLIGRAPHY].remove(card)
+            self._gain(piece, card, -1, 0)
+        elif kind == D_JIROCHO:
+            if action.stake:
+                self.coins[piece] -= 1
+                self.seq += 1
+                self._gain_coins(piece, self._roll())
+        elif kind == D_VITALITY:
+            if action.use:
+                self._spend(piece, T.vitality)
+                new.append((D_MOVE, piece, seat, 0))
+        elif kind == D_LUCK:
+            if action.buy:
+                self._pay(piece, 1)
+                pile = self.piles[X_AMULET]
+                amulet = pile[draw_below(event_stream(self.seed, self.seq), 0, len(pile))]
+                pile.remove(amulet)
+                self.held[piece].append(amulet)
+                self.acq[piece][amulet] = self.turn
+                self.seq += 2
+        else:
+            raise AssertionError(f"no decision of kind {kind}")
+
+    def _cross_step(self, step: Step, new: list[Step]) -> None:
+        """Run a Crossroads step."""
+        kind, piece, seat, data = step
+        T = self.T
+        if kind == K_CHOOSE_OPTION:
+            cross = _CROSS_OPTION[data]
+            if not (self._available(piece, data) or self._available(piece, cross)):
+                return
+            power = T.power[self.trav[piece]]
+            both = ((power == T_MIYATAKA and data == D_TEMPLE)
+                    or (power == T_KITA and data == K_ENCOUNTER))
+            new.append((D_OPTION, piece, seat, data * 2 + both))
+        elif kind == K_CHERRY:
+            card = self.piles[X_CHERRY].pop(0)
+            self._gain(piece, card, P_CHERRY, T.points[card])
+            self._gain_coins(piece, 1)
+        elif kind == K_BATH:
+            self._pay(piece, 1)
+            card = self.piles[X_BATH].pop(0)
+            self._gain(piece, card, P_BATH, T.points[card])
+        elif kind == K_GAMING:
+            self.coins[piece] -= 2
+            self.seq += 1
+            self._gain_coins(piece, 2 * self._roll())
+        elif kind == K_AMULET:
+            new.append((D_TAKE_AMULET, piece, seat, 0))
+        elif kind == K_LEGENDARY:
+            new.append((D_LEGENDARY, piece, seat, 0))
+        elif kind == K_CALLIGRAPHY:
+            new.append((D_CALLIGRAPHY, piece, seat, 0))
+        elif kind == K_GOTO:
+            self._gain_coins(piece, 1)
+        elif kind == K_DAIGORO:
+            if self.souvenirs:
+                self._gain_souvenir(piece, self.souvenirs.pop(0))
+        elif kind == K_VITALITY_CHECK:
+            if T.space[self.pos[piece]] == S_INN:
+                return
+            order = self.order
+            if order.index(max(order)) == piece and self._window(step):
+                new.append((D_VITALITY, piece, seat, 0))
+        elif kind == K_LUCK_OFFER:  # in departure order: the last of the queue first
+            seated = sorted(range(T.players), key=lambda i: -self.slot[i])
+            new += [(D_LUCK, i, self.seat[i], 0) for i in seated]
+        elif kind == K_END_CALLIGRAPHY:
+            for i in range(T.players):
+                for card in self.calli[i]:
+                    points = self._calligraphy_points(i, card)
+                    if points:
+                        self.score[i][P_CALLI] += points
+                        self.seq += 1
+        else:
+            raise AssertionError(f"no step of kind {kind}")
+
+    def _thin_piles(self) -> None:
+        """Rare & Precious: random cards of each pile leave the game until 4 (2-3
+        players) or 5 are left (``run_remove``), then the cards in play are noted."""
+        keep = 4 if self.T.players <= 3 else 5
+        for x in _RARE_ORDER:
+            pile = self.piles[x]
+            while len(pile) > keep:
+                pile.remove(pile[draw_below(event_stream(self.seed, self.seq), 0, len(pile))])
+                self.seq += 1
+        self.seq += 1
+
+    def _cross_gained(self, piece: int, card: int, kind: int) -> None:
+        """Crossroads' part of a card gained (its ``tokaido_card_gained``): Nampo's meal
+        bonus, Shodo's and Emaki's later-souvenir bonus; and the counts its scoring needs."""
+        T = self.T
+        xc = self.xc[piece]
+        if kind == C_SOUVENIR:
+            xc[0] += 1
+            if xc[3]:
+                self.score[piece][P_LEG] += xc[3]
+                self.seq += 1
+        elif kind == C_LEGENDARY:
+            xc[1] += 1
+            if T.family[card] >= 0:
+                self.fam[piece][T.family[card]] += 1
+            if T.scrolls_count_legendary and xc[3]:
+                self.score[piece][P_LEG] += xc[3]
+                self.seq += 1
+            xc[3] += T.scroll[card]
+        elif kind == C_MEAL:
+            if T.power[self.trav[piece]] == T_NAMPO and T.price[card]:
+                self.score[piece][P_POWER] += T.price[card]
+                self.seq += 1
+        elif kind == C_CHERRY:
+            xc[2] += 1
+        elif kind == C_CALLIGRAPHY:
+            self.calli[piece].append(card)
+
+    def _calligraphy_points(self, piece: int, card: int) -> int:
+        """What a calligraphy card scores at the end (``calligraphy_points``)."""
+        T = self.T
+        rule = T.calligraphy_rule[card]
+        xc = self.xc[piece]
+        if rule == 0:  # Foresight
+            return 2 * self.coins[piece]
+        if rule == 1:  # Contemplation
+            complete = sum(1 for k, n in enumerate(self.sect[piece]) if n == T.sections[k])
+            return 3 * complete + xc[2]
+        if rule == 2:  # Nostalgia
+            return 2 * xc[1] + xc[0]
+        if rule == 3:  # Patience: by the order of arrival at the final inn
+            from_last = T.pieces - 1 - self.slot[piece]
+            return 6 if from_last == 0 else 4 if from_last == 1 else 2
+        if rule == 4:  # Perfection
+            return 2 * self.nach[piece] + len(self.calli[piece])
+        return 3 * max(0, 4 - bin(self.eaten[piece]).count("1"))  # Fasting
+
+
+class _CrossroadsGame(FastGame):
+    """A game with Crossroads (:meth:`FastGame.new` makes one for such a ruleset): the
+    entry points Crossroads changes throughout are its own, so that the base game pays
+    nothing for them: amulets join the legal actions of any decision
+    (:meth:`FastGame._cross_legal`), an action is carried out by
+    :meth:`FastGame._cross_apply` (moves count turns, amulets used leave the decision
+    open, Devotion redirects payments), a card gained scores Crossroads' bonuses, and a
+    copy copies its state. Its rules live in :class:`FastGame`'s Crossroads methods."""
+
+    __slots__ = ()
+    _AMULETS = True
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        legal = self._legal
+        if legal is None:
+            step = self._step
+            legal = self._legal = () if step is None else self._cross_legal(step)
+        return legal
+
+    def _legal_for(self, step: Step) -> tuple[Action, ...]:
+        return self._cross_legal(step)
+
+    def apply(self, action: Action, *, expected_seq: int | None = None) -> FastGame:
+        if expected_seq is not None and expected_seq != self.seq:
+            raise StaleActionError(
+                f"the action was sent at seq {expected_seq}; the game is at seq {self.seq}")
+        step = self._step
+        if step is None:
+            raise IllegalActionError("the game is over")
+        legal = self.legal_actions()
+        for index, candidate in enumerate(legal):  # noqa: B007
+            if candidate is action:
+                break
+        else:
+            index = self._matching(legal, action)
+        chosen = legal[index]
+        self._decisions.append(chosen)
+        self.seq += 1  # the action's event
+        new: list[Step] = []
+        self._cross_apply(step, chosen, index, new)
+        self._run(new)
+        return self
+
+    def clone(self) -> FastGame:
+        new = FastGame.clone(self)  # a _CrossroadsGame: clone makes the type of its game
+        assert isinstance(new, _CrossroadsGame)
+        new.turn = self.turn
+        new.piles = [pile[:] for pile in self.piles]
+        new.held = [h[:] for h in self.held]
+        new.acq = [dict(a) for a in self.acq]
+        new.devo = self.devo[:]
+        new.xc = [x[:] for x in self.xc]
+        new.calli = [c[:] for c in self.calli]
+        return new
+
+    def _gain(self, piece: int, card: int, category: int, points: int) -> None:
+        FastGame._gain(self, piece, card, category, points)
+        self._cross_gained(piece, card, self.T.kind[card])
+
 
 def _make_game(kind: type[FastGame], players: int, seed: int,
                plugins: Ruleset | Iterable[str | object], travellers: Sequence[str] | None,
                options: Mapping[str, object] | None, setup: Setup | None) -> FastGame:
-    """A new game of class ``kind`` (:meth:`FastGame.new`)."""
+    """A new game of class ``kind`` (:meth:`FastGame.new`); a plain FastGame of a
+    Crossroads ruleset is a :class:`_CrossroadsGame`."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+        from .errors import SetupError
+
+        raise SetupError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
+    if kind is FastGame:
+        ruleset = _ruleset(plugins, options)
+        if "crossroads" in ruleset.ids:
+            kind = _CrossroadsGame
+        return kind()._made(players, seed, ruleset, travellers, None, setup)
     return kind()._made(players, seed, plugins, travellers, options, setup)
 
 
