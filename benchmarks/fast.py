@@ -14,19 +14,24 @@ the two logs compared at the end of each game, about 50 games a second per core
 (``--no-logs`` skips the logs). The
 exit status is 1 if any game differs, and the first differences are printed.
 
-Speed is measured elsewhere: ``benchmarks/peer.py`` times the fast simulator, the
-reference engine and the peer engine side by side (and counts their instructions).
+``--time`` instead times both of our engines on each ruleset (base alone, each covered
+plugin in the smallest ruleset that has it, the largest covered combination; or
+``--plugins``): 4-player games of random legal actions,
+in rounds of 25 games whose order turns, CPU time; printed per ruleset, games per
+second on each and their ratio. The side by side with the peer engine, on the base game,
+is ``benchmarks/peer.py``, which also counts instructions.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from tokaido_rules import Ruleset
-from tokaido_rules.fast import compiled, differential
-from tokaido_rules.testing import covered_rulesets
+from tokaido_rules import Ruleset, new_game
+from tokaido_rules.fast import FastGame, compiled, differential
+from tokaido_rules.testing import covered_plugin_sets, covered_rulesets
 
 WAYS: tuple[tuple[str, dict[str, bool | str]], ...] = (
     ("random", {}), ("given travellers", {"travellers": True}), ("seek", {"policy": "seek"}))
@@ -74,6 +79,51 @@ def check(rulesets: list[tuple[tuple[str, ...], dict[str, object]]], games: int,
     return 1 if failed else 0
 
 
+def _play(engine: str, ruleset: Ruleset, seed: int) -> None:
+    choose = random.Random(seed).choice
+    if engine == "fast":
+        fast = FastGame.new(4, seed=seed, plugins=ruleset)
+        while not fast.is_over:
+            fast.apply(choose(fast.legal_actions()))
+    else:
+        game = new_game(4, seed=seed, plugins=ruleset)
+        while not game.is_over:
+            game = game.apply(choose(game.legal_actions()))
+
+
+def _each_plugin() -> list[tuple[str, ...]]:
+    """Base alone, the smallest covered ruleset with each other plugin, the largest."""
+    sets = covered_plugin_sets()
+    chosen = [sets[0]]
+    for plugin in sorted({p for ids in sets for p in ids} - {"base"}):
+        smallest = min((ids for ids in sets if plugin in ids), key=len)
+        if smallest not in chosen:
+            chosen.append(smallest)
+    largest = max(sets, key=len)
+    return chosen + ([largest] if largest not in chosen else [])
+
+
+def time_engines(rulesets: list[tuple[str, ...]], rounds: int, seed: int) -> int:
+    """The fast simulator and the reference engine timed on each ruleset."""
+    print(f"fast simulator {'compiled (mypyc)' if compiled() else 'pure Python'}; "
+          f"4 players, random legal actions, {rounds} rounds of 25 games per ruleset")
+    for ids in rulesets:
+        ruleset = Ruleset.build(ids)
+        spent = {"reference": 0.0, "fast": 0.0}
+        for r in range(rounds):
+            seeds = range(seed + 25 * r, seed + 25 * (r + 1))
+            for engine in (("reference", "fast") if r % 2 == 0 else ("fast", "reference")):
+                start = time.process_time()
+                for s in seeds:
+                    _play(engine, ruleset, s)
+                spent[engine] += time.process_time() - start
+        games = 25 * rounds
+        print(f"  {'+'.join(ids):<60} reference {games / spent['reference']:>6,.0f} games/s"
+              f"  fast {games / spent['fast']:>6,.0f} games/s"
+              f"  ratio {spent['reference'] / spent['fast']:.2f}", flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000,
@@ -85,8 +135,14 @@ def main(argv: list[str] | None = None) -> int:
                                           "covered ruleset)")
     parser.add_argument("--no-logs", action="store_true",
                         help="skip the byte-for-byte log comparison at the end of each game")
+    parser.add_argument("--time", action="store_true",
+                        help="time the two engines on each ruleset instead")
+    parser.add_argument("--rounds", type=int, default=8, help="with --time (default 8)")
     parser.add_argument("--differential", type=int, metavar="N", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.time:
+        sets = [tuple(args.plugins.split(","))] if args.plugins else _each_plugin()
+        return time_engines(sets, args.rounds, args.seed)
     games = args.differential if args.differential is not None else args.games
     rulesets = ([(tuple(args.plugins.split(",")), {})] if args.plugins
                 else list(covered_rulesets()))

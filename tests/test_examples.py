@@ -193,6 +193,13 @@ def test_the_differential_benchmark_compares_and_says_so() -> None:
     assert len(lines) == 1 + 2 * 3 + 1
     assert all(line.endswith("all equal") for line in lines[1:])
     assert lines[-1].startswith("12 games in ")
+    timed = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "fast.py"), "--time", "--rounds", "1",
+         "--plugins", "base,crossroads"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert timed.returncode == 0, timed.stderr
+    row = timed.stdout.splitlines()[1].split()
+    assert row[0] == "base+crossroads" and row[1] == "reference" and "ratio" in row
 
 
 def test_counting_instructions_without_valgrind_is_a_one_line_error(tmp_path: Path) -> None:
