@@ -206,16 +206,19 @@ def test_the_engine_argument() -> None:
     raises NotCoveredError; ``reference`` never plays fast; anything else is refused."""
     assert isinstance(TokaidoGymEnv(players=3).played, ViewableGame)
     assert isinstance(TokaidoAEC(players=3, plugins=("base", "bga")).played, ViewableGame)
+    # covered, but its views would be replays: auto plays on the reference engine
     assert isinstance(TokaidoAEC(players=3, plugins=("base", "crossroads")).played, Game)
     assert isinstance(TokaidoGymEnv(players=3, engine="reference").played, Game)
+    assert isinstance(TokaidoGymEnv(players=3, plugins=("base", "crossroads"),
+                                    engine="fast").played, FastGame)
     with pytest.raises(NotCoveredError):
-        TokaidoGymEnv(players=3, plugins=("base", "crossroads"), engine="fast")
+        TokaidoGymEnv(players=3, plugins=("base", "tea-ceremony"), engine="fast")
     with pytest.raises(NotCoveredError):
-        TokaidoAEC(players=3, plugins=("base", "crossroads"), engine="fast")
+        TokaidoAEC(players=3, plugins=("base", "crossroads", "new-encounters"), engine="fast")
     with pytest.raises(SetupError, match="engine must be one of"):
         TokaidoAEC(players=3, engine="quick")
     with pytest.raises(NotCoveredError):
-        rl.evaluate(rl.first_legal, 1, plugins=("base", "crossroads"), engine="fast")
+        rl.evaluate(rl.first_legal, 1, plugins=("base", "tea-ceremony"), engine="fast")
 
 
 def test_auto_plays_fast_only_where_the_views_are_built_directly(
