@@ -770,7 +770,8 @@ class FastGame:
     devo: list[int]
     """Per traveller, the turn in which Devotion is on (-1: none)."""
     xc: list[list[int]]
-    """Per traveller: souvenirs, legendary objects, cherry trees, scrolls (Shodo, Emaki)."""
+    """Per traveller: souvenirs, legendary objects, cherry trees, scrolls (Shodo, Emaki),
+    meals gained away from an inn (Itamae's: they are no inn meals, for Fasting)."""
     calli: list[list[int]]
     """Per traveller, its calligraphy cards."""
 
@@ -892,7 +893,7 @@ class FastGame:
             self.held = [[] for _ in range(n)]
             self.acq = [{} for _ in range(n)]
             self.devo = [-1] * n
-            self.xc = [[0, 0, 0, 0] for _ in range(n)]
+            self.xc = [[0, 0, 0, 0, 0] for _ in range(n)]
             self.calli = [[] for _ in range(n)]
         self.seq = len(decks) + 1  # a deck set per deck, the queue set
         if T.cross and T.rare:
@@ -2317,7 +2318,7 @@ class FastGame:
 
     def _cross_gained(self, piece: int, card: int, kind: int) -> None:
         """Crossroads' part of a card gained (its ``tokaido_card_gained``): Nampo's meal
-        bonus, Shodo's and Emaki's later-souvenir bonus; and the counts its scoring needs."""
+        bonus (inn meals only, not Itamae's), Shodo's and Emaki's later-souvenir bonus; and the counts its scoring needs."""
         T = self.T
         xc = self.xc[piece]
         if kind == C_SOUVENIR:
@@ -2334,7 +2335,9 @@ class FastGame:
                 self.seq += 1
             xc[3] += T.scroll[card]
         elif kind == C_MEAL:
-            if T.power[self.trav[piece]] == T_NAMPO and T.price[card]:
+            if T.space[self.pos[piece]] != S_INN:  # Itamae's: no inn meal, no Nampo bonus
+                xc[4] += 1
+            elif T.power[self.trav[piece]] == T_NAMPO and T.price[card]:
                 self.score[piece][P_POWER] += T.price[card]
                 self.seq += 1
         elif kind == C_CHERRY:
@@ -2359,7 +2362,7 @@ class FastGame:
             return 6 if from_last == 0 else 4 if from_last == 1 else 2
         if rule == 4:  # Perfection
             return 2 * self.nach[piece] + len(self.calli[piece])
-        return 3 * max(0, 4 - bin(self.eaten[piece]).count("1"))  # Fasting
+        return 3 * max(0, 4 - bin(self.eaten[piece]).count("1") + xc[4])  # Fasting: inn meals
 
 
 class _CrossroadsGame(FastGame):
