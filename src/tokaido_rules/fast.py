@@ -116,10 +116,11 @@ _COVERED: dict[str, tuple[str, dict[str, tuple[object, ...]]]] = {
 the values the simulator implements. A preset (``bga``, and ``gastronomy``, which sets
 ``base.meal_hand``) adds no rule of its own: the option values it sets are what is
 played."""
-_APART: tuple[frozenset[str], ...] = (frozenset({"crossroads", "new-encounters"}),)
-"""Covered plugins whose combination is not: the differential check finds the simulator
-not exact with both (the promo cards among Crossroads' rules), so such a ruleset plays on
-the reference engine."""
+_APART: tuple[frozenset[str], ...] = ()
+"""Covered plugins whose combination is not: where the differential check finds the
+simulator not exact with both, the pair goes here and such a ruleset plays on the
+reference engine (none at present: Crossroads with New Encounters joined once Itamae's
+meal, no inn meal, stopped counting for Fasting and for Nampo's bonus)."""
 _OPTIONS: dict[str, tuple[object, ...]] = {
     name: values for _, options in _COVERED.values() for name, values in options.items()}
 """Every covered option and the values the simulator implements."""
@@ -1599,7 +1600,8 @@ class FastGame:
     def _pay_promo(self, kind: int, piece: int, action: Any) -> None:
         """A promo card's payment (``resolve_pay``, ``resolve_kitoushi``): 1 coin, not a
         card price (no Kinko discount), for 4 points, the top meal (kept if not eaten
-        yet, else under the deck) or the next section of a panorama."""
+        yet, else under the deck; not an inn meal: with Crossroads, no Nampo bonus and
+        not counted by Fasting) or the next section of a panorama."""
         if kind == D_KITOUSHI:
             if action.panorama is not None:
                 self.coins[piece] -= 1
@@ -1619,6 +1621,9 @@ class FastGame:
         if self.eaten[piece] >> meal & 1:
             self.meals.append(meal)
             self.seq += 1
+        elif self.T.cross:  # no inn meal: Crossroads' Nampo bonus and Fasting ignore it
+            FastGame._gain(self, piece, meal, P_MEAL, self.T.points[meal])
+            self.xc[piece][4] += 1
         else:
             self._gain(piece, meal, P_MEAL, self.T.points[meal])
 
@@ -2318,7 +2323,7 @@ class FastGame:
 
     def _cross_gained(self, piece: int, card: int, kind: int) -> None:
         """Crossroads' part of a card gained (its ``tokaido_card_gained``): Nampo's meal
-        bonus (inn meals only, not Itamae's), Shodo's and Emaki's later-souvenir bonus; and the counts its scoring needs."""
+        bonus, Shodo's and Emaki's later-souvenir bonus; and the counts its scoring needs."""
         T = self.T
         xc = self.xc[piece]
         if kind == C_SOUVENIR:
@@ -2335,9 +2340,7 @@ class FastGame:
                 self.seq += 1
             xc[3] += T.scroll[card]
         elif kind == C_MEAL:
-            if T.space[self.pos[piece]] != S_INN:  # Itamae's: no inn meal, no Nampo bonus
-                xc[4] += 1
-            elif T.power[self.trav[piece]] == T_NAMPO and T.price[card]:
+            if T.power[self.trav[piece]] == T_NAMPO and T.price[card]:
                 self.score[piece][P_POWER] += T.price[card]
                 self.seq += 1
         elif kind == C_CHERRY:
