@@ -301,3 +301,77 @@ def test_stacked_piles_are_played_exactly() -> None:
     for seed in range(8):
         assert differential(3, [seed], plugins=ruleset, setup=setup, policy="eager").ok
         _play(3, seed, ruleset, setup=setup)
+
+
+# --- Crossroads with New Encounters ----------------------------------------------------------
+# The promo cards among Crossroads' rules: Itamae's meal is no inn meal, so Fasting does not
+# count it and Nampo scores no bonus for it.
+
+CROSS_NE = ("base", "crossroads", "new-encounters")
+
+
+@pytest.mark.parametrize("variants", [(), ("good-luck",), ("bga",),
+                                      ("rare-and-precious", "good-luck", "bga")])
+def test_crossroads_with_new_encounters_is_covered_and_played_exactly(
+        variants: tuple[str, ...]) -> None:
+    """Random, seek and eager games at 2-5 players, offered and given travellers."""
+    ruleset = Ruleset.build((*CROSS_NE, *variants))
+    assert covers(ruleset)
+    assert isinstance(FastGame.new(3, plugins=ruleset), _CrossroadsGame)
+    for offset, (policy, travellers) in enumerate(
+            [("random", False), ("random", True), ("seek", True), ("eager", False)]):
+        seeds = range(300 + 6 * offset, 306 + 6 * offset)
+        report = differential((2, 3, 4, 5), seeds, plugins=ruleset, policy=policy,
+                              travellers=travellers, logs=policy == "random")
+        assert report.ok, str(report)
+
+
+def test_crossroads_with_new_encounters_the_keen_way_and_online() -> None:
+    """Crossroads' options and amulets taken whenever they may be, printed and online
+    rules, with the promo cards in the encounter deck."""
+    for seed in range(4):
+        ruleset = Ruleset.build(CROSS_NE, ONLINE if seed % 2 else {})
+        for players in (2, 3, 4, 5):
+            _play(players, 60 + seed * 10 + players, ruleset)
+
+
+def _promo_twin(travellers: tuple[str, ...], **kwargs: Any) -> Any:
+    """A crafted game of Crossroads with New Encounters (the New Encounters tests'
+    :class:`Twin`: both engines compared at every decision); piece 0 stops first at
+    the encounter space 3, where Itamae offers the top meal, sushi."""
+    from test_fast_new_encounters import Twin
+
+    return Twin(3, travellers, routes={0: (3,)}, ruleset=Ruleset.build(CROSS_NE),
+                stacks={"base.encounters": ("itamae",), "base.meals": ("sushi", "fugu"),
+                        "crossroads.calligraphy": ("fasting",)}, **kwargs)
+
+
+def test_fasting_does_not_count_itamaes_meal() -> None:
+    """Kita takes both options at the encounter: Itamae's sushi, paid for, and the
+    Fasting calligraphy; she eats at no inn, so Fasting scores its full 12 (it counts
+    inn meals only, and Itamae's meal is none)."""
+    twin = _promo_twin(("kita", "kinko", "zenemon"))
+    twin.until_kind("crossroads.option").answer(option="base.encounter")
+    twin.answer(pay=True)
+    assert twin.kind == "crossroads.second_option"
+    twin.answer(option="crossroads.calligraphy").answer(card="fasting")
+    assert {"itamae", "sushi", "fasting"} <= set(twin.collection(0))
+    twin.finish()
+    assert twin.game.state.pieces[0].counter("base.inn_meals") == 0
+    assert twin.points(0, "meals") == 6 and twin.points(0, "calligraphy") == 12
+
+
+def test_nampo_scores_no_bonus_for_itamaes_meal() -> None:
+    """Nampo's bonus is the printed price of his inn meals: none for Itamae's sushi,
+    the price of each meal he buys at the inns."""
+    twin = _promo_twin(("nampo", "kinko", "zenemon"),
+                       answers={"base.meal": lambda a: getattr(a, "meal", None) is not None})
+    twin.until_kind("crossroads.option").answer(option="base.encounter")
+    twin.answer(pay=True)
+    assert "sushi" in twin.collection(0)
+    assert twin.points(0, "meals") == 6 and twin.points(0, "traveller_powers") == 0
+    twin.finish()
+    cards = twin.game.ruleset.registry.cards
+    inn_meals = [c for c in twin.collection(0) if cards[c].kind == "meal" and c != "sushi"]
+    assert inn_meals
+    assert twin.points(0, "traveller_powers") == sum(cards[c].price for c in inn_meals)

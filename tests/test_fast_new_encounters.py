@@ -37,7 +37,7 @@ def test_covers_new_encounters_with_base_and_bga() -> None:
     assert ("base", "new-encounters") in covered_plugin_sets()
     assert ("base", "bga", "new-encounters") in covered_plugin_sets()
     assert (("base", "new-encounters"), {}) in covered_rulesets()
-    assert not covers(Ruleset.build(["base", "new-encounters", "crossroads"]))
+    assert covers(Ruleset.build(["base", "new-encounters", "crossroads"]))
     game = FastGame.new(3, seed=1, plugins=["base", "new-encounters"])
     assert game.ruleset.ids == NE.ids
 

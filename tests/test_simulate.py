@@ -701,17 +701,17 @@ def test_the_fast_engine_plays_the_same_games(players: int) -> None:
 
 
 def test_auto_takes_the_fast_engine_where_it_covers_the_game() -> None:
-    """auto: fast for a covered ruleset (base, Crossroads, any option values) with random
-    bots; the reference for a third-party plugin, a combination not covered or a bot that
-    needs its view; a spec says which it got. The library's default is the reference
-    (the command line's is auto)."""
+    """auto: fast for a covered ruleset (base, Crossroads, New Encounters with either,
+    any option values) with random bots; the reference for a third-party plugin or a bot
+    that needs its view; a spec says which it got. The library's default is the
+    reference (the command line's is auto)."""
     assert {s.engine for s in specs(3, 2, engine="auto")} == {"fast"}
     assert specs(1, 2, options={"base.meal_hand": "players"},
                  engine="auto")[0].engine == "fast"
     assert specs(1, 2, ("base", "crossroads"), engine="auto")[0].engine == "fast"
     assert specs(1, 2, ("base", "tea-ceremony"), engine="auto")[0].engine == "reference"
     assert specs(1, 2, ("base", "crossroads", "new-encounters"),
-                 engine="auto")[0].engine == "reference"
+                 engine="auto")[0].engine == "fast"
     assert specs(1, 2, bots=("random", "greedy"), engine="auto")[0].engine == "reference"
     assert specs(1, 2)[0].engine == "reference"  # the functions' default
     assert specs(1, 2, engine="reference")[0].engine == "reference"

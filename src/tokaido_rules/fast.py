@@ -117,10 +117,11 @@ _COVERED: dict[str, tuple[str, dict[str, tuple[object, ...]]]] = {
 the values the simulator implements. A preset (``bga``, and ``gastronomy``, which sets
 ``base.meal_hand``) adds no rule of its own: the option values it sets are what is
 played."""
-_APART: tuple[frozenset[str], ...] = (frozenset({"crossroads", "new-encounters"}),)
-"""Covered plugins whose combination is not: the differential check finds the simulator
-not exact with both (the promo cards among Crossroads' rules), so such a ruleset plays on
-the reference engine."""
+_APART: tuple[frozenset[str], ...] = ()
+"""Covered plugins whose combination is not: where the differential check finds the
+simulator not exact with both, the pair goes here and such a ruleset plays on the
+reference engine (none at present: Crossroads with New Encounters joined once Itamae's
+meal, no inn meal, stopped counting for Fasting and for Nampo's bonus)."""
 _OPTIONS: dict[str, tuple[object, ...]] = {
     name: values for _, options in _COVERED.values() for name, values in options.items()}
 """Every covered option and the values the simulator implements."""
@@ -771,7 +772,8 @@ class FastGame:
     devo: list[int]
     """Per traveller, the turn in which Devotion is on (-1: none)."""
     xc: list[list[int]]
-    """Per traveller: souvenirs, legendary objects, cherry trees, scrolls (Shodo, Emaki)."""
+    """Per traveller: souvenirs, legendary objects, cherry trees, scrolls (Shodo, Emaki),
+    meals gained away from an inn (Itamae's: they are no inn meals, for Fasting)."""
     calli: list[list[int]]
     """Per traveller, its calligraphy cards."""
 
@@ -893,7 +895,7 @@ class FastGame:
             self.held = [[] for _ in range(n)]
             self.acq = [{} for _ in range(n)]
             self.devo = [-1] * n
-            self.xc = [[0, 0, 0, 0] for _ in range(n)]
+            self.xc = [[0, 0, 0, 0, 0] for _ in range(n)]
             self.calli = [[] for _ in range(n)]
         self.seq = len(decks) + 1  # a deck set per deck, the queue set
         if T.cross and T.rare:
@@ -1599,7 +1601,8 @@ class FastGame:
     def _pay_promo(self, kind: int, piece: int, action: Any) -> None:
         """A promo card's payment (``resolve_pay``, ``resolve_kitoushi``): 1 coin, not a
         card price (no Kinko discount), for 4 points, the top meal (kept if not eaten
-        yet, else under the deck) or the next section of a panorama."""
+        yet, else under the deck; not an inn meal: with Crossroads, no Nampo bonus and
+        not counted by Fasting) or the next section of a panorama."""
         if kind == D_KITOUSHI:
             if action.panorama is not None:
                 self.coins[piece] -= 1
@@ -1619,6 +1622,9 @@ class FastGame:
         if self.eaten[piece] >> meal & 1:
             self.meals.append(meal)
             self.seq += 1
+        elif self.T.cross:  # no inn meal: Crossroads' Nampo bonus and Fasting ignore it
+            FastGame._gain(self, piece, meal, P_MEAL, self.T.points[meal])
+            self.xc[piece][4] += 1
         else:
             self._gain(piece, meal, P_MEAL, self.T.points[meal])
 
@@ -2360,7 +2366,7 @@ class FastGame:
             return 6 if from_last == 0 else 4 if from_last == 1 else 2
         if rule == 4:  # Perfection
             return 2 * self.nach[piece] + len(self.calli[piece])
-        return 3 * max(0, 4 - bin(self.eaten[piece]).count("1"))  # Fasting
+        return 3 * max(0, 4 - bin(self.eaten[piece]).count("1") + xc[4])  # Fasting: inn meals
 
 
 class _CrossroadsGame(FastGame):
