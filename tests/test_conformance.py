@@ -165,12 +165,14 @@ def test_covered_rulesets_are_every_combination_and_every_option_value() -> None
     its defaults, and every value of every covered option somewhere."""
     sets = covered_plugin_sets()
     assert sets[0] == ("base",) and ("base", "bga") in sets
+    assert ("base", "crossroads", "new-encounters") in sets
     assert [ids for ids, options in COVERED if not options] == list(sets)
     assert len(covered_options()) == 6
+    defaults = {ids: Ruleset.build(ids).options for ids in (
+        ("base",), ("base", "bga"), ("base", "crossroads"), ("base", "bga", "crossroads"))}
     for name, values in _OPTIONS.items():
         seen = {options[name] for _, options in COVERED if name in options}
-        seen |= {Ruleset.build(ids).options[name] for ids in sets
-                 if name in Ruleset.build(ids).options}
+        seen |= {made[name] for made in defaults.values() if name in made}
         assert seen == set(values), name
 
 

@@ -214,7 +214,7 @@ def test_the_engine_argument() -> None:
     with pytest.raises(NotCoveredError):
         TokaidoGymEnv(players=3, plugins=("base", "tea-ceremony"), engine="fast")
     with pytest.raises(NotCoveredError):
-        TokaidoAEC(players=3, plugins=("base", "crossroads", "new-encounters"), engine="fast")
+        TokaidoAEC(players=3, plugins=("base", "crossroads", "tea-ceremony"), engine="fast")
     with pytest.raises(SetupError, match="engine must be one of"):
         TokaidoAEC(players=3, engine="quick")
     with pytest.raises(NotCoveredError):

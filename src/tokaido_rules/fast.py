@@ -5,9 +5,8 @@ specification: immutable states, an event per change, every rule in a plugin. It
 built to be right and to be read, not to play millions of games. :class:`FastGame` plays
 the same games — the base game, with any of the Crossroads expansion, the New Encounters
 promo cards, the variants and the ``bga`` preset (2 to 5 players, the 2-player neutral
-traveller, every traveller and every value of those plugins' options; Crossroads with
-New Encounters excepted, ``_APART``) — with flat, mutable internals: lists of integers,
-an agenda of small tuples, no events.
+traveller, every traveller and every value of those plugins' options) — with flat,
+mutable internals: lists of integers, an agenda of small tuples, no events.
 
 What "the same games" means, and what is proven (``tests/test_fast.py``,
 :func:`differential`):
@@ -34,8 +33,8 @@ Crossroads' options and amulets do — written again, flat, from the plugins' ru
 duplication is the price of speed and is acceptable only because it is checked:
 :func:`covers` says which rulesets it serves (the plugins of ``_COVERED``, whatever
 their option values), and the differential test plays thousands of games against the
-reference at every decision. Anything else (a third-party plugin, a combination of
-``_APART``, a scripted chance outcome) goes to the reference engine.
+reference at every decision. Anything else (a third-party plugin, a scripted chance
+outcome) goes to the reference engine.
 
 Use it as a bot or a learning environment would::
 
