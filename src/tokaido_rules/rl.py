@@ -315,22 +315,36 @@ class _Table:
                 "action_mask": self.mask(game, seat)}
 
 
-def _reference(env: TokaidoAEC | TokaidoGymEnv) -> Game:
-    """The reference game of an environment's game: itself, or a fast game's replay
-    (kept until the game changes)."""
-    played = env.played
-    if isinstance(played, Game):
-        return played
-    kept = env.__dict__.get("_replayed")
-    made = len(played.decisions)
-    if kept is None or kept[0] is not played or kept[1] != made:
-        kept = env.__dict__["_replayed"] = (played, made, played.to_game())
-    game: Game = kept[2]
-    return game
+class _Plays:
+    """What both environments share of the game they play: :attr:`played`, and
+    :attr:`game`, the reference game it stands for."""
+
+    played: Played
+
+    @property
+    def game(self) -> Game:
+        """The game played, as a reference :class:`~tokaido_rules.Game`. On the fast
+        path (engine ``"fast"``, or ``"auto"`` on a ruleset the fast simulator covers)
+        it is rebuilt from the decisions when asked: a replay through the reference
+        engine, about what playing the game so far there costs (kept until the next
+        decision). Read :attr:`played` where speed matters. Setting it plays on from
+        the game given (a reference game, or a :class:`~tokaido_rules.fast.FastGame`)."""
+        played = self.played
+        if isinstance(played, Game):
+            return played
+        kept = self.__dict__.get("_replayed")
+        made = len(played.decisions)
+        if kept is None or kept[0] is not played or kept[1] != made:
+            kept = self.__dict__["_replayed"] = (played, made, played.to_game())
+        game: Game = kept[2]
+        return game
+
+    @game.setter
+    def game(self, game: Played) -> None:
+        self.played = game
 
 
-
-class TokaidoAEC(AECEnv):  # type: ignore[misc]
+class TokaidoAEC(_Plays, AECEnv):  # type: ignore[misc]
     """Tokaido as a PettingZoo AEC environment: agents ``player_0`` ... one per seat; in
     2-player games the leading seat also decides for the neutral traveller. ``engine``:
     ``"auto"``, ``"fast"`` or ``"reference"`` (:data:`ENGINES`; the same episodes on
@@ -353,20 +367,6 @@ class TokaidoAEC(AECEnv):  # type: ignore[misc]
         self.action_spaces = dict.fromkeys(self.possible_agents, action)
         self.played: Played = self.table.start(0)
         """The game played: a reference game, or a fast one (see :data:`ENGINES`)."""
-
-    @property
-    def game(self) -> Game:
-        """The game played, as a reference :class:`~tokaido_rules.Game`. On the fast
-        path (engine ``"fast"``, or ``"auto"`` on a ruleset the fast simulator covers)
-        it is rebuilt from the decisions when asked: a replay through the reference
-        engine, about what playing the game so far there costs (kept until the next
-        decision). Read :attr:`played` where speed matters. Setting it plays on from
-        the game given (a reference game, or a :class:`~tokaido_rules.fast.FastGame`)."""
-        return _reference(self)
-
-    @game.setter
-    def game(self, game: Played) -> None:
-        self.played = game
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of an agent (the same for all)."""
@@ -438,7 +438,7 @@ class TokaidoAEC(AECEnv):  # type: ignore[misc]
         return other
 
 
-class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
+class TokaidoGymEnv(_Plays, gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
     """One seat of Tokaido as a single-agent Gymnasium environment; the other seats are
     played by bots (names from :data:`tokaido_rules.bots.BOTS`, cycled).
 
@@ -468,20 +468,6 @@ class TokaidoGymEnv(gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
         self.played: Played = self.table.start(0)
         """The game played: a reference game, or a fast one (see :data:`ENGINES`)."""
         self.bots: dict[int, Bot] = {}
-
-    @property
-    def game(self) -> Game:
-        """The game played, as a reference :class:`~tokaido_rules.Game`. On the fast
-        path (engine ``"fast"``, or ``"auto"`` on a ruleset the fast simulator covers)
-        it is rebuilt from the decisions when asked: a replay through the reference
-        engine, about what playing the game so far there costs (kept until the next
-        decision). Read :attr:`played` where speed matters. Setting it plays on from
-        the game given (a reference game, or a :class:`~tokaido_rules.fast.FastGame`)."""
-        return _reference(self)
-
-    @game.setter
-    def game(self, game: Played) -> None:
-        self.played = game
 
     def _advance(self) -> None:
         played = self.played
