@@ -44,6 +44,7 @@ from typing import Any
 
 from .errors import TokaidoError
 from .ruleset import installed_plugins
+from .store import StoreError
 from .tables import Lobby, Table, TableError
 
 __all__ = ["create_app", "serve", "make_server", "Server", "bind", "ServeError",
@@ -138,6 +139,8 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 return await handler(request)
             except (TableError, _BadRequest) as exc:
                 return error(exc.status, str(exc))
+            except StoreError as exc:  # the database failed: nothing changed, retry
+                return error(503, f"the database failed; try again: {exc}")
         return run
 
     def token_of(request: Request) -> str | None:
@@ -211,6 +214,8 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     @api
     async def list_tables(request: Request) -> Response:
         return JSONResponse({"tables": [t.summary() for t in lobby.tables()],
+                             "refused": [{"table": i, "reason": why}
+                                         for i, why in lobby.refused.items()],
                              "plugins": sorted(installed_plugins())})
 
     @api
