@@ -1310,10 +1310,12 @@ def load_log(source: LogSource, *, plugins: Iterable[object] = ()) -> Game:
     memory follows the game, not the file. Loading folds
     the events; it re-runs no rules and rolls no dice, so it proves nothing about how
     the game was played (:func:`verify_log` does). A log without a trailer loads as a
-    game in progress. Plugins are found by id among ``plugins`` (objects, e.g. one
-    under development), then among the installed ones. Raises a
-    :class:`~tokaido_rules.errors.LogError` subclass naming the line for anything that
-    does not fit.
+    game in progress, but one that stops before the rules reach their first decision
+    (cut inside its setup) is refused with
+    :class:`~tokaido_rules.errors.LogStateError`. Plugins are found by id among
+    ``plugins`` (objects, e.g. one under development), then among the installed ones.
+    Raises a :class:`~tokaido_rules.errors.LogError` subclass naming the line for
+    anything that does not fit.
     """
     return _read(source, plugins)[2]
 

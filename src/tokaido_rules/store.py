@@ -12,6 +12,13 @@ commits (``synchronous="FULL"`` makes those durable too, at a disk flush per act
 The log lines are exactly those of :class:`~tokaido_rules.log.LogFeed` without a viewer,
 so the header and the lines of a table, joined, are its full log, which
 :func:`~tokaido_rules.load_log` reads back.
+
+A write the database refuses (a full disk, a database another process holds longer
+than ``timeout``) is rolled back and raised as a one-line :class:`StoreError`: the
+caller's state need not move on (:class:`~tokaido_rules.tables.Table` does not). The
+layout is versioned: :data:`MIGRATIONS` brings an older database up to :data:`SCHEMA`
+when it is opened. One server per database: ``exclusive=True`` takes an ``flock`` the
+system releases when the process ends.
 """
 
 from __future__ import annotations

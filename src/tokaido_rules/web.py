@@ -23,6 +23,11 @@ The pages and the server speak the JSON wire format (:mod:`tokaido_rules.wire`):
   token), the full log once the game is over; ``GET /api/tables/ID/decisions``: who
   played each decision.
 
+``GET /api/tables`` also lists the stored tables that are not served (``refused``,
+each with its ``reason``: a stored log that does not verify). A write the database
+refuses (a full disk, a database held past the timeout) is answered 503 with a one-line
+``{"error": ...}``, and the table is as it was: send the request again.
+
 Nothing a seat may not see leaves the server: every answer is made from that seat's
 :class:`~tokaido_rules.View` (or the public view) and its copy of the log. Bad input is a
 4xx answer with a one-line ``{"error": ...}``: a body larger than :data:`MAX_BODY` is
