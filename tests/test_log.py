@@ -567,3 +567,23 @@ def test_the_memory_of_lines_is_bounded_in_characters(
             assert memory.characters == sum(map(len, memory.events)) <= 3000
             assert memory.events
     assert load_log(log_text).state == played().state
+
+
+@pytest.mark.parametrize(("players", "plugins"), [(2, ("base",)), (4, ("base", "crossroads"))])
+def test_a_log_cut_inside_its_setup_is_refused(players: int, plugins: tuple[str, ...]) -> None:
+    """A log that stops before the rules reach their first decision (its writer killed
+    while it wrote the setup) is a LogStateError naming the seq where the rules go on,
+    as verification reports it; the whole setup, and anything after it, loads."""
+    game = new_game(players, seed=21, plugins=plugins)
+    lines = dump_log(game).splitlines(keepends=True)
+    setup = len(game.events)
+    for kept in range(setup):
+        cut = "".join(lines[:1 + kept])
+        with pytest.raises(LogStateError, match=f"setup, at seq {kept}, before the rules "
+                                                "reach their first decision"):
+            load_log(cut)
+        assert not verify_log(cut, allow_unfinished=True).ok
+    assert load_log("".join(lines)).state == game.state
+    bot = RandomBot(3)
+    later = game.apply(next_action(bot, game))
+    assert load_log(dump_log(later)).state == later.state

@@ -26,6 +26,7 @@ from tokaido_rules import (
 )
 from tokaido_rules.bots import BOTS
 from tokaido_rules.cli import main
+from tokaido_rules.log import dump_log
 from tokaido_rules.play import HELP, GameInterrupted, SessionSignal, run, stop_on_signals
 from tokaido_rules.render import describe_action, road_text
 from tokaido_variants.good_luck import BuyLuck
@@ -469,3 +470,19 @@ def test_stop_on_signals_raises_session_signal_and_restores_the_handlers() -> No
 def _ctrl_c() -> str:
     """A read that Ctrl-C interrupts."""
     raise KeyboardInterrupt
+
+
+def test_resuming_a_file_cut_inside_the_setup_is_refused(tmp_path: Path) -> None:
+    """``play --resume`` of a log cut before the first decision (a save killed while it
+    wrote the setup) says so in one ``error:`` line and exits 2, playing nothing."""
+    game = new_game(3, seed=5)
+    lines = dump_log(game).splitlines(keepends=True)
+    path = tmp_path / "cut.jsonl"
+    path.write_text("".join(lines[:4]), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "tokaido_rules", "play", "--resume",
+                           str(path)], input="1\n", capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: ")
+    assert "before the rules reach their first decision" in done.stderr
+    assert "Your decision" not in done.stdout

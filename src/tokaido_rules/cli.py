@@ -231,6 +231,9 @@ def _build_parser() -> _Parser:
     srv.add_argument("--max-connections", type=int, default=None, metavar="N",
                      help="the most connections open at once (default 512; each page "
                           "keeps one open)")
+    srv.add_argument("--db-timeout", type=float, default=None, metavar="SECONDS",
+                     help="how long a write waits for the database when another process "
+                          "holds it before the action is refused with 503 (default 5)")
     sch = command("schema", "print the JSON Schemas of the wire format")
     sch.add_argument("--plugins", default="base", help="comma-separated plugin ids")
     sch.add_argument("--players", type=int, metavar="N",
@@ -1014,7 +1017,7 @@ def _serve(args: argparse.Namespace) -> int:
     except ImportError:
         raise _UsageError("tokaido serve needs the web extra: pip install '.[web]' in a "
                           "clone, or the wheel with [web]") from None
-    from .store import TableStore
+    from .store import TIMEOUT, TableStore
     from .tables import Lobby, TableError
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
@@ -1024,6 +1027,9 @@ def _serve(args: argparse.Namespace) -> int:
         raise _UsageError("--port must be from 1 to 65535")
     if args.max_connections is not None and args.max_connections < 1:
         raise _UsageError("--max-connections must be at least 1")
+    timeout = TIMEOUT if args.db_timeout is None else args.db_timeout
+    if not 0 <= timeout <= 3600:
+        raise _UsageError("--db-timeout must be from 0 to 3600 seconds")
     try:
         opened = [int(s) for s in args.open.split(",") if s.strip()]
     except ValueError:
@@ -1031,9 +1037,14 @@ def _serve(args: argparse.Namespace) -> int:
     plugins = _plugin_ids(args.plugins)
     options = _parse_options(args.option)
     sock = bind(args.host, args.port)  # a busy port is an error before anything is made
-    lobby = Lobby(TableStore(args.db))
+    def refused(table_id: str, why: str) -> None:
+        print(f"table {table_id} is not served: {why}", file=sys.stderr, flush=True)
+
+    # the server's lock on the database first: a second server on it stops here
+    store = TableStore(args.db, timeout=timeout, exclusive=True)
+    lobby = Lobby(store, background=True, on_refused=refused)
     players = args.players if args.players is not None else (
-        None if lobby.tables() else 4)
+        None if lobby.size else 4)
     where = f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}"
     if players is not None:
         if not 2 <= players <= 5:

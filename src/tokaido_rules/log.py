@@ -49,7 +49,7 @@ from .errors import (
     LogVersionError,
     TokaidoError,
 )
-from .events import Action, AgendaSet, CardsMoved, DeckSet, Event, fold
+from .events import Action, AgendaSet, Automatic, CardsMoved, DeckSet, Event, fold
 from .frozen import EMPTY, FrozenMap
 from .model import GameState, Piece, Step
 from .registry import Registry
@@ -1215,6 +1215,7 @@ def _read(source: LogSource, plugins: Iterable[object]) -> tuple[_Header, list[E
                 _check_changed(mark, state, number)
                 mark, check_at = state, number + MAX_IDLE
         reader.check_end(state.over)
+        _check_setup_done(head, events, reader.number)
     game = Game(state, tuple(events))
     try:
         game.legal_actions()
@@ -1222,6 +1223,27 @@ def _read(source: LogSource, plugins: Iterable[object]) -> tuple[_Header, list[E
         raise LogStateError(f"the log ends in a state the rules cannot continue: "
                             f"{_describe(exc)}", reader.number) from None
     return head, events, game
+
+
+def _check_setup_done(head: _Header, events: list[Event], number: int) -> None:
+    """Refuse a log that stops before the rules reach their first decision: its setup
+    was cut short (a writer killed while it wrote it), and folded as it is the game
+    would go on from a state the rules never leave. A log that records a decision
+    made by a seat is past its setup; one that records none is compared with the
+    setup the header makes (which is run only then)."""
+    after_automatic = False
+    for event in events:
+        if isinstance(event, Action) and not after_automatic:
+            return
+        after_automatic = type(event) is Automatic
+    try:
+        setup = new_game(head.players, head.seed, head.ruleset, setup=head.setup).events
+    except Exception:  # the rules cannot set the game up: loading does not judge that
+        return
+    if len(events) < len(setup):
+        raise LogStateError(f"the log stops inside the game's setup, at seq {len(events)}, "
+                            f"before the rules reach their first decision (they go on "
+                            f"with {setup[len(events)].TYPE})", number)
 
 
 def _check_fit(event: Event, state: GameState, cards: int, number: int,
@@ -1288,10 +1310,12 @@ def load_log(source: LogSource, *, plugins: Iterable[object] = ()) -> Game:
     memory follows the game, not the file. Loading folds
     the events; it re-runs no rules and rolls no dice, so it proves nothing about how
     the game was played (:func:`verify_log` does). A log without a trailer loads as a
-    game in progress. Plugins are found by id among ``plugins`` (objects, e.g. one
-    under development), then among the installed ones. Raises a
-    :class:`~tokaido_rules.errors.LogError` subclass naming the line for anything that
-    does not fit.
+    game in progress, but one that stops before the rules reach their first decision
+    (cut inside its setup) is refused with
+    :class:`~tokaido_rules.errors.LogStateError`. Plugins are found by id among
+    ``plugins`` (objects, e.g. one under development), then among the installed ones.
+    Raises a :class:`~tokaido_rules.errors.LogError` subclass naming the line for
+    anything that does not fit.
     """
     return _read(source, plugins)[2]
 
@@ -1332,14 +1356,21 @@ def verify_log(source: LogSource, *, plugins: Iterable[object] = (),
     Verification proves that the log is a game the rules allow from its header; it does
     not prove who wrote the file (logs are not signed).
     """
+    return _verify(source, plugins, allow_unfinished)[0]
+
+
+def _verify(source: LogSource, plugins: Iterable[object],
+            allow_unfinished: bool) -> tuple[Verification, Game | None]:
+    """:func:`verify_log`, and the game played again when the log verifies: equal to
+    the one :func:`load_log` gives, made by the rules rather than folded."""
     with _blocks(source) as blocks:
         reader = _Reader(blocks, plugins)
         head = reader.head
         try:
             game = new_game(head.players, head.seed, head.ruleset, setup=head.setup)
         except Exception as exc:
-            return Verification(False, 0, f"setup fails under the current rules: "
-                                f"{_describe(exc)}", 0)
+            return _failed(0, f"setup fails under the current rules: "
+                           f"{_describe(exc)}", 0)
         produced = game.events
         decisions = 0
         seq = -1
@@ -1347,45 +1378,49 @@ def verify_log(source: LogSource, *, plugins: Iterable[object] = (),
             seq += 1
             if seq < len(produced):
                 if not _same(produced[seq], event):
-                    return Verification(False, seq, _mismatch(produced[seq], event),
-                                        decisions)
+                    return _failed(seq, _mismatch(produced[seq], event),
+                                   decisions)
                 if isinstance(event, Action):  # one the rules took alone, single answer
                     decisions += 1
                 continue
             if game.is_over:
-                return Verification(False, seq, f"the log has {event.TYPE} after the end of "
-                                    "the game", decisions)
+                return _failed(seq, f"the log has {event.TYPE} after the end of "
+                               "the game", decisions)
             if not isinstance(event, Action):
-                return Verification(False, seq, f"the log has {event.TYPE} {_data(event)} "
-                                    "where the current rules wait for a decision", decisions)
+                return _failed(seq, f"the log has {event.TYPE} {_data(event)} "
+                               "where the current rules wait for a decision", decisions)
             try:
                 game = game.apply(event)
             except IllegalActionError as exc:
-                return Verification(False, seq, f"decision {_shown_event(event)} is not legal "
-                                    f"under the current rules: {_describe(exc)}", decisions)
+                return _failed(seq, f"decision {_shown_event(event)} is not legal "
+                               f"under the current rules: {_describe(exc)}", decisions)
             except Exception as exc:
-                return Verification(False, seq, f"the current rules cannot play decision "
-                                    f"{_shown_event(event)}: {_describe(exc)}", decisions)
+                return _failed(seq, f"the current rules cannot play decision "
+                               f"{_shown_event(event)}: {_describe(exc)}", decisions)
             decisions += 1
             produced = game.events
             if not _same(produced[seq], event):  # the rules recorded it otherwise
-                return Verification(False, seq, _mismatch(produced[seq], event), decisions)
+                return _failed(seq, _mismatch(produced[seq], event), decisions)
         count = reader.count
         if len(produced) > count:
-            return Verification(False, count, f"the log stops at seq {count}, where the "
-                                f"current rules go on with {produced[count].TYPE}", decisions)
+            return _failed(count, f"the log stops at seq {count}, where the "
+                           f"current rules go on with {produced[count].TYPE}", decisions)
         reader.check_end(game.is_over)
     if not game.is_over and not allow_unfinished:
-        return Verification(False, count, f"incomplete: the game is not over (the log "
-                            f"ends at seq {count}, before decision {decisions + 1})", decisions)
+        return _failed(count, f"incomplete: the game is not over (the log "
+                       f"ends at seq {count}, before decision {decisions + 1})", decisions)
     left = {kind: len(outcomes) for kind, outcomes in game.state.script.items() if outcomes}
     if left:
         kinds = ", ".join(f"{kind} ({n})" for kind, n in sorted(left.items()))
-        return Verification(False, None, "the header's setup scripts chance outcomes that "
-                            f"the game has not used: {kinds}", decisions)
+        return _failed(None, "the header's setup scripts chance outcomes that "
+                       f"the game has not used: {kinds}", decisions)
     state = "" if game.is_over else " so far (the game is not over)"
     return Verification(True, None, f"{count} events and {decisions} decisions agree with the "
-                        f"current rules{state}", decisions)
+                        f"current rules{state}", decisions), game
+
+
+def _failed(seq: int | None, message: str, decisions: int) -> tuple[Verification, None]:
+    return Verification(False, seq, message, decisions), None
 
 
 def _same(produced: Event, recorded: Event) -> bool:

@@ -12,15 +12,23 @@ commits (``synchronous="FULL"`` makes those durable too, at a disk flush per act
 The log lines are exactly those of :class:`~tokaido_rules.log.LogFeed` without a viewer,
 so the header and the lines of a table, joined, are its full log, which
 :func:`~tokaido_rules.load_log` reads back.
+
+A write the database refuses (a full disk, a database another process holds longer
+than ``timeout``) is rolled back and raised as a one-line :class:`StoreError`: the
+caller's state need not move on (:class:`~tokaido_rules.tables.Table` does not). The
+layout is versioned: :data:`MIGRATIONS` brings an older database up to :data:`SCHEMA`
+when it is opened. One server per database: ``exclusive=True`` takes an ``flock`` the
+system releases when the process ends.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,48 +36,63 @@ from attrs import frozen
 
 from .errors import TokaidoError
 
-__all__ = ["StoreError", "SeatRecord", "TableRecord", "Decision", "TableStore", "SCHEMA"]
+__all__ = ["StoreError", "StoreBusyError", "SeatRecord", "TableRecord", "Decision",
+           "TableStore", "SCHEMA", "MIGRATIONS", "TIMEOUT"]
 
-SCHEMA = 1
-"""The version of the database's layout (SQLite's ``user_version``)."""
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: the first layout (tokaido-rules 0.x): tables, seats, log lines, decisions
+    ("""CREATE TABLE tables (
+        id TEXT PRIMARY KEY,
+        created REAL NOT NULL,
+        players INTEGER NOT NULL,
+        plugins TEXT NOT NULL,
+        options TEXT NOT NULL,
+        host_hash TEXT NOT NULL,
+        header TEXT NOT NULL)""",
+     """CREATE TABLE seats (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('open', 'human', 'bot')),
+        bot TEXT,
+        token_hash TEXT,
+        PRIMARY KEY (table_id, seat)) WITHOUT ROWID""",
+     """CREATE TABLE lines (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        n INTEGER NOT NULL,
+        line TEXT NOT NULL,
+        PRIMARY KEY (table_id, n)) WITHOUT ROWID""",
+     """CREATE TABLE decisions (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        played_by TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq)) WITHOUT ROWID"""),
+)
+"""The steps from one layout of the database to the next: step ``n`` (from 1) takes a
+database of layout ``n - 1`` to layout ``n``, one SQL statement after another. A
+database is brought up to :data:`SCHEMA` when it is opened, every missing step in one
+transaction. To change the layout, append a step (a tuple of statements, e.g.
+``("ALTER TABLE tables ADD COLUMN touched REAL NOT NULL DEFAULT 0",),``); never edit
+one that has shipped."""
 
-_TABLES = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    players INTEGER NOT NULL,
-    plugins TEXT NOT NULL,
-    options TEXT NOT NULL,
-    host_hash TEXT NOT NULL,
-    header TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('open', 'human', 'bot')),
-    bot TEXT,
-    token_hash TEXT,
-    PRIMARY KEY (table_id, seat)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS lines (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    n INTEGER NOT NULL,
-    line TEXT NOT NULL,
-    PRIMARY KEY (table_id, n)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS decisions (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seq INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    played_by TEXT NOT NULL,
-    PRIMARY KEY (table_id, seq)
-) WITHOUT ROWID;
-"""
+SCHEMA = len(MIGRATIONS)
+"""The version of the database's layout this version writes (SQLite's
+``user_version``); an older database is migrated when opened, a newer one refused."""
+
+TIMEOUT = 5.0
+"""How long, in seconds, a write waits for a database another process holds before it
+fails (a :class:`StoreError`; the action is not applied)."""
 
 
 class StoreError(TokaidoError):
     """The database cannot be used: not a database of this program, a layout of a newer
-    version, or a file that cannot be opened or written."""
+    version, a file that cannot be opened, read or written (a full disk, a damaged
+    page), or one held by another process past the timeout. The message is one line
+    naming the file. A write that raises it has changed nothing."""
+
+
+class StoreBusyError(StoreError):
+    """The database is in use by another server (``exclusive`` stores only)."""
 
 
 SeatKind = Literal["open", "human", "bot"]
@@ -115,49 +138,112 @@ class Decision:
 
 class TableStore:
     """The tables of one server in one SQLite file (``":memory:"``: kept in memory only,
-    for tests). Safe to share between threads: one connection, one lock."""
+    for tests). Safe to share between threads: one connection, one lock.
+
+    ``timeout``: how long a write waits for a database another process holds
+    (:data:`TIMEOUT`). ``exclusive``: take the server's lock, an advisory lock
+    (``flock``) on the sidecar file ``PATH.lock`` that the system releases when the
+    process ends however it ends; a second exclusive store on the same file, in this or
+    another process, is refused with :class:`StoreBusyError`. ``tokaido serve`` opens its
+    database exclusive; a plain store (reading, the operator's commands) does not, and
+    may read a database a server is using. Systems without ``flock`` (Windows) take no
+    lock.
+
+    Opening migrates an older layout (:data:`MIGRATIONS`) and refuses a newer one. Every
+    failure of the database is a :class:`StoreError`.
+    """
 
     def __init__(self, path: str | Path, *,
-                 synchronous: Literal["NORMAL", "FULL"] = "NORMAL") -> None:
+                 synchronous: Literal["NORMAL", "FULL"] = "NORMAL",
+                 timeout: float = TIMEOUT, exclusive: bool = False) -> None:
         self.path = str(path)
+        self.timeout = timeout
         self._lock = threading.Lock()
+        self._held: int | None = None
+        if exclusive and self.path != ":memory:":
+            self._held = _take_lock(self.path)
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False,
-                                       isolation_level=None)
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA:
-                raise StoreError(f"{self.path}: a database of a newer tokaido-rules "
-                                 f"(layout {version}; this one reads {SCHEMA})")
-            known = {row[0] for row in self._db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if known and version == 0:
-                raise StoreError(f"{self.path}: not a tokaido-rules database")
+                                       isolation_level=None, timeout=timeout)
+        except sqlite3.Error as exc:
+            self._release()
+            raise StoreError(f"{self.path}: {_one_line(exc)}") from None
+        try:
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute(f"PRAGMA synchronous = {synchronous}")
             self._db.execute("PRAGMA foreign_keys = ON")
-            with self._transaction() as db:
-                db.executescript("BEGIN;" + _TABLES + f"PRAGMA user_version = {SCHEMA};")
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: {exc}") from None
+            self._migrate()
+        except BaseException as exc:
+            self._db.close()
+            self._release()
+            if isinstance(exc, sqlite3.Error):
+                raise self._error(exc) from None
+            raise
+
+    def _migrate(self) -> None:
+        """Bring the database up to :data:`SCHEMA`, all missing steps in one transaction
+        (a database another process is migrating waits for it)."""
+        with self._transaction() as db:
+            db.execute("BEGIN IMMEDIATE")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA:
+                raise StoreError(f"{self.path}: a database of a newer tokaido-rules "
+                                 f"(layout {version}; this one reads {SCHEMA})")
+            known = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+                               ).fetchone()[0]
+            if known and version == 0:
+                raise StoreError(f"{self.path}: not a tokaido-rules database")
+            for step in MIGRATIONS[version:]:
+                for statement in step:
+                    db.execute(statement)
+            if version != SCHEMA:
+                db.execute(f"PRAGMA user_version = {SCHEMA}")
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """The connection, for one transaction (begun by the caller) that commits at
+        the end or is rolled back; any failure of the database is a StoreError."""
         with self._lock:
             try:
                 yield self._db
                 if self._db.in_transaction:
                     self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+            except BaseException as exc:
+                with suppress(sqlite3.Error):
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise self._error(exc) from None
                 raise
 
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as exc:
+                raise self._error(exc) from None
+
+    def _error(self, exc: sqlite3.Error) -> StoreError:
+        text = _one_line(exc)
+        if "locked" in text or "busy" in text:
+            text += f" (held by another process for more than {self.timeout:g} s)"
+        return StoreError(f"{self.path}: {text}")
+
     def close(self) -> None:
+        """Close the database and release the server's lock."""
         with self._lock:
             self._db.close()
+            self._release()
 
-    def create(self, record: TableRecord) -> None:
-        """Store a new table (its header, no lines yet)."""
+    def _release(self) -> None:
+        if self._held is not None:
+            os.close(self._held)  # closing the descriptor releases the flock
+            self._held = None
+
+    def create(self, record: TableRecord, lines: Sequence[str] = ()) -> None:
+        """Store a new table: its header, seats and first log lines (its setup, up to
+        the first decision), in one transaction."""
         with self._transaction() as db:
             db.execute("BEGIN IMMEDIATE")
             db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?)", (
@@ -165,15 +251,17 @@ class TableStore:
                 json.dumps(dict(record.options)), record.host_hash, record.header))
             db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?)", [
                 (record.id, s.seat, s.kind, s.bot, s.token_hash) for s in record.seats])
+            db.executemany("INSERT INTO lines VALUES (?, ?, ?)",
+                           [(record.id, n, line) for n, line in enumerate(lines)])
 
     def tables(self) -> list[TableRecord]:
         """Every stored table, oldest first."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT id, created, players, plugins, options, host_hash, header FROM tables "
                 "ORDER BY created, id").fetchall()
             seats: dict[str, list[SeatRecord]] = {}
-            for table_id, seat, kind, bot, token_hash in self._db.execute(
+            for table_id, seat, kind, bot, token_hash in db.execute(
                     "SELECT table_id, seat, kind, bot, token_hash FROM seats "
                     "ORDER BY table_id, seat"):
                 seats.setdefault(table_id, []).append(SeatRecord(seat, kind, bot, token_hash))
@@ -184,14 +272,14 @@ class TableStore:
 
     def lines(self, table_id: str) -> list[str]:
         """The table's log lines after its header, in order."""
-        with self._lock:
-            return [row[0] for row in self._db.execute(
+        with self._reading() as db:
+            return [row[0] for row in db.execute(
                 "SELECT line FROM lines WHERE table_id = ? ORDER BY n", (table_id,))]
 
     def decisions(self, table_id: str) -> list[Decision]:
         """Who played each decision of the table, in order."""
-        with self._lock:
-            return [Decision(*row) for row in self._db.execute(
+        with self._reading() as db:
+            return [Decision(*row) for row in db.execute(
                 "SELECT seq, seat, played_by FROM decisions WHERE table_id = ? ORDER BY seq",
                 (table_id,))]
 
@@ -199,7 +287,8 @@ class TableStore:
                decision: Decision | None = None,
                seat: SeatRecord | None = None) -> None:
         """In one transaction: the table's log lines numbered from ``first`` on, who
-        played the decision that made them, and a seat's new record."""
+        played the decision that made them, and a seat's new record. Raises
+        :class:`StoreError`, having stored nothing, if the database cannot take it."""
         with self._transaction() as db:
             db.execute("BEGIN IMMEDIATE")
             db.executemany("INSERT INTO lines VALUES (?, ?, ?)",
@@ -211,3 +300,36 @@ class TableStore:
                 db.execute("UPDATE seats SET kind = ?, bot = ?, token_hash = ? "
                            "WHERE table_id = ? AND seat = ?",
                            (seat.kind, seat.bot, seat.token_hash, table_id, seat.seat))
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _take_lock(path: str) -> int | None:
+    """The server's lock on ``path``: an exclusive ``flock`` on ``PATH.lock``, held
+    while the descriptor returned is open (the system releases it when the process
+    ends, ``kill -9`` included)."""
+    try:
+        import fcntl
+    except ImportError:  # no flock on this system (Windows): no lock
+        return None
+    where = path + ".lock"
+    try:
+        fd = os.open(where, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise StoreError(f"{where}: cannot open the lock file ({exc.strerror})") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        try:
+            holder = os.read(fd, 32).decode("ascii", "replace").strip()
+        except OSError:
+            holder = ""
+        os.close(fd)
+        who = f" (process {holder})" if holder.isdigit() else ""
+        raise StoreBusyError(f"{path} is in use by another server{who}; one server "
+                             "serves one database") from None
+    os.ftruncate(fd, 0)
+    os.write(fd, str(os.getpid()).encode())
+    return fd

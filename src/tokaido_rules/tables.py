@@ -19,6 +19,7 @@ at its last ``seq``.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import json
@@ -32,11 +33,11 @@ from .bots import BOTS, next_action
 from .chance import bot_seed, new_seed
 from .engine import Game, new_game
 from .errors import IllegalActionError, StaleActionError, TokaidoError
-from .log import LogFeed, load_log
+from .log import LogFeed, _verify
 from .model import collection_zone
 from .render import card_facts, describe_action, final_standings, legend_html, outcome, svg
 from .ruleset import Ruleset
-from .store import Decision, SeatRecord, TableRecord, TableStore
+from .store import Decision, SeatRecord, StoreError, TableRecord, TableStore
 from .viewer import Narrator
 from .wire import decode_action, encode_action, encode_view
 
@@ -58,7 +59,8 @@ last: each seat's client asks for each picture once, spectators and reloads agai
 
 class TableError(TokaidoError):
     """A request a table refuses; ``status`` is the HTTP status that says why (400 bad
-    input, 403 no or the wrong token, 404 no such table, 409 not now)."""
+    input, 403 no or the wrong token, 404 no such table, 409 not now, 503 the database
+    could not store it: nothing changed, try again)."""
 
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
@@ -67,6 +69,11 @@ class TableError(TokaidoError):
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _unstored(exc: StoreError) -> TableError:
+    """A write the database refused, as the request's answer: 503, nothing changed."""
+    return TableError(503, f"not stored, nothing changed; try again: {exc}")
 
 
 def _dumps(value: object) -> str:
@@ -116,6 +123,9 @@ class Table:
         self._recent: dict[int, Game] = {game.state.seq: game}
         self._pictures: dict[tuple[int | str, int], str] = {}
         self._changed: Callable[[Table], None] = lambda table: None
+        self.stalled: str | None = None
+        """Why the bots' decisions are not played (a write the database refused after
+        the action before them was stored), until the next try succeeds."""
 
     # --- seats ------------------------------------------------------------------------
 
@@ -162,7 +172,10 @@ class Table:
 
     def _set_seat(self, record: SeatRecord) -> None:
         if self._store is not None:
-            self._store.append(self.id, self._stored, [], seat=record)
+            try:
+                self._store.append(self.id, self._stored, [], seat=record)
+            except StoreError as exc:
+                raise _unstored(exc) from None
         self._seats[record.seat] = record
         self._changed(self)
 
@@ -178,7 +191,8 @@ class Table:
     # --- play -------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Let the bots play the decisions that come before a person's."""
+        """Let the bots play the decisions that come before a person's (again, after a
+        write the database refused: :attr:`stalled`)."""
         with self._lock:
             self._advance()
 
@@ -193,6 +207,11 @@ class Table:
         with self._lock:
             if self._seats[seat].kind != "human":
                 raise TableError(409, f"a bot plays seat {seat} now")
+            if self.stalled is not None:  # the bots' turns first, stored at last
+                self._advance()
+                if self.stalled is not None:
+                    raise TableError(503, "the bots' moves cannot be stored; try again: "
+                                     + self.stalled)
             try:
                 action = decode_action(body["action"], self.game.ruleset)
             except IllegalActionError as exc:
@@ -205,13 +224,17 @@ class Table:
                 raise TableError(409, str(exc)) from None
             except IllegalActionError as exc:
                 raise TableError(400, str(exc)) from None
-            self._played(game, seat, "human")
+            try:
+                self._played(game, seat, "human")
+            except StoreError as exc:
+                raise _unstored(exc) from None
             self._advance()
 
     def _advance(self) -> None:
         """Let the bots play until a person decides (or the game ends). A bot's seed is
         drawn one way from the game's, its seat and the seq, so that a restarted server
-        plays the same moves."""
+        plays the same moves. A move the database refuses stops them where the table
+        stood (:attr:`stalled` says why); they go on at the next try."""
         game = self.game
         while not game.is_over:
             seat = game.current_player
@@ -221,16 +244,24 @@ class Table:
                 break
             bot = BOTS[record.bot](bot_seed(game.seed, seat) ^ game.state.seq)
             game = game.apply(next_action(bot, game))
-            self._played(game, seat, f"bot:{record.bot}")
+            try:
+                self._played(game, seat, f"bot:{record.bot}")
+            except StoreError as exc:
+                self.stalled = str(exc)
+                return
+        self.stalled = None
 
     def _played(self, game: Game, seat: int, by: str) -> None:
         """Store and publish one applied decision: its lines and who played it, in one
-        transaction, before anyone is told."""
+        transaction, before anyone is told. Nothing changes until the write succeeds: a
+        :class:`StoreError` leaves the table as it was."""
         decided = self.game.state.seq
-        lines = [line.rstrip("\n") for line in self._full.new_lines(game)]
+        feed = copy.copy(self._full)  # moved on only once the lines are stored
+        lines = [line.rstrip("\n") for line in feed.new_lines(game)]
         decision = Decision(decided, seat, by)
         if self._store is not None:
             self._store.append(self.id, self._stored, lines, decision)
+        self._full = feed
         self._stored += len(lines)
         self._decisions.append(decision)
         self.game = game
@@ -270,6 +301,8 @@ class Table:
         public view), its picture and actions, the table's seats, and the log lines and
         steps (in words, with pictures) since ``since`` (default: none, only now)."""
         with self._lock:
+            if self.stalled is not None:  # the bots' moves the database refused: again
+                self._advance()
             game = self.game
             seq = game.state.seq
             since = seq if since is None else max(0, min(since, seq))
@@ -355,29 +388,88 @@ class Table:
 
 
 class Lobby:
-    """The tables of one server, kept in ``store`` (``None``: in memory only)."""
+    """The tables of one server, kept in ``store`` (``None``: in memory only).
 
-    def __init__(self, store: TableStore | None = None) -> None:
+    A lobby on a store resumes its tables, each after its stored log is verified as any
+    log is (:func:`~tokaido_rules.verify_log`, the game played again from its seed): a
+    line changed in the database, or a table whose creation was cut short, is refused
+    and listed in :attr:`refused` with the reason, reported once to ``on_refused``, and
+    the others are served. ``background``: resume in a thread of its own, so that the
+    server answers at once; a table asked for before its turn is resumed there and then
+    (:meth:`get`), and :meth:`tables` lists those resumed so far (:meth:`wait_resumed`
+    waits for the rest). Without it, every table is resumed before the lobby is made.
+    """
+
+    def __init__(self, store: TableStore | None = None, *, background: bool = False,
+                 on_refused: Callable[[str, str], None] | None = None) -> None:
         self.store = store
         self._tables: dict[str, Table] = {}
         self._broken: dict[str, str] = {}
+        self._waiting: dict[str, TableRecord] = {}
         self._lock = threading.Lock()
+        self._loading = threading.Lock()
+        self._resumer: threading.Thread | None = None
         self.on_change: Callable[[Table], None] = lambda table: None
+        self.on_refused: Callable[[str, str], None] = on_refused or (lambda i, why: None)
         if store is not None:
-            for record in store.tables():
+            records = store.tables()
+            if background:
+                self._waiting = {record.id: record for record in records}
+                self._resumer = threading.Thread(target=self._resume_all, daemon=True,
+                                                 name="tokaido-resume")
+                self._resumer.start()
+            else:
+                for record in records:
+                    self._resume(record)
+
+    @property
+    def refused(self) -> dict[str, str]:
+        """The stored tables that are not served, each with the reason (a copy)."""
+        return dict(self._broken)
+
+    @property
+    def size(self) -> int:
+        """How many tables the lobby holds: served, still being resumed, and refused."""
+        return len(self._tables) + len(self._waiting) + len(self._broken)
+
+    def wait_resumed(self, timeout: float | None = None) -> bool:
+        """Wait until every stored table is resumed or refused; whether they are."""
+        if self._resumer is not None:
+            self._resumer.join(timeout)
+        return not self._waiting
+
+    def _resume_all(self) -> None:
+        for table_id in list(self._waiting):
+            self._take(table_id)
+
+    def _take(self, table_id: str) -> None:
+        """Resume one stored table now, unless that is done already."""
+        with self._loading:
+            record = self._waiting.get(table_id)
+            if record is not None:
                 self._resume(record)
+                del self._waiting[table_id]
 
     def _resume(self, record: TableRecord) -> None:
-        """Load a stored table at its last seq (a table whose log no longer loads is
-        listed as broken, and the others are served)."""
+        """Load a stored table at its last seq, once its log verifies (a table whose
+        log does not verify is refused: listed with the reason, and the others are
+        served)."""
         assert self.store is not None
-        lines = self.store.lines(record.id)
         try:
-            game = load_log("".join(line + "\n" for line in [record.header, *lines]))
+            lines = self.store.lines(record.id)
+            text = "".join(line + "\n" for line in [record.header, *lines])
+            verified, game = _verify(text, (), True)
+            if game is None:
+                where = "" if verified.seq is None else f" at seq {verified.seq}"
+                raise TokaidoError(f"its stored log does not verify{where}: "
+                                   f"{verified.message}")
+            decisions = self.store.decisions(record.id)
         except TokaidoError as exc:
-            self._broken[record.id] = str(exc)
+            reason = " ".join(str(exc).split())
+            self._broken[record.id] = reason
+            self.on_refused(record.id, reason)
             return
-        table = Table(record, game, self.store, self.store.decisions(record.id), len(lines))
+        table = Table(record, game, self.store, decisions, len(lines))
         self._adopt(table)
 
     def _adopt(self, table: Table) -> None:
@@ -406,7 +498,7 @@ class Lobby:
         except TokaidoError as exc:
             raise TableError(400, str(exc)) from None
         with self._lock:
-            if len(self._tables) + len(self._broken) >= MAX_TABLES:
+            if self.size >= MAX_TABLES:
                 raise TableError(409, f"this server holds {MAX_TABLES} tables already")
             host = secrets.token_urlsafe(32)
             feed = LogFeed(game)
@@ -417,8 +509,10 @@ class Lobby:
                                  tuple(ruleset.ids), tuple(sorted(ruleset.options.items())),
                                  _hash(host), first[0], seats)
             if self.store is not None:
-                self.store.create(record)
-                self.store.append(record.id, 0, first[1:])
+                try:
+                    self.store.create(record, first[1:])  # one transaction
+                except StoreError as exc:
+                    raise _unstored(exc) from None
             table = Table(record, game, self.store, (), len(first) - 1)
             self._adopt(table)
         table.start()
@@ -439,7 +533,11 @@ class Lobby:
         return out
 
     def get(self, table_id: str) -> Table:
+        """The table ``table_id`` (404: none; 409: a refused table, with the reason)."""
         table = self._tables.get(table_id)
+        if table is None and table_id in self._waiting:
+            self._take(table_id)  # asked for before the background came to it
+            table = self._tables.get(table_id)
         if table is None:
             if table_id in self._broken:
                 raise TableError(409, f"table {table_id} cannot be loaded: "
@@ -448,4 +546,5 @@ class Lobby:
         return table
 
     def tables(self) -> list[Table]:
+        """The tables served (with ``background``: those resumed so far)."""
         return list(self._tables.values())

@@ -23,6 +23,11 @@ The pages and the server speak the JSON wire format (:mod:`tokaido_rules.wire`):
   token), the full log once the game is over; ``GET /api/tables/ID/decisions``: who
   played each decision.
 
+``GET /api/tables`` also lists the stored tables that are not served (``refused``,
+each with its ``reason``: a stored log that does not verify). A write the database
+refuses (a full disk, a database held past the timeout) is answered 503 with a one-line
+``{"error": ...}``, and the table is as it was: send the request again.
+
 Nothing a seat may not see leaves the server: every answer is made from that seat's
 :class:`~tokaido_rules.View` (or the public view) and its copy of the log. Bad input is a
 4xx answer with a one-line ``{"error": ...}``: a body larger than :data:`MAX_BODY` is
@@ -44,6 +49,7 @@ from typing import Any
 
 from .errors import TokaidoError
 from .ruleset import installed_plugins
+from .store import StoreError
 from .tables import Lobby, Table, TableError
 
 __all__ = ["create_app", "serve", "make_server", "Server", "bind", "ServeError",
@@ -138,6 +144,8 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 return await handler(request)
             except (TableError, _BadRequest) as exc:
                 return error(exc.status, str(exc))
+            except StoreError as exc:  # the database failed: nothing changed, retry
+                return error(503, f"the database failed; try again: {exc}")
         return run
 
     def token_of(request: Request) -> str | None:
@@ -211,6 +219,8 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     @api
     async def list_tables(request: Request) -> Response:
         return JSONResponse({"tables": [t.summary() for t in lobby.tables()],
+                             "refused": [{"table": i, "reason": why}
+                                         for i, why in lobby.refused.items()],
                              "plugins": sorted(installed_plugins())})
 
     @api
