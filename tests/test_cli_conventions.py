@@ -30,7 +30,7 @@ def test_bare_command_prints_help_and_exits_0(capsys: pytest.CaptureFixture[str]
     assert main([]) == 0
     out = capsys.readouterr().out
     assert out.startswith("usage: tokaido")
-    for command in ("simulate", "play", "serve", "schema", "plugins", "replay"):
+    for command in ("simulate", "play", "serve", "tables", "schema", "plugins", "replay"):
         assert command in out
 
 
@@ -54,7 +54,7 @@ def _parsers(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.Argume
 
 def test_every_command_and_option_has_help() -> None:
     parsers = _parsers(cli._build_parser())
-    assert len(parsers) == 8  # tokaido and its seven commands
+    assert len(parsers) == 11  # tokaido, its eight commands, and tables' list and delete
     for prog, parser in parsers:
         assert parser.description, prog
         for action in parser._actions:

@@ -4,26 +4,28 @@ the number of connections), kill -9 and a restart, a busy port. Every request go
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tokaido_rules import web
+from tokaido_rules import Game, load_log, web
 from tokaido_rules.store import TableStore
-from tokaido_rules.tables import Lobby
+from tokaido_rules.tables import BOT_DELAY_VARIABLE, Lobby
 from tokaido_rules.web import bind, make_server
 
 
@@ -187,19 +189,44 @@ def test_a_long_poll_answers_when_the_game_moves(server: tuple[str, Lobby]) -> N
     assert got["seq"] > seq and got["steps"]
 
 
-def _start(db: Path, *args: str) -> tuple[subprocess.Popen[str], list[str]]:
-    """``tokaido serve`` in its own process; its first lines of output."""
+def _start(db: Path, *args: str, env: dict[str, str] | None = None
+           ) -> tuple[subprocess.Popen[str], list[str]]:
+    """``tokaido serve`` in its own process; its first lines of output (a server that
+    has not said them within 60 s is killed, and the test fails saying so)."""
     proc = subprocess.Popen([sys.executable, "-m", "tokaido_rules", "serve", "--db", str(db),
                              *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, env={**os.environ, **(env or {})})
     assert proc.stdout is not None
+    watchdog = threading.Timer(60, proc.kill)
+    watchdog.start()
     lines = []
-    for _ in range(6):
-        line = proc.stdout.readline()
-        lines.append(line)
-        if line.startswith("All tables:"):
-            break
+    try:
+        for _ in range(6):
+            line = proc.stdout.readline()
+            lines.append(line)
+            if line.startswith("All tables:") or not line:
+                break
+    finally:
+        watchdog.cancel()
+    if not lines[-1].startswith("All tables:"):
+        proc.kill()
+        _, err = proc.communicate(timeout=30)
+        raise AssertionError(f"tokaido serve did not start: {lines} {err[-2000:]}")
     return proc, lines
+
+
+def _stop_server(proc: subprocess.Popen[str], how: int = signal.SIGTERM) -> str:
+    """Stop a server (SIGTERM: cleanly); its stderr. One that has not ended within 60 s
+    is killed, and the test fails saying so."""
+    if proc.poll() is None:
+        proc.send_signal(how)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate(timeout=30)
+        raise AssertionError("tokaido serve did not stop within 60 s") from None
+    return err
 
 
 def _until_up(url: str) -> None:
@@ -267,3 +294,132 @@ def test_a_busy_port_is_one_error_line_and_status_2(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.strip() == f"error: 127.0.0.1:{port} is in use"
     assert not (tmp_path / "t.db").exists()
+
+
+# --- tables that never get stuck: bots after a restart, limits, expiry, deletion ----
+
+
+def _stored(db: Path, table: str) -> tuple[Game, list[str], list[str]]:
+    """What the database holds of ``table``, read as another program would (read-only,
+    beside the server): its game, its seats' kinds, and who played each decision."""
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True,
+                                            timeout=30)) as conn:
+        header = conn.execute("SELECT header FROM tables WHERE id = ?", (table,)).fetchone()
+        assert header is not None, f"no table {table} in {db}"
+        lines = [r[0] for r in conn.execute(
+            "SELECT line FROM lines WHERE table_id = ? ORDER BY n", (table,))]
+        kinds = [r[0] for r in conn.execute(
+            "SELECT kind FROM seats WHERE table_id = ? ORDER BY seat", (table,))]
+        played = [r[0] for r in conn.execute(
+            "SELECT played_by FROM decisions WHERE table_id = ? ORDER BY seq", (table,))]
+    game = load_log("".join(line + "\n" for line in [header[0], *lines]))
+    return game, kinds, played
+
+
+def _waits_on_bot(db: Path, table: str) -> bool:
+    game, kinds, _ = _stored(db, table)
+    return not game.is_over and kinds[game.current_player or 0] == "bot"
+
+
+def _until(what: Callable[[], bool], why: str, seconds: float = 60) -> None:
+    """Wait until ``what()`` holds; fail saying ``why`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not what():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds:g} s: {why}")
+        time.sleep(0.1)
+
+
+def _swallow(call: Callable[[], object]) -> None:
+    with contextlib.suppress(OSError):
+        call()
+
+
+def _table_at_a_persons_decision(db: Path, port: str) -> tuple[str, str]:
+    """A 3-seat table (seat 0 a person, two bots) waiting on the person; its id and the
+    person's token. The server that made it is stopped cleanly."""
+    proc, lines = _start(db, "--port", port, "--players", "3", "--human", "0",
+                         "--bots", "random", "--seed", "11")
+    try:
+        found = re.search(r"/t/([\w-]+)#token=([\w-]+)", "".join(lines))
+        assert found, lines
+        table, token = found.groups()
+    finally:
+        _stop_server(proc)
+    assert not _waits_on_bot(db, table)
+    return table, token
+
+
+def _cut_after(db: Path, table: str, seq: int) -> None:
+    """Take back the decisions after ``seq`` and their log lines (line N is event N), as
+    a kill between the person's move and the bots' would have left the table."""
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        first = conn.execute("SELECT min(seq) FROM decisions WHERE table_id = ? AND seq > ?",
+                             (table, seq)).fetchone()[0]
+        conn.execute("DELETE FROM decisions WHERE table_id = ? AND seq >= ?", (table, first))
+        conn.execute("DELETE FROM lines WHERE table_id = ? AND n >= ?", (table, first))
+
+
+def test_a_restarted_server_plays_the_bots_decisions_without_a_request(
+        tmp_path: Path) -> None:
+    """Killed with SIGKILL once a person's move is stored and before the bots have
+    played theirs (each bot waits 30 s: the test hook), the server started again lets
+    the bots play by itself: with no request to the table, its stored game moves past
+    the bots' decisions to a person's."""
+    db, port = tmp_path / "tables.db", str(_free_port())
+    url = f"http://127.0.0.1:{port}"
+    table, token = _table_at_a_persons_decision(db, port)
+    _, _, before = _stored(db, table)
+    proc, _ = _start(db, "--port", port, env={BOT_DELAY_VARIABLE: "30"})
+    try:
+        _until_up(url)
+        doc = _call(f"{url}/api/tables/{table}", token=token)[1]
+        body = {"action": doc["actions"][0]["action"], "expected_seq": doc["seq"]}
+        threading.Thread(target=lambda: _swallow(lambda: _call(
+            f"{url}/api/tables/{table}/action", body, token=token, timeout=60)),
+            daemon=True).start()
+        _until(lambda: len(_stored(db, table)[2]) > len(before), "the move is stored")
+        assert _waits_on_bot(db, table)  # stored, and the bots have not played yet
+    finally:
+        _stop_server(proc, signal.SIGKILL)
+    assert _waits_on_bot(db, table)
+    proc, _ = _start(db, "--port", port)
+    try:
+        _until(lambda: not _waits_on_bot(db, table), "the bots play after the restart")
+        _, _, played = _stored(db, table)
+        assert played[len(before)] == "human"
+        assert played[len(before) + 1:] and all(p == "bot:random"
+                                                 for p in played[len(before) + 1:])
+    finally:
+        _stop_server(proc)
+
+
+def test_a_clean_stop_leaves_no_table_waiting_on_a_bot(tmp_path: Path) -> None:
+    """SIGTERM while the bots are still to play (a restart after a kill, each bot slowed
+    down by the test hook): the server lets them play before it ends, and the stored
+    table waits on a person."""
+    db, port = tmp_path / "tables.db", str(_free_port())
+    url = f"http://127.0.0.1:{port}"
+    table, token = _table_at_a_persons_decision(db, port)
+    proc, _ = _start(db, "--port", port)
+    try:
+        _until_up(url)
+        doc = _call(f"{url}/api/tables/{table}", token=token)[1]
+        status, _ = _call(f"{url}/api/tables/{table}/action",
+                          {"action": doc["actions"][0]["action"],
+                           "expected_seq": doc["seq"]}, token=token)
+        assert status == 200
+    finally:
+        _stop_server(proc)
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        last = conn.execute("SELECT max(seq) FROM decisions WHERE table_id = ? AND "
+                            "played_by = 'human'", (table,)).fetchone()[0]
+    _cut_after(db, table, last)  # as a kill after the person's move leaves it
+    assert _waits_on_bot(db, table)
+    proc, _ = _start(db, "--port", port, env={BOT_DELAY_VARIABLE: "0.3"})
+    try:
+        _until_up(url)
+    finally:
+        err = _stop_server(proc, signal.SIGTERM)
+    assert proc.returncode in (0, -signal.SIGTERM, 128 + signal.SIGTERM), err
+    assert not _waits_on_bot(db, table)

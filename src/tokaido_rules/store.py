@@ -211,3 +211,78 @@ class TableStore:
                 db.execute("UPDATE seats SET kind = ?, bot = ?, token_hash = ? "
                            "WHERE table_id = ? AND seat = ?",
                            (seat.kind, seat.bot, seat.token_hash, table_id, seat.seat))
+
+    # --- deletion and activity (for expiry and the operator's ``tokaido tables``) ------
+    # The activity is kept in a table of its own, made here when first used, so that it
+    # needs no change to the tables above: ``activity(table_id, at)``, ``at`` the
+    # ``time.time()`` of the table's last action or seat's request.
+
+    _ACTIVITY = ("CREATE TABLE IF NOT EXISTS activity (table_id TEXT PRIMARY KEY "
+                 "REFERENCES tables(id), at REAL NOT NULL) WITHOUT ROWID")
+
+    def table_ids(self) -> list[str]:
+        """The ids of the stored tables."""
+        with self._lock:
+            return [row[0] for row in self._db.execute("SELECT id FROM tables")]
+
+    def delete(self, table_ids: Sequence[str]) -> list[str]:
+        """Delete these tables, in one transaction: all of them, or none if one is not
+        stored (:class:`StoreError` naming it). The ids deleted."""
+        with self._failing_as_store_error(), self._transaction() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute(self._ACTIVITY)
+            known = {row[0] for row in db.execute("SELECT id FROM tables")}
+            missing = [i for i in table_ids if i not in known]
+            if missing:
+                raise StoreError(f"{self.path}: no table {missing[0]}")
+            for name in ("activity", "decisions", "lines", "seats"):
+                db.executemany(f"DELETE FROM {name} WHERE table_id = ?",
+                               [(i,) for i in table_ids])
+            db.executemany("DELETE FROM tables WHERE id = ?", [(i,) for i in table_ids])
+        return list(table_ids)
+
+    @contextmanager
+    def _failing_as_store_error(self) -> Iterator[None]:
+        """SQLite's errors as :class:`StoreError`, one line naming the file."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: {exc}") from None
+
+    def activity(self) -> dict[str, float]:
+        """When each table was last active, as stored (tables never stored: absent)."""
+        with self._transaction() as db:
+            db.execute(self._ACTIVITY)
+            return {row[0]: row[1] for row in db.execute("SELECT table_id, at FROM activity")}
+
+    def set_activity(self, active: dict[str, float]) -> None:
+        """Store when these tables were last active (tables deleted meanwhile are left
+        out)."""
+        with self._transaction() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute(self._ACTIVITY)
+            db.executemany("INSERT INTO activity SELECT ?, ? WHERE EXISTS (SELECT 1 FROM "
+                           "tables WHERE id = ?) ON CONFLICT (table_id) DO UPDATE SET "
+                           "at = excluded.at", [(i, at, i) for i, at in active.items()])
+
+    def overview(self) -> list[dict[str, Any]]:
+        """Each table as the operator lists it, without loading its game: ``table``,
+        ``created``, ``players``, ``plugins``, ``seats`` (each seat's kind), ``seq`` (its
+        events so far), ``over`` and ``active`` (its last activity as stored, else its
+        creation)."""
+        end = '%"type":"core.log_end"%'
+        with self._failing_as_store_error(), self._transaction() as db:
+            db.execute(self._ACTIVITY)
+            rows = db.execute(
+                "SELECT t.id, t.created, t.players, t.plugins, "
+                "(SELECT count(*) FROM lines l WHERE l.table_id = t.id), "
+                "(SELECT count(*) FROM lines l WHERE l.table_id = t.id AND l.line LIKE ?), "
+                "(SELECT at FROM activity a WHERE a.table_id = t.id), "
+                "(SELECT group_concat(kind, ',') FROM (SELECT kind FROM seats s "
+                "WHERE s.table_id = t.id ORDER BY seat)) "
+                "FROM tables t ORDER BY t.created, t.id", (end,)).fetchall()
+        return [{"table": i, "created": created, "players": players,
+                 "plugins": json.loads(plugins), "seats": (kinds or "").split(","),
+                 "seq": count - ended, "over": bool(ended),
+                 "active": created if at is None else max(at, created)}
+                for i, created, players, plugins, count, ended, at, kinds in rows]
