@@ -5,6 +5,7 @@ the number of connections), kill -9 and a restart, a busy port. Every request go
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import re
@@ -423,3 +424,191 @@ def test_a_clean_stop_leaves_no_table_waiting_on_a_bot(tmp_path: Path) -> None:
         err = _stop_server(proc, signal.SIGTERM)
     assert proc.returncode in (0, -signal.SIGTERM, 128 + signal.SIGTERM), err
     assert not _waits_on_bot(db, table)
+
+
+def _post_from(source: str, url: str, body: Any) -> tuple[int, Any]:
+    """POST ``body`` as JSON from the local address ``source`` (127.0.0.N: each a client
+    of its own to the server)."""
+    host, port = url.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30, source_address=(source, 0))
+    try:
+        conn.request("POST", "/api/tables", json.dumps(body),
+                     {"Content-Type": "application/json", "Host": "127.0.0.1"})
+        answer = conn.getresponse()
+        return answer.status, json.loads(answer.read())
+    finally:
+        conn.close()
+
+
+def test_one_client_holding_hundreds_of_sockets_blocks_no_one_else(tmp_path: Path) -> None:
+    """With the default limits, a client at one address opening 530 connections and
+    holding them is refused past its share (429, with why); a client at another address
+    is answered meanwhile. Started on an empty database without --players, the server
+    made no table."""
+    port = str(_free_port())
+    url = f"http://127.0.0.1:{port}"
+    proc, lines = _start(tmp_path / "tables.db", "--port", port)
+    held: list[socket.socket] = []
+    try:
+        assert not any("/t/" in line for line in lines)
+        _until_up(url)
+        assert _call(url + "/api/tables")[1]["tables"] == []
+        for _ in range(530):
+            conn = socket.socket()
+            conn.settimeout(10)
+            conn.bind(("127.0.0.2", 0))
+            conn.connect(("127.0.0.1", int(port)))
+            held.append(conn)
+        answer = held[-1].recv(1000)  # past the share: answered at once, and closed
+        assert _status(answer) == 429 and b"too many connections from your address" in answer
+        status, listed = _call(url + "/api/tables", timeout=10)
+        assert status == 200 and listed["tables"] == []
+    finally:
+        for conn in held:
+            conn.close()
+        _stop_server(proc)
+
+
+def test_ordinary_use_is_not_refused_and_table_creation_is_bounded(tmp_path: Path) -> None:
+    """With the default limits, a host makes several tables in a minute, and a page per
+    seat and a spectator's on one machine, each with a long poll and a request, are all
+    answered. A client making tables faster than --tables-per-minute gets 429 with why;
+    past --max-tables every client gets 409 with why."""
+    port = str(_free_port())
+    url = f"http://127.0.0.1:{port}"
+    proc, _ = _start(tmp_path / "tables.db", "--port", port)
+    try:
+        _until_up(url)
+        made = [_call(url + "/api/tables", {"players": 4}) for _ in range(8)]
+        assert [status for status, _ in made] == [201] * 8
+        table = made[0][1]["table"]
+        tokens = [_call(f"{url}/api/tables/{table}/join", {"seat": s})[1]["token"]
+                  for s in range(4)]
+        got: list[int] = []
+
+        def page(token: str | None) -> None:  # a long poll, and a request beside it
+            waiting = threading.Thread(target=lambda: got.append(_call(
+                f"{url}/api/tables/{table}?since=999&wait=3", token=token)[0]))
+            waiting.start()
+            got.append(_call(f"{url}/api/tables/{table}", token=token)[0])
+            waiting.join(timeout=30)
+
+        pages = [threading.Thread(target=page, args=(t,)) for t in [*tokens, None]]
+        for p in pages:
+            p.start()
+        for p in pages:
+            p.join(timeout=60)
+        assert got == [200] * 10
+    finally:
+        _stop_server(proc)
+    port = str(_free_port())
+    url = f"http://127.0.0.1:{port}"
+    proc, _ = _start(tmp_path / "few.db", "--port", port, "--tables-per-minute", "3",
+                     "--max-tables", "7")
+    try:
+        _until_up(url)
+        statuses = [_post_from("127.0.0.1", url, {"players": 2}) for _ in range(4)]
+        assert [s for s, _ in statuses] == [201, 201, 201, 429]
+        assert statuses[-1][1] == {"error": "too many new tables from your address: "
+                                            "at most 3 a minute"}
+        statuses = [_post_from(f"127.0.0.{n}", url, {"players": 2})
+                    for n in (3, 3, 3, 4, 4)]
+        assert [s for s, _ in statuses] == [201, 201, 201, 201, 409]
+        assert statuses[-1][1] == {"error": "this server holds 7 tables already"}
+    finally:
+        _stop_server(proc)
+
+
+def _tables_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tokaido_rules", "tables", *args],
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_tables_expire_unless_a_person_is_connected(tmp_path: Path) -> None:
+    """With expiry after a few seconds (fractions of a day), a table nobody plays, and a
+    finished one, are deleted by the server by itself; a table whose seat's page keeps
+    a long poll open stays, however long it waits."""
+    db, port = tmp_path / "tables.db", str(_free_port())
+    url = f"http://127.0.0.1:{port}"
+    days = str(3 / 86_400)  # 3 seconds
+    proc, _ = _start(db, "--port", port, "--expire-abandoned-days", days,
+                     "--expire-finished-days", days)
+    stop = threading.Event()
+    try:
+        _until_up(url)
+        left = _call(url + "/api/tables", {"players": 2})[1]["table"]
+        over = _call(url + "/api/tables", {"players": 2, "bots": {"0": "random",
+                                                                  "1": "random"}})[1]
+        assert over["over"]
+        kept = _call(url + "/api/tables", {"players": 2})[1]["table"]
+        token = _call(f"{url}/api/tables/{kept}/join", {"seat": 0})[1]["token"]
+
+        def page() -> None:  # a seat's page: a long poll after another
+            while not stop.is_set():
+                _swallow(lambda: _call(f"{url}/api/tables/{kept}?since=99999&wait=1",
+                                       token=token, timeout=30))
+
+        watching = threading.Thread(target=page)
+        watching.start()
+
+        def listed() -> set[str]:
+            return {t["table"] for t in _call(url + "/api/tables")[1]["tables"]}
+
+        _until(lambda: listed() == {kept}, "the abandoned and the finished tables expire")
+        assert _call(f"{url}/api/tables/{left}")[0] == 404
+        stop.set()
+        watching.join(timeout=60)
+        _until(lambda: listed() == set(), "the table expires once its page is gone")
+    finally:
+        stop.set()
+        _stop_server(proc)
+    assert _tables_cli("list", "--db", str(db)).stdout.endswith("0 tables\n")
+
+
+def test_the_host_and_the_operator_delete_tables(tmp_path: Path) -> None:
+    """The host's token deletes its table (DELETE /api/tables/ID; another seat's token
+    or none: 403). ``tokaido tables list`` lists the tables of the database of a
+    running server and ``tokaido tables delete`` deletes them (the server drops them
+    within seconds); an unknown id, or no database, is one error line and status 2,
+    and deletes nothing."""
+    db, port = tmp_path / "tables.db", str(_free_port())
+    url = f"http://127.0.0.1:{port}"
+    proc, _ = _start(db, "--port", port)
+    try:
+        _until_up(url)
+        made = [_call(url + "/api/tables", {"players": 2})[1] for _ in range(3)]
+        ids = [m["table"] for m in made]
+        token = _call(f"{url}/api/tables/{ids[0]}/join", {"seat": 0})[1]["token"]
+        request = urllib.request.Request(f"{url}/api/tables/{ids[0]}", method="DELETE")
+        for who in (None, token, made[1]["host_token"]):
+            if who:
+                request.add_header("Authorization", f"Bearer {who}")
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=30)
+            assert refused.value.code == 403
+            assert "host" in json.loads(refused.value.read())["error"]
+        request.add_header("Authorization", f"Bearer {made[0]['host_token']}")
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            assert json.loads(answer.read()) == {"table": ids[0], "deleted": True}
+        assert _call(f"{url}/api/tables/{ids[0]}")[0] == 404
+
+        listing = _tables_cli("list", "--db", str(db))
+        assert listing.returncode == 0, listing.stderr
+        assert [line.split()[0] for line in listing.stdout.splitlines()[1:-1]] == ids[1:]
+        as_json = json.loads(_tables_cli("list", "--db", str(db), "--format", "json").stdout)
+        assert [(t["table"], t["seats"], t["over"]) for t in as_json["tables"]] == [
+            (i, ["open", "open"], False) for i in ids[1:]]
+        bad = _tables_cli("delete", "--db", str(db), ids[1], "nosuchtable")
+        assert (bad.returncode, bad.stdout) == (2, "")
+        assert bad.stderr == f"error: {db}: no table nosuchtable\n"
+        gone = _tables_cli("delete", "--db", str(db), ids[1])
+        assert (gone.returncode, gone.stdout) == (0, f"deleted {ids[1]}\n")
+        _until(lambda: _call(f"{url}/api/tables/{ids[1]}")[0] == 404,
+               "the server drops the table deleted beside it")
+        assert [t["table"] for t in _call(url + "/api/tables")[1]["tables"]] == [ids[2]]
+    finally:
+        _stop_server(proc)
+    missing = _tables_cli("list", "--db", str(tmp_path / "none.db"))
+    assert missing.returncode == 2
+    assert missing.stderr == f"error: --db {tmp_path / 'none.db'}: no such database\n"
+    assert not (tmp_path / "none.db").exists()

@@ -441,14 +441,14 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            address = self.client[0] if self.client else ""
+            if max_per_address > 0 and per_address.get(address, 0) >= max_per_address:
+                self._refuse(transport, from_one)
+                return
             if len(self.connections) > max_connections:
                 self._refuse(transport, _TOO_MANY)
                 return
-            address = self.client[0] if self.client else ""
             if max_per_address > 0:
-                if per_address.get(address, 0) >= max_per_address:
-                    self._refuse(transport, from_one)
-                    return
                 per_address[address] = per_address.get(address, 0) + 1
                 self._address = address
             self._arm()
@@ -458,6 +458,7 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
             # closing: closed with its request unread, the connection would be reset,
             # and the client might never read the answer.
             self._refused = True
+            self.connections.discard(self)  # closing: it takes no one's place
             transport.write(answer)
             if transport.can_write_eof():
                 transport.write_eof()
