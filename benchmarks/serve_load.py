@@ -33,7 +33,9 @@ the pair's.
 
 The server is ``python -m tokaido_rules serve``, with ``--max-connections`` raised past
 :data:`tokaido_rules.web.MAX_CONNECTIONS` (512) when the clients need more (each keeps
-one connection open).
+one connection open), and the limits by client address off
+(``--max-connections-per-address 0 --tables-per-minute 0``): every client is at
+127.0.0.1, and the tables are all made at once.
 
 ``--legacy DIR`` measures the previous server first, the "before" figure: ``DIR`` is a
 git worktree of the old code (``git worktree add /tmp/old-tree 10b851d``), whose server
@@ -466,9 +468,13 @@ async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[s
     (``shape``: see :func:`seat_plan`)."""
     db = workdir / f"bench-{shape}.db"
     needed = max(MAX_CONNECTIONS, args.tables * args.clients + 64)
+    # Every client is at 127.0.0.1, and the tables are made at once: the limits by
+    # address are off, the total ones raised past what the run needs.
+    limits = ["--max-connections", str(needed), "--max-connections-per-address", "0",
+              "--tables-per-minute", "0", "--max-tables", str(max(2000, args.tables))]
     argv = [args.python, "-m", "tokaido_rules", "serve", "--db", str(db), "--port", "{port}",
-            "--max-connections", str(needed)]
-    launcher = f"python -m tokaido_rules serve --max-connections {needed}"
+            *limits]
+    launcher = f"python -m tokaido_rules serve {' '.join(limits)}"
     began = time.perf_counter()
     with servers([argv], workdir) as processes:
         await wait_ready(processes, "/api/tables")

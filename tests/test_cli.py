@@ -91,10 +91,10 @@ def test_bad_input_is_one_line_and_status_2(
 def test_console_script_exit_status() -> None:
     """The installed command exits with status 2 on bad input, 0 on success."""
     bad = subprocess.run([sys.executable, "-m", "tokaido_rules.cli", "simulate", "--players", "9"],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stderr.startswith("error: ")
     good = subprocess.run([sys.executable, "-m", "tokaido_rules.cli", "simulate", "--seed", "1"],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, timeout=120)
     assert good.returncode == 0 and "Winner" in good.stdout
 
 

@@ -15,6 +15,7 @@ from typing import IO, Any, NoReturn
 
 import pytest
 
+from processes import finished, watched
 from tokaido_rules import MissingRequirementError, __version__, cli, load_log, new_game
 from tokaido_rules.cli import main
 
@@ -30,7 +31,7 @@ def test_bare_command_prints_help_and_exits_0(capsys: pytest.CaptureFixture[str]
     assert main([]) == 0
     out = capsys.readouterr().out
     assert out.startswith("usage: tokaido")
-    for command in ("simulate", "play", "serve", "schema", "plugins", "replay"):
+    for command in ("simulate", "play", "serve", "tables", "schema", "plugins", "replay"):
         assert command in out
 
 
@@ -54,7 +55,7 @@ def _parsers(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.Argume
 
 def test_every_command_and_option_has_help() -> None:
     parsers = _parsers(cli._build_parser())
-    assert len(parsers) == 8  # tokaido and its seven commands
+    assert len(parsers) == 11  # tokaido, its eight commands, and tables' list and delete
     for prog, parser in parsers:
         assert parser.description, prog
         for action in parser._actions:
@@ -75,9 +76,9 @@ def test_simulate_description_says_what_it_does() -> None:
 
 def _start(argv: list[str], cwd: Path) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    return subprocess.Popen([sys.executable, "-m", "tokaido_rules", *argv], cwd=cwd, env=env,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return watched(subprocess.Popen([sys.executable, "-m", "tokaido_rules", *argv], cwd=cwd,
+                                    env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True))
 
 
 def _wait_for(stream: IO[str], text: str) -> str:
@@ -97,7 +98,7 @@ def test_ctrl_c_in_play_saves_the_game_and_exits_130(tmp_path: Path) -> None:
         assert proc.stdout is not None and proc.stderr is not None
         _wait_for(proc.stdout, "> ")
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+        _, err = finished(proc, timeout=60)
     finally:
         proc.kill()
     assert proc.returncode == 130
@@ -116,7 +117,7 @@ def test_ctrl_c_in_play_saves_where_asked(tmp_path: Path) -> None:
         assert proc.stdout is not None
         _wait_for(proc.stdout, "> ")
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+        _, err = finished(proc, timeout=60)
     finally:
         proc.kill()
     assert proc.returncode == 130 and "saved in mine.jsonl" in err
@@ -132,7 +133,7 @@ def test_ctrl_c_in_a_batch_is_aborted_and_exits_130(tmp_path: Path, jobs: str) -
         proc.stdout.readline()  # the header: the batch has started
         proc.stdout.readline()
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+        _, err = finished(proc, timeout=60)
     finally:
         proc.kill()
     assert proc.returncode == 130
@@ -172,7 +173,7 @@ def test_sigterm_to_a_batch_ends_its_workers(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, "the workers did not start"
             time.sleep(0.05)
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
+        _, err = finished(proc, timeout=60)
     finally:
         proc.kill()
     assert proc.returncode == 143 and "Traceback" not in err and "Terminated" in err

@@ -102,7 +102,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Page]:
     build = subprocess.run(
         [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", "-d",
          str(out / ".doctrees"), str(DOCS), str(out)],
-        capture_output=True, text=True, check=False)
+        capture_output=True, text=True, check=False, timeout=900)
     assert build.returncode == 0, build.stderr
     return {path.relative_to(out).as_posix(): Page(path.read_text(encoding="utf-8"))
             for path in sorted(out.rglob("*.html"))}

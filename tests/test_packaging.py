@@ -72,7 +72,7 @@ def dists(tmp_path_factory: pytest.TempPathFactory) -> Dists:
     out = tmp_path_factory.mktemp("dist")
     build = subprocess.run(
         [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
-        capture_output=True, text=True, check=False)
+        capture_output=True, text=True, check=False, timeout=900)
     assert build.returncode == 0, build.stdout + build.stderr
     return Dists(out)
 
@@ -84,7 +84,7 @@ def test_twine_check_passes(dists: Dists) -> None:
     description, the metadata is complete)."""
     check = subprocess.run(
         [sys.executable, "-m", "twine", "check", "--strict", str(dists.sdist), str(dists.wheel)],
-        capture_output=True, text=True, check=False)
+        capture_output=True, text=True, check=False, timeout=900)
     assert check.returncode == 0, check.stdout + check.stderr
     assert check.stdout.count("PASSED") == 2, check.stdout
 

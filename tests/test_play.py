@@ -13,6 +13,7 @@ from typing import IO
 
 import pytest
 
+from processes import finished, watched
 from tokaido_rules import (
     Action,
     Game,
@@ -309,9 +310,9 @@ def test_play_without_a_seed_draws_64_bits_from_secrets(monkeypatch: pytest.Monk
 def _start_play(argv: list[str], cwd: Path) -> subprocess.Popen[str]:
     """`python -m tokaido_rules play ARGV` in ``cwd``, its input and outputs pipes."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    return subprocess.Popen([sys.executable, "-m", "tokaido_rules", "play", *argv], cwd=cwd,
-                            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return watched(subprocess.Popen([sys.executable, "-m", "tokaido_rules", "play", *argv],
+                                    cwd=cwd, env=env, stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
 
 
 def _read_until(stream: IO[str], text: str) -> str:
@@ -334,19 +335,20 @@ def _read_prompt(stream: IO[str]) -> str:
 
 def _stop(proc: subprocess.Popen[str], how: str) -> tuple[str, str]:
     """Stop a session waiting at its prompt: send the signal ``how`` (with os.kill), or
-    close its input (``"EOF"``); return the rest of its output and its stderr."""
-    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    close its input (``"EOF"``); return the rest of its output and its stderr. Both
+    are read together, with a timeout (the session is killed past it and the test
+    fails): a session that does not end cannot hang the suite."""
+    stdin, proc.stdin = proc.stdin, None  # communicate() would close it: the end of input
+    assert stdin is not None
     try:
         if how == "EOF":
-            proc.stdin.close()
+            stdin.close()
         else:
             os.kill(proc.pid, getattr(signal, how))
-        out = proc.stdout.read()
-        err = proc.stderr.read()
-        proc.wait(timeout=60)
+        return finished(proc, timeout=60)
     finally:
         proc.kill()
-    return out, err
+        stdin.close()
 
 
 def _listing(shown: str) -> str:

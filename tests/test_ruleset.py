@@ -57,7 +57,8 @@ def test_base_is_installed_through_the_entry_point_group() -> None:
 def test_core_does_not_import_the_base_plugin() -> None:
     """Importing the core and building nothing leaves the base plugin unimported."""
     code = "import sys, tokaido_rules, tokaido_rules.cli; print('tokaido_base' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         timeout=120)
     assert out.stdout.strip() == "False"
 
 

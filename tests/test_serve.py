@@ -4,26 +4,29 @@ the number of connections), kill -9 and a restart, a busy port. Every request go
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import json
 import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tokaido_rules import web
+from tokaido_rules import Game, load_log, web
 from tokaido_rules.store import TableStore
-from tokaido_rules.tables import Lobby
+from tokaido_rules.tables import BOT_DELAY_VARIABLE, Lobby
 from tokaido_rules.web import bind, make_server
 
 
@@ -187,19 +190,44 @@ def test_a_long_poll_answers_when_the_game_moves(server: tuple[str, Lobby]) -> N
     assert got["seq"] > seq and got["steps"]
 
 
-def _start(db: Path, *args: str) -> tuple[subprocess.Popen[str], list[str]]:
-    """``tokaido serve`` in its own process; its first lines of output."""
+def _start(db: Path, *args: str, env: dict[str, str] | None = None
+           ) -> tuple[subprocess.Popen[str], list[str]]:
+    """``tokaido serve`` in its own process; its first lines of output (a server that
+    has not said them within 60 s is killed, and the test fails saying so)."""
     proc = subprocess.Popen([sys.executable, "-m", "tokaido_rules", "serve", "--db", str(db),
                              *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, env={**os.environ, **(env or {})})
     assert proc.stdout is not None
+    watchdog = threading.Timer(60, proc.kill)
+    watchdog.start()
     lines = []
-    for _ in range(6):
-        line = proc.stdout.readline()
-        lines.append(line)
-        if line.startswith("All tables:"):
-            break
+    try:
+        for _ in range(6):
+            line = proc.stdout.readline()
+            lines.append(line)
+            if line.startswith("All tables:") or not line:
+                break
+    finally:
+        watchdog.cancel()
+    if not lines[-1].startswith("All tables:"):
+        proc.kill()
+        _, err = proc.communicate(timeout=30)
+        raise AssertionError(f"tokaido serve did not start: {lines} {err[-2000:]}")
     return proc, lines
+
+
+def _stop_server(proc: subprocess.Popen[str], how: int = signal.SIGTERM) -> str:
+    """Stop a server (SIGTERM: cleanly); its stderr. One that has not ended within 60 s
+    is killed, and the test fails saying so."""
+    if proc.poll() is None:
+        proc.send_signal(how)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate(timeout=30)
+        raise AssertionError("tokaido serve did not stop within 60 s") from None
+    return err
 
 
 def _until_up(url: str) -> None:
@@ -267,3 +295,320 @@ def test_a_busy_port_is_one_error_line_and_status_2(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.strip() == f"error: 127.0.0.1:{port} is in use"
     assert not (tmp_path / "t.db").exists()
+
+
+# --- tables that never get stuck: bots after a restart, limits, expiry, deletion ----
+
+
+def _stored(db: Path, table: str) -> tuple[Game, list[str], list[str]]:
+    """What the database holds of ``table``, read as another program would (read-only,
+    beside the server): its game, its seats' kinds, and who played each decision."""
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True,
+                                            timeout=30)) as conn:
+        header = conn.execute("SELECT header FROM tables WHERE id = ?", (table,)).fetchone()
+        assert header is not None, f"no table {table} in {db}"
+        lines = [r[0] for r in conn.execute(
+            "SELECT line FROM lines WHERE table_id = ? ORDER BY n", (table,))]
+        kinds = [r[0] for r in conn.execute(
+            "SELECT kind FROM seats WHERE table_id = ? ORDER BY seat", (table,))]
+        played = [r[0] for r in conn.execute(
+            "SELECT played_by FROM decisions WHERE table_id = ? ORDER BY seq", (table,))]
+    game = load_log("".join(line + "\n" for line in [header[0], *lines]))
+    return game, kinds, played
+
+
+def _waits_on_bot(db: Path, table: str) -> bool:
+    game, kinds, _ = _stored(db, table)
+    return not game.is_over and kinds[game.current_player or 0] == "bot"
+
+
+def _until(what: Callable[[], bool], why: str, seconds: float = 60) -> None:
+    """Wait until ``what()`` holds; fail saying ``why`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not what():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds:g} s: {why}")
+        time.sleep(0.1)
+
+
+def _swallow(call: Callable[[], object]) -> None:
+    with contextlib.suppress(OSError):
+        call()
+
+
+def _table_at_a_persons_decision(db: Path, port: str) -> tuple[str, str]:
+    """A 3-seat table (seat 0 a person, two bots) waiting on the person; its id and the
+    person's token. The server that made it is stopped cleanly."""
+    proc, lines = _start(db, "--port", port, "--players", "3", "--human", "0",
+                         "--bots", "random", "--seed", "11")
+    try:
+        found = re.search(r"/t/([\w-]+)#token=([\w-]+)", "".join(lines))
+        assert found, lines
+        table, token = found.groups()
+    finally:
+        _stop_server(proc)
+    assert not _waits_on_bot(db, table)
+    return table, token
+
+
+def _cut_after(db: Path, table: str, seq: int) -> None:
+    """Take back the decisions after ``seq`` and their log lines (line N is event N), as
+    a kill between the person's move and the bots' would have left the table."""
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        first = conn.execute("SELECT min(seq) FROM decisions WHERE table_id = ? AND seq > ?",
+                             (table, seq)).fetchone()[0]
+        conn.execute("DELETE FROM decisions WHERE table_id = ? AND seq >= ?", (table, first))
+        conn.execute("DELETE FROM lines WHERE table_id = ? AND n >= ?", (table, first))
+
+
+def test_a_restarted_server_plays_the_bots_decisions_without_a_request(
+        tmp_path: Path) -> None:
+    """Killed with SIGKILL once a person's move is stored and before the bots have
+    played theirs (each bot waits 30 s: the test hook), the server started again lets
+    the bots play by itself: with no request to the table, its stored game moves past
+    the bots' decisions to a person's."""
+    db, port = tmp_path / "tables.db", str(_free_port())
+    url = f"http://127.0.0.1:{port}"
+    table, token = _table_at_a_persons_decision(db, port)
+    _, _, before = _stored(db, table)
+    proc, _ = _start(db, "--port", port, env={BOT_DELAY_VARIABLE: "30"})
+    try:
+        _until_up(url)
+        doc = _call(f"{url}/api/tables/{table}", token=token)[1]
+        body = {"action": doc["actions"][0]["action"], "expected_seq": doc["seq"]}
+        threading.Thread(target=lambda: _swallow(lambda: _call(
+            f"{url}/api/tables/{table}/action", body, token=token, timeout=60)),
+            daemon=True).start()
+        _until(lambda: len(_stored(db, table)[2]) > len(before), "the move is stored")
+        assert _waits_on_bot(db, table)  # stored, and the bots have not played yet
+    finally:
+        _stop_server(proc, signal.SIGKILL)
+    assert _waits_on_bot(db, table)
+    proc, _ = _start(db, "--port", port)
+    try:
+        _until(lambda: not _waits_on_bot(db, table), "the bots play after the restart")
+        _, _, played = _stored(db, table)
+        assert played[len(before)] == "human"
+        assert played[len(before) + 1:] and all(p == "bot:random"
+                                                 for p in played[len(before) + 1:])
+    finally:
+        _stop_server(proc)
+
+
+def test_a_clean_stop_leaves_no_table_waiting_on_a_bot(tmp_path: Path) -> None:
+    """SIGTERM while the bots are still to play (a restart after a kill, each bot slowed
+    down by the test hook): the server lets them play before it ends, and the stored
+    table waits on a person."""
+    db, port = tmp_path / "tables.db", str(_free_port())
+    url = f"http://127.0.0.1:{port}"
+    table, token = _table_at_a_persons_decision(db, port)
+    proc, _ = _start(db, "--port", port)
+    try:
+        _until_up(url)
+        doc = _call(f"{url}/api/tables/{table}", token=token)[1]
+        status, _ = _call(f"{url}/api/tables/{table}/action",
+                          {"action": doc["actions"][0]["action"],
+                           "expected_seq": doc["seq"]}, token=token)
+        assert status == 200
+    finally:
+        _stop_server(proc)
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        last = conn.execute("SELECT max(seq) FROM decisions WHERE table_id = ? AND "
+                            "played_by = 'human'", (table,)).fetchone()[0]
+    _cut_after(db, table, last)  # as a kill after the person's move leaves it
+    assert _waits_on_bot(db, table)
+    proc, _ = _start(db, "--port", port, env={BOT_DELAY_VARIABLE: "0.3"})
+    try:
+        _until_up(url)
+    finally:
+        err = _stop_server(proc, signal.SIGTERM)
+    assert proc.returncode in (0, -signal.SIGTERM, 128 + signal.SIGTERM), err
+    assert not _waits_on_bot(db, table)
+
+
+def _post_from(source: str, url: str, body: Any) -> tuple[int, Any]:
+    """POST ``body`` as JSON from the local address ``source`` (127.0.0.N: each a client
+    of its own to the server)."""
+    host, port = url.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30, source_address=(source, 0))
+    try:
+        conn.request("POST", "/api/tables", json.dumps(body),
+                     {"Content-Type": "application/json", "Host": "127.0.0.1"})
+        answer = conn.getresponse()
+        return answer.status, json.loads(answer.read())
+    finally:
+        conn.close()
+
+
+def test_one_client_holding_hundreds_of_sockets_blocks_no_one_else(tmp_path: Path) -> None:
+    """With the default limits, a client at one address opening 530 connections and
+    holding them is refused past its share (429, with why); a client at another address
+    is answered meanwhile. Started on an empty database without --players, the server
+    made no table."""
+    port = str(_free_port())
+    url = f"http://127.0.0.1:{port}"
+    proc, lines = _start(tmp_path / "tables.db", "--port", port)
+    held: list[socket.socket] = []
+    try:
+        assert not any("/t/" in line for line in lines)
+        _until_up(url)
+        assert _call(url + "/api/tables")[1]["tables"] == []
+        for _ in range(530):
+            conn = socket.socket()
+            conn.settimeout(10)
+            conn.bind(("127.0.0.2", 0))
+            conn.connect(("127.0.0.1", int(port)))
+            held.append(conn)
+        answer = held[-1].recv(1000)  # past the share: answered at once, and closed
+        assert _status(answer) == 429 and b"too many connections from your address" in answer
+        status, listed = _call(url + "/api/tables", timeout=10)
+        assert status == 200 and listed["tables"] == []
+    finally:
+        for conn in held:
+            conn.close()
+        _stop_server(proc)
+
+
+def test_ordinary_use_is_not_refused_and_table_creation_is_bounded(tmp_path: Path) -> None:
+    """With the default limits, a host makes several tables in a minute, and a page per
+    seat and a spectator's on one machine, each with a long poll and a request, are all
+    answered. A client making tables faster than --tables-per-minute gets 429 with why;
+    past --max-tables every client gets 409 with why."""
+    port = str(_free_port())
+    url = f"http://127.0.0.1:{port}"
+    proc, _ = _start(tmp_path / "tables.db", "--port", port)
+    try:
+        _until_up(url)
+        made = [_call(url + "/api/tables", {"players": 4}) for _ in range(8)]
+        assert [status for status, _ in made] == [201] * 8
+        table = made[0][1]["table"]
+        tokens = [_call(f"{url}/api/tables/{table}/join", {"seat": s})[1]["token"]
+                  for s in range(4)]
+        got: list[int] = []
+
+        def page(token: str | None) -> None:  # a long poll, and a request beside it
+            waiting = threading.Thread(target=lambda: got.append(_call(
+                f"{url}/api/tables/{table}?since=999&wait=3", token=token)[0]))
+            waiting.start()
+            got.append(_call(f"{url}/api/tables/{table}", token=token)[0])
+            waiting.join(timeout=30)
+
+        pages = [threading.Thread(target=page, args=(t,)) for t in [*tokens, None]]
+        for p in pages:
+            p.start()
+        for p in pages:
+            p.join(timeout=60)
+        assert got == [200] * 10
+    finally:
+        _stop_server(proc)
+    port = str(_free_port())
+    url = f"http://127.0.0.1:{port}"
+    proc, _ = _start(tmp_path / "few.db", "--port", port, "--tables-per-minute", "3",
+                     "--max-tables", "7")
+    try:
+        _until_up(url)
+        statuses = [_post_from("127.0.0.1", url, {"players": 2}) for _ in range(4)]
+        assert [s for s, _ in statuses] == [201, 201, 201, 429]
+        assert statuses[-1][1] == {"error": "too many new tables from your address: "
+                                            "at most 3 a minute"}
+        statuses = [_post_from(f"127.0.0.{n}", url, {"players": 2})
+                    for n in (3, 3, 3, 4, 4)]
+        assert [s for s, _ in statuses] == [201, 201, 201, 201, 409]
+        assert statuses[-1][1] == {"error": "this server holds 7 tables already"}
+    finally:
+        _stop_server(proc)
+
+
+def _tables_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tokaido_rules", "tables", *args],
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_tables_expire_unless_a_person_is_connected(tmp_path: Path) -> None:
+    """With expiry after a few seconds (fractions of a day), a table nobody plays, and a
+    finished one, are deleted by the server by itself; a table whose seat's page keeps
+    a long poll open stays, however long it waits."""
+    db, port = tmp_path / "tables.db", str(_free_port())
+    url = f"http://127.0.0.1:{port}"
+    days = str(3 / 86_400)  # 3 seconds
+    proc, _ = _start(db, "--port", port, "--expire-abandoned-days", days,
+                     "--expire-finished-days", days)
+    stop = threading.Event()
+    try:
+        _until_up(url)
+        left = _call(url + "/api/tables", {"players": 2})[1]["table"]
+        over = _call(url + "/api/tables", {"players": 2, "bots": {"0": "random",
+                                                                  "1": "random"}})[1]
+        assert over["over"]
+        kept = _call(url + "/api/tables", {"players": 2})[1]["table"]
+        token = _call(f"{url}/api/tables/{kept}/join", {"seat": 0})[1]["token"]
+
+        def page() -> None:  # a seat's page: a long poll after another
+            while not stop.is_set():
+                _swallow(lambda: _call(f"{url}/api/tables/{kept}?since=99999&wait=1",
+                                       token=token, timeout=30))
+
+        watching = threading.Thread(target=page)
+        watching.start()
+
+        def listed() -> set[str]:
+            return {t["table"] for t in _call(url + "/api/tables")[1]["tables"]}
+
+        _until(lambda: listed() == {kept}, "the abandoned and the finished tables expire")
+        assert _call(f"{url}/api/tables/{left}")[0] == 404
+        stop.set()
+        watching.join(timeout=60)
+        _until(lambda: listed() == set(), "the table expires once its page is gone")
+    finally:
+        stop.set()
+        _stop_server(proc)
+    assert _tables_cli("list", "--db", str(db)).stdout.endswith("0 tables\n")
+
+
+def test_the_host_and_the_operator_delete_tables(tmp_path: Path) -> None:
+    """The host's token deletes its table (DELETE /api/tables/ID; another seat's token
+    or none: 403). ``tokaido tables list`` lists the tables of the database of a
+    running server and ``tokaido tables delete`` deletes them (the server drops them
+    within seconds); an unknown id, or no database, is one error line and status 2,
+    and deletes nothing."""
+    db, port = tmp_path / "tables.db", str(_free_port())
+    url = f"http://127.0.0.1:{port}"
+    proc, _ = _start(db, "--port", port)
+    try:
+        _until_up(url)
+        made = [_call(url + "/api/tables", {"players": 2})[1] for _ in range(3)]
+        ids = [m["table"] for m in made]
+        token = _call(f"{url}/api/tables/{ids[0]}/join", {"seat": 0})[1]["token"]
+        request = urllib.request.Request(f"{url}/api/tables/{ids[0]}", method="DELETE")
+        for who in (None, token, made[1]["host_token"]):
+            if who:
+                request.add_header("Authorization", f"Bearer {who}")
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=30)
+            assert refused.value.code == 403
+            assert "host" in json.loads(refused.value.read())["error"]
+        request.add_header("Authorization", f"Bearer {made[0]['host_token']}")
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            assert json.loads(answer.read()) == {"table": ids[0], "deleted": True}
+        assert _call(f"{url}/api/tables/{ids[0]}")[0] == 404
+
+        listing = _tables_cli("list", "--db", str(db))
+        assert listing.returncode == 0, listing.stderr
+        assert [line.split()[0] for line in listing.stdout.splitlines()[1:-1]] == ids[1:]
+        as_json = json.loads(_tables_cli("list", "--db", str(db), "--format", "json").stdout)
+        assert [(t["table"], t["seats"], t["over"]) for t in as_json["tables"]] == [
+            (i, ["open", "open"], False) for i in ids[1:]]
+        bad = _tables_cli("delete", "--db", str(db), ids[1], "nosuchtable")
+        assert (bad.returncode, bad.stdout) == (2, "")
+        assert bad.stderr == f"error: {db}: no table nosuchtable\n"
+        gone = _tables_cli("delete", "--db", str(db), ids[1])
+        assert (gone.returncode, gone.stdout) == (0, f"deleted {ids[1]}\n")
+        _until(lambda: _call(f"{url}/api/tables/{ids[1]}")[0] == 404,
+               "the server drops the table deleted beside it")
+        assert [t["table"] for t in _call(url + "/api/tables")[1]["tables"]] == [ids[2]]
+    finally:
+        _stop_server(proc)
+    missing = _tables_cli("list", "--db", str(tmp_path / "none.db"))
+    assert missing.returncode == 2
+    assert missing.stderr == f"error: --db {tmp_path / 'none.db'}: no such database\n"
+    assert not (tmp_path / "none.db").exists()

@@ -19,7 +19,7 @@ from tokaido_rules.store import StoreError, TableStore
 from tokaido_rules.tables import PICTURES_KEPT, Lobby
 from tokaido_rules.viewer import step_words
 from tokaido_rules.web import MAX_BODY, create_app
-from tokaido_rules.wire import decode_view
+from tokaido_rules.wire import decode_view, encode_action
 
 
 class Seats:
@@ -330,3 +330,83 @@ def test_the_store_refuses_a_database_that_is_not_its_own(tmp_path: Path) -> Non
         db.execute("CREATE TABLE notes (text TEXT)")
     with pytest.raises(StoreError, match="not a tokaido-rules database"):
         TableStore(foreign)
+
+
+# --- kept alive, or not: bots left to play, expiry, deletion ----------------------
+
+
+def test_a_bot_move_that_fails_is_played_at_the_next_round(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fault while the bots play (here their move itself fails, once) leaves the
+    table waiting on a bot; the lobby's next round of play_bots, which the server's
+    keeper runs every few seconds without any request, plays it, and the stored log is
+    the game's."""
+    import tokaido_rules.tables as tables
+    from tokaido_rules import bots
+
+    store = TableStore(":memory:")
+    lobby = Lobby(store)
+    table, _ = lobby.create(3, bots={"1": "random", "2": "random"}, seed=5)
+    table.join(0)
+    real = bots.next_action
+    faults = [RuntimeError("the disk is full")]
+
+    def failing(bot: Any, game: Any) -> Any:
+        if faults:
+            raise faults.pop()
+        return real(bot, game)
+
+    monkeypatch.setattr(tables, "next_action", failing)
+    view = table.game.view(0)
+    with pytest.raises(RuntimeError):
+        table.act(0, {"action": encode_action(view.legal_actions[0]),
+                      "expected_seq": table.game.state.seq})
+    assert table.waits_on_bot
+    assert lobby.play_bots() == {}
+    assert not table.waits_on_bot and table.game.current_player == 0
+    stored = load_log("".join(line + "\n" for line in [table.record.header,
+                                                       *store.lines(table.id)]))
+    assert stored.events == table.game.events
+
+
+def test_tables_expire_after_their_time_and_the_clocks_survive_a_restart(
+        tmp_path: Path) -> None:
+    """expire(finished, abandoned, now): a finished table after ``finished`` seconds of
+    no activity, an unfinished one after ``abandoned``; a table with a seat's request
+    under way never; 0 never. The activity is stored (save_activity), so a new lobby on
+    the same database expires by the same clocks."""
+    db = tmp_path / "t.db"
+    lobby = Lobby(TableStore(db))
+    over, _ = lobby.create(2, bots={"0": "random", "1": "random"}, seed=1)
+    idle, _ = lobby.create(2, seed=2)
+    busy, _ = lobby.create(2, seed=3)
+    assert over.game.is_over
+    start = max(t.active for t in lobby.tables())
+    busy.touch(start + 500)
+    lobby.save_activity()
+    again = Lobby(TableStore(db))
+    assert again.expire(0, 0, now=start + 10_000) == []
+    assert again.expire(100, 1000, now=start + 200) == [over.id]
+    again.get(idle.id).connected = 1  # a seat's page is waiting on it
+    assert again.expire(100, 1000, now=start + 1200) == []
+    again.get(idle.id).connected = 0
+    assert again.expire(100, 1000, now=start + 1200) == [idle.id]
+    assert again.expire(100, 1000, now=start + 1499) == []
+    assert again.expire(100, 1000, now=start + 1500) == [busy.id]
+    assert again.tables() == [] and TableStore(db).tables() == []
+
+
+def test_the_host_deletes_the_table() -> None:
+    """DELETE /api/tables/ID: the host's token only (a seat's, or none: 403), then the
+    table is gone (404), in memory and in the store."""
+    store = TableStore(":memory:")
+    c = Seats(Lobby(store))
+    c.create(2)
+    c.join(0)
+    url = f"/api/tables/{c.table}"
+    assert c.http.delete(url).status_code == 403
+    assert c.http.delete(url, headers=c.auth(0)).status_code == 403
+    r = c.http.delete(url, headers={"Authorization": f"Bearer {c.host}"})
+    assert r.status_code == 200 and r.json() == {"table": c.table, "deleted": True}
+    assert c.http.get(url).status_code == 404
+    assert store.tables() == [] and store.lines(c.table) == []

@@ -213,8 +213,8 @@ def _build_parser() -> _Parser:
                      help="the SQLite database of the tables, resumed at start (default "
                           "tokaido-tables.db; ':memory:' keeps nothing)")
     srv.add_argument("--players", type=int, default=None,
-                     help="start a new table of 2 to 5 players (default 4 when the "
-                          "database has no table yet)")
+                     help="start a new table of 2 to 5 players, with your seat (default: "
+                          "none; tables are made in the lobby)")
     srv.add_argument("--human", type=int, default=0, help="your seat at it (default 0)")
     srv.add_argument("--open", default="", metavar="SEAT,...",
                      help="seats left open for other people to join (default none)")
@@ -234,6 +234,31 @@ def _build_parser() -> _Parser:
     srv.add_argument("--db-timeout", type=float, default=None, metavar="SECONDS",
                      help="how long a write waits for the database when another process "
                           "holds it before the action is refused with 503 (default 5)")
+    srv.add_argument("--max-connections-per-address", type=int, default=None, metavar="N",
+                     help="the most connections open at once from one client address "
+                          "(default 64; 0: no bound; behind a proxy, raise it)")
+    srv.add_argument("--tables-per-minute", type=int, default=None, metavar="N",
+                     help="the most tables one client address creates in a minute "
+                          "(default 20; 0: no bound)")
+    srv.add_argument("--max-tables", type=int, default=None, metavar="N",
+                     help="the most tables the server holds (default 2000)")
+    srv.add_argument("--expire-finished-days", type=float, default=None, metavar="DAYS",
+                     help="delete a finished table this long after its last action or "
+                          "visit (default 7; 0: never)")
+    srv.add_argument("--expire-abandoned-days", type=float, default=None, metavar="DAYS",
+                     help="delete an unfinished table with no action and no seat's page "
+                          "connected for this long (default 3; 0: never)")
+    tbl = command("tables", "list or delete the tables of a tokaido serve database")
+    tbl_sub = tbl.add_subparsers(dest="tables_command", metavar="ACTION", help="one of:")
+    said = "list the tables: id, created, last active, seats, seq, over"
+    tls = tbl_sub.add_parser("list", help=said, description=said[0].upper() + said[1:] + ".")
+    tls.add_argument("--db", required=True, metavar="FILE", help="the database")
+    tls.add_argument("--format", choices=("text", "json"), default="text",
+                     help="output: text or json")
+    said = "delete tables: all of them, or none if one is unknown"
+    tdl = tbl_sub.add_parser("delete", help=said, description=said[0].upper() + said[1:] + ".")
+    tdl.add_argument("--db", required=True, metavar="FILE", help="the database")
+    tdl.add_argument("ids", nargs="+", metavar="ID", help="the tables to delete")
     sch = command("schema", "print the JSON Schemas of the wire format")
     sch.add_argument("--plugins", default="base", help="comma-separated plugin ids")
     sch.add_argument("--players", type=int, metavar="N",
@@ -1030,6 +1055,19 @@ def _serve(args: argparse.Namespace) -> int:
     timeout = TIMEOUT if args.db_timeout is None else args.db_timeout
     if not 0 <= timeout <= 3600:
         raise _UsageError("--db-timeout must be from 0 to 3600 seconds")
+    limits: dict[str, Any] = {}
+    for name, keyword, least in (
+            ("max_connections_per_address", "max_per_address", 0),
+            ("tables_per_minute", "creates_per_minute", 0),
+            ("expire_finished_days", "expire_finished_days", 0),
+            ("expire_abandoned_days", "expire_abandoned_days", 0)):
+        value = getattr(args, name)
+        if value is not None:
+            if not value >= least or value != value or value == float("inf"):
+                raise _UsageError(f"--{name.replace('_', '-')} must be at least {least}")
+            limits[keyword] = value
+    if args.max_tables is not None and args.max_tables < 1:
+        raise _UsageError("--max-tables must be at least 1")
     try:
         opened = [int(s) for s in args.open.split(",") if s.strip()]
     except ValueError:
@@ -1043,8 +1081,9 @@ def _serve(args: argparse.Namespace) -> int:
     # the server's lock on the database first: a second server on it stops here
     store = TableStore(args.db, timeout=timeout, exclusive=True)
     lobby = Lobby(store, background=True, on_refused=refused)
-    players = args.players if args.players is not None else (
-        None if lobby.size else 4)
+    if args.max_tables is not None:
+        lobby.max_tables = args.max_tables
+    players = args.players
     where = f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}"
     if players is not None:
         if not 2 <= players <= 5:
@@ -1066,7 +1105,46 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"Spectators watch at {where}/t/{table.id}", flush=True)
     print(f"All tables: {where}/ (the database is {args.db}; Ctrl-C stops)", flush=True)
     serve(lobby, host=args.host, port=args.port, sock=sock,
-          max_connections=args.max_connections)
+          max_connections=args.max_connections, **limits)
+    return 0
+
+
+def _tables(args: argparse.Namespace) -> int:
+    """``tokaido tables list|delete --db FILE``: the operator's view of a server's
+    database, through :class:`~tokaido_rules.store.TableStore`. A server running on it
+    drops the deleted tables within seconds."""
+    from datetime import datetime
+
+    from .store import TableStore
+
+    if args.tables_command is None:
+        raise _UsageError("tokaido tables takes an action: list or delete")
+    if args.db == ":memory:" or not os.path.isfile(args.db):
+        raise _UsageError(f"--db {args.db}: no such database")
+    store = TableStore(args.db)
+    try:
+        if args.tables_command == "delete":
+            if len(set(args.ids)) != len(args.ids):
+                raise _UsageError("an ID is given twice")
+            for table_id in store.delete(args.ids):
+                print(f"deleted {table_id}")
+            return 0
+        rows = store.overview()
+    finally:
+        store.close()
+    if args.format == "json":
+        print(json.dumps({"tables": rows}, indent=2))
+        return 0
+
+    def when(at: float) -> str:
+        return datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M")
+
+    print(f"{'ID':<12}  {'CREATED':<16}  {'ACTIVE':<16}  {'SEATS':<30}  {'SEQ':>5}  STATE")
+    for row in rows:
+        print(f"{row['table']:<12}  {when(row['created']):<16}  {when(row['active']):<16}  "
+              f"{','.join(row['seats']):<30}  {row['seq']:>5}  "
+              f"{'over' if row['over'] else 'playing'}")
+    print(f"{len(rows)} table{'' if len(rows) == 1 else 's'}")
     return 0
 
 
@@ -1177,6 +1255,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args)
         if args.command == "serve":
             return _serve(args)
+        if args.command == "tables":
+            return _tables(args)
         if args.command == "build-fast":
             return _build_fast(args)
         raise _UsageError(f"unknown command {args.command!r}")

@@ -67,6 +67,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         seat INTEGER NOT NULL,
         played_by TEXT NOT NULL,
         PRIMARY KEY (table_id, seq)) WITHOUT ROWID"""),
+    # 2: when each table was last active (an action or a seat's request), for expiry
+    ("""CREATE TABLE activity (
+        table_id TEXT PRIMARY KEY REFERENCES tables(id),
+        at REAL NOT NULL) WITHOUT ROWID""",),
 )
 """The steps from one layout of the database to the next: step ``n`` (from 1) takes a
 database of layout ``n - 1`` to layout ``n``, one SQL statement after another. A
@@ -301,6 +305,64 @@ class TableStore:
                            "WHERE table_id = ? AND seat = ?",
                            (seat.kind, seat.bot, seat.token_hash, table_id, seat.seat))
 
+    # --- deletion and activity (for expiry and the operator's ``tokaido tables``) ------
+    # The activity is kept in a table of its own (layout 2): ``activity(table_id, at)``,
+    # ``at`` the ``time.time()`` of the table's last action or seat's request.
+
+    def table_ids(self) -> list[str]:
+        """The ids of the stored tables."""
+        with self._reading() as db:
+            return [row[0] for row in db.execute("SELECT id FROM tables")]
+
+    def delete(self, table_ids: Sequence[str]) -> list[str]:
+        """Delete these tables, in one transaction: all of them, or none if one is not
+        stored (:class:`StoreError` naming it). The ids deleted."""
+        with self._transaction() as db:
+            db.execute("BEGIN IMMEDIATE")
+            known = {row[0] for row in db.execute("SELECT id FROM tables")}
+            missing = [i for i in table_ids if i not in known]
+            if missing:
+                raise StoreError(f"{self.path}: no table {missing[0]}")
+            for name in ("activity", "decisions", "lines", "seats"):
+                db.executemany(f"DELETE FROM {name} WHERE table_id = ?",
+                               [(i,) for i in table_ids])
+            db.executemany("DELETE FROM tables WHERE id = ?", [(i,) for i in table_ids])
+        return list(table_ids)
+
+    def activity(self) -> dict[str, float]:
+        """When each table was last active, as stored (tables never stored: absent)."""
+        with self._transaction() as db:
+            return {row[0]: row[1] for row in db.execute("SELECT table_id, at FROM activity")}
+
+    def set_activity(self, active: dict[str, float]) -> None:
+        """Store when these tables were last active (tables deleted meanwhile are left
+        out)."""
+        with self._transaction() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany("INSERT INTO activity SELECT ?, ? WHERE EXISTS (SELECT 1 FROM "
+                           "tables WHERE id = ?) ON CONFLICT (table_id) DO UPDATE SET "
+                           "at = excluded.at", [(i, at, i) for i, at in active.items()])
+
+    def overview(self) -> list[dict[str, Any]]:
+        """Each table as the operator lists it, without loading its game: ``table``,
+        ``created``, ``players``, ``plugins``, ``seats`` (each seat's kind), ``seq`` (its
+        events so far), ``over`` and ``active`` (its last activity as stored, else its
+        creation)."""
+        end = '%"type":"core.log_end"%'
+        with self._transaction() as db:
+            rows = db.execute(
+                "SELECT t.id, t.created, t.players, t.plugins, "
+                "(SELECT count(*) FROM lines l WHERE l.table_id = t.id), "
+                "(SELECT count(*) FROM lines l WHERE l.table_id = t.id AND l.line LIKE ?), "
+                "(SELECT at FROM activity a WHERE a.table_id = t.id), "
+                "(SELECT group_concat(kind, ',') FROM (SELECT kind FROM seats s "
+                "WHERE s.table_id = t.id ORDER BY seat)) "
+                "FROM tables t ORDER BY t.created, t.id", (end,)).fetchall()
+        return [{"table": i, "created": created, "players": players,
+                 "plugins": json.loads(plugins), "seats": (kinds or "").split(","),
+                 "seq": count - ended, "over": bool(ended),
+                 "active": created if at is None else max(at, created)}
+                for i, created, players, plugins, count, ended, at, kinds in rows]
 
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__

@@ -23,6 +23,7 @@ import copy
 import hashlib
 import hmac
 import json
+import os
 import secrets
 import threading
 import time
@@ -41,11 +42,16 @@ from .store import Decision, SeatRecord, StoreError, TableRecord, TableStore
 from .viewer import Narrator
 from .wire import decode_action, encode_action, encode_view
 
-__all__ = ["TableError", "Lobby", "Table", "MAX_TABLES", "PICTURES_KEPT", "PICTURES_CACHED"]
+__all__ = ["TableError", "Lobby", "Table", "MAX_TABLES", "PICTURES_KEPT", "PICTURES_CACHED",
+           "BOT_DELAY_VARIABLE"]
 
 MAX_TABLES = 2_000
 """The most tables a lobby holds; creating one more is refused (finished tables count:
 a server that keeps this many should be given a new database)."""
+
+BOT_DELAY_VARIABLE = "TOKAIDO_TEST_BOT_DELAY"
+"""For tests only: an environment variable holding seconds that each bot waits before
+it plays, so that a test can kill a server between a person's move and the bots'."""
 
 PICTURES_KEPT = 12
 """How many of the latest steps keep their games, to draw each audience's picture of
@@ -78,6 +84,18 @@ def _unstored(exc: StoreError) -> TableError:
 
 def _dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _test_delay() -> None:
+    """Wait the seconds of :data:`BOT_DELAY_VARIABLE` (tests only; unset: none)."""
+    raw = os.environ.get(BOT_DELAY_VARIABLE)
+    if raw:
+        try:
+            seconds = float(raw)
+        except ValueError:
+            return
+        if 0 < seconds <= 60:
+            time.sleep(seconds)
 
 
 class _Audience:
@@ -126,6 +144,11 @@ class Table:
         self.stalled: str | None = None
         """Why the bots' decisions are not played (a write the database refused after
         the action before them was stored), until the next try succeeds."""
+        self.active = record.created
+        """When the table last saw an action or a request of a seat (``time.time()``)."""
+        self.connected = 0
+        """How many requests of its seats are under way (a page's long poll)."""
+        self.gone = False
 
     # --- seats ------------------------------------------------------------------------
 
@@ -178,6 +201,10 @@ class Table:
                 raise _unstored(exc) from None
         self._seats[record.seat] = record
         self._changed(self)
+
+    def is_host(self, token: str | None) -> bool:
+        """Whether ``token`` is the host's: the token of whoever created the table."""
+        return token is not None and hmac.compare_digest(self.record.host_hash, _hash(token))
 
     def may_hand(self, token: str | None, seat: int) -> bool:
         """Whether ``token`` may hand ``seat`` to a bot: the seat's own, or the host's."""
@@ -242,6 +269,7 @@ class Table:
             record = self._seats[seat]
             if record.kind != "bot" or record.bot is None:
                 break
+            _test_delay()
             bot = BOTS[record.bot](bot_seed(game.seed, seat) ^ game.state.seq)
             game = game.apply(next_action(bot, game))
             try:
@@ -273,6 +301,28 @@ class Table:
         for audience in self._audiences.values():
             audience.update(game)
         self._changed(self)
+
+    # --- kept alive, or not: bots, activity ------------------------------------------
+
+    @property
+    def waits_on_bot(self) -> bool:
+        """Whether the decision at hand is a bot's (a restart, or a failed write, left
+        it unplayed)."""
+        game = self.game
+        seat = game.current_player
+        return (not game.is_over and seat is not None and not self.gone
+                and self._seats[seat].kind == "bot")
+
+    def play_bots(self) -> None:
+        """Let the bots play the decisions at hand up to a person's: what a restarted
+        server, or one whose write failed, does without waiting for a request."""
+        with self._lock:
+            if self.waits_on_bot:
+                self._advance()
+
+    def touch(self, now: float | None = None) -> None:
+        """Note activity: an action, or a request of one of its seats."""
+        self.active = time.time() if now is None else now
 
     # --- what each audience is told ---------------------------------------------------
 
@@ -400,12 +450,16 @@ class Lobby:
     waits for the rest). Without it, every table is resumed before the lobby is made.
     """
 
+    max_tables: int = MAX_TABLES
+    """The most tables this lobby holds (refused ones count): one more is refused."""
+
     def __init__(self, store: TableStore | None = None, *, background: bool = False,
                  on_refused: Callable[[str, str], None] | None = None) -> None:
         self.store = store
         self._tables: dict[str, Table] = {}
         self._broken: dict[str, str] = {}
         self._waiting: dict[str, TableRecord] = {}
+        self._saved: dict[str, float] = {}  # the activity last stored, by table
         self._lock = threading.Lock()
         self._loading = threading.Lock()
         self._resumer: threading.Thread | None = None
@@ -498,8 +552,8 @@ class Lobby:
         except TokaidoError as exc:
             raise TableError(400, str(exc)) from None
         with self._lock:
-            if self.size >= MAX_TABLES:
-                raise TableError(409, f"this server holds {MAX_TABLES} tables already")
+            if self.size >= self.max_tables:
+                raise TableError(409, f"this server holds {self.max_tables} tables already")
             host = secrets.token_urlsafe(32)
             feed = LogFeed(game)
             first = [line.rstrip("\n") for line in feed.new_lines(game)]
@@ -548,3 +602,97 @@ class Lobby:
     def tables(self) -> list[Table]:
         """The tables served (with ``background``: those resumed so far)."""
         return list(self._tables.values())
+
+    # --- kept alive, or not: bots, expiry, deletion -------------------------------------
+
+    def play_bots(self) -> dict[str, str]:
+        """Let the bots play at every table whose decision at hand is a bot's (after a
+        restart, or a write that failed); the tables that still wait, with why."""
+        failed: dict[str, str] = {}
+        for table in self.tables():
+            if not table.waits_on_bot:
+                continue
+            try:
+                table.play_bots()
+            except Exception as exc:  # a bot that fails: tried again at the next call
+                failed[table.id] = f"{type(exc).__name__}: {exc}"
+            else:
+                if table.stalled is not None:  # a write refused: tried again too
+                    failed[table.id] = table.stalled
+        return failed
+
+    def expire(self, finished: float, abandoned: float,
+               now: float | None = None) -> list[str]:
+        """Delete the tables over for ``finished`` seconds, and the others with no action
+        and no seat's request for ``abandoned`` seconds (0: never); a table with a
+        seat's request under way (a connected person) never expires. The ids deleted."""
+        now = time.time() if now is None else now
+        self._load_activity()
+
+        def due(table: Table) -> bool:
+            limit = finished if table.game.is_over else abandoned
+            return limit > 0 and table.connected == 0 and now - table.active >= limit
+
+        return [t.id for t in self.tables() if due(t) and self._drop(t.id, due)]
+
+    def delete(self, table_id: str) -> bool:
+        """Delete a table, in memory and in the store (a broken one too); ``False`` if
+        there is none."""
+        return self._drop(table_id, lambda table: True)
+
+    def _drop(self, table_id: str, still: Callable[[Table], bool]) -> bool:
+        table = self._tables.get(table_id)
+        if table is None:
+            with self._lock:
+                if self._broken.pop(table_id, None) is None:
+                    return False
+                if self.store is not None:
+                    self.store.delete([table_id])
+            return True
+        with table._lock:  # no action is half done meanwhile
+            if not still(table):
+                return False
+            with self._lock:
+                if self._tables.pop(table_id, None) is None:
+                    return False
+                if self.store is not None:
+                    self.store.delete([table_id])
+            table.gone = True
+        return True
+
+    def forget_deleted(self) -> list[str]:
+        """Drop the tables deleted from the store by another program (``tokaido tables
+        delete`` while the server runs); their ids."""
+        if self.store is None:
+            return []
+        with self._lock:
+            stored = set(self.store.table_ids())
+            gone = [i for i in [*self._tables, *self._broken] if i not in stored]
+            for table_id in gone:
+                self._broken.pop(table_id, None)
+                table = self._tables.pop(table_id, None)
+                if table is not None:
+                    table.gone = True
+        return gone
+
+    def save_activity(self) -> None:
+        """Store when each table was last active (those active since the last call), so
+        that a restart keeps the clocks of expiry."""
+        if self.store is None:
+            return
+        self._load_activity()
+        changed = {t.id: t.active for t in self.tables()
+                   if self._saved.get(t.id) != t.active}
+        if changed:
+            self.store.set_activity(changed)
+            self._saved.update(changed)
+
+    def _load_activity(self) -> None:
+        """Once: the stored activity of the resumed tables (else their creation)."""
+        if self.store is None or self._saved:
+            return
+        stored = self.store.activity()
+        for table in self.tables():
+            table.active = max(table.active, stored.get(table.id, 0.0))
+        self._saved.update(stored)
+        self._saved.setdefault("", 0.0)  # loaded, even with nothing stored

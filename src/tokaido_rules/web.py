@@ -21,7 +21,8 @@ The pages and the server speak the JSON wire format (:mod:`tokaido_rules.wire`):
   host's) token: a bot plays the seat from now on;
 - ``GET /api/tables/ID/log``: the seat's copy of the log (the public copy without a
   token), the full log once the game is over; ``GET /api/tables/ID/decisions``: who
-  played each decision.
+  played each decision;
+- ``DELETE /api/tables/ID`` with the host's token: delete the table.
 
 ``GET /api/tables`` also lists the stored tables that are not served (``refused``,
 each with its ``reason``: a stored log that does not verify). A write the database
@@ -32,7 +33,14 @@ Nothing a seat may not see leaves the server: every answer is made from that sea
 :class:`~tokaido_rules.View` (or the public view) and its copy of the log. Bad input is a
 4xx answer with a one-line ``{"error": ...}``: a body larger than :data:`MAX_BODY` is
 refused before it is read, slow or idle connections are closed, and the number of open
-connections is bounded. The server binds to 127.0.0.1 unless told otherwise.
+connections is bounded, in all and from one address, and so are the tables an address
+creates in a minute. The server binds to 127.0.0.1 unless told otherwise.
+
+Beside the requests, the server keeps its tables alive (:class:`Server`): from its start
+on, and every :data:`KEEP_SECONDS` after, the bots play every decision at hand that is a
+bot's (a restart, or a write that failed, left it unplayed), finished and abandoned
+tables expire, and tables deleted from the database by ``tokaido tables delete`` are
+dropped. A clean stop (Ctrl-C, SIGTERM) lets the bots play before the process ends.
 """
 
 from __future__ import annotations
@@ -41,9 +49,11 @@ import asyncio
 import contextlib
 import json
 import socket
+import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from importlib.resources import files
 from typing import Any
 
@@ -54,7 +64,8 @@ from .tables import Lobby, Table, TableError
 
 __all__ = ["create_app", "serve", "make_server", "Server", "bind", "ServeError",
            "LOCAL_HOSTS", "MAX_BODY", "MAX_CONNECTIONS", "HEADER_SECONDS", "BODY_SECONDS",
-           "IDLE_SECONDS", "MAX_WAIT"]
+           "IDLE_SECONDS", "MAX_WAIT", "MAX_PER_ADDRESS", "CREATES_PER_MINUTE",
+           "EXPIRE_FINISHED_DAYS", "EXPIRE_ABANDONED_DAYS", "KEEP_SECONDS"]
 
 MAX_BODY = 64_000
 """The largest request body accepted, in bytes (an action is a few dozen): a larger
@@ -63,6 +74,28 @@ while it is read is cut off (413)."""
 
 MAX_CONNECTIONS = 512
 """The most connections open at once; one more is answered 503 and closed."""
+
+MAX_PER_ADDRESS = 64
+"""The most connections open at once from one client address; one more is answered 429
+and closed. A page keeps one or two (a long poll and a request), and a browser opens at
+most six to a server: a page per seat and a spectator's on one machine stay far below.
+Behind a proxy every client has the proxy's address: raise it there."""
+
+CREATES_PER_MINUTE = 20
+"""The most tables one client address creates in a minute (sliding); one more is
+answered 429. A host setting up an evening's tables stays below."""
+
+EXPIRE_FINISHED_DAYS = 7.0
+"""Days after its last action (or its seats' last request) that a finished table is
+deleted."""
+
+EXPIRE_ABANDONED_DAYS = 3.0
+"""Days with no action and no request of a seat after which an unfinished table is
+deleted; a table where a seat's page is connected never expires."""
+
+KEEP_SECONDS = 2.0
+"""How often the server lets the bots play a decision left unplayed, drops the tables
+deleted from outside, and expires tables."""
 
 HEADER_SECONDS = 10.0
 """How long a connection may take to send a request's headers, from when it opens or
@@ -106,10 +139,12 @@ def _page(name: str) -> str:
 
 
 def create_app(lobby: Lobby, *, animate_ms: int = 450,
-               hosts: Sequence[str] = LOCAL_HOSTS, max_body: int = MAX_BODY) -> Any:
+               hosts: Sequence[str] = LOCAL_HOSTS, max_body: int = MAX_BODY,
+               creates_per_minute: int = CREATES_PER_MINUTE) -> Any:
     """The Starlette application serving ``lobby``: the pages and the API above.
     ``animate_ms``: how long the page shows each step of the other seats' turns;
-    ``hosts``: the ``Host`` names accepted (``"*"``: any)."""
+    ``hosts``: the ``Host`` names accepted (``"*"``: any); ``creates_per_minute``: the
+    most tables one client address creates in a minute (0: no limit)."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
@@ -123,9 +158,12 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     waiters: dict[str, list[asyncio.Future[None]]] = {}
     waiting = threading.Lock()
 
+    created: dict[str, deque[float]] = {}  # by client address: when it created tables
+
     def changed(table: Table) -> None:
-        """Wake the requests waiting on ``table`` (called in whichever thread changed
-        it: each future is resolved in its own loop)."""
+        """Note the activity and wake the requests waiting on ``table`` (called in
+        whichever thread changed it: each future is resolved in its own loop)."""
+        table.touch()
         with waiting:
             futures = waiters.pop(table.id, [])
         for future in futures:
@@ -223,6 +261,22 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                                          for i, why in lobby.refused.items()],
                              "plugins": sorted(installed_plugins())})
 
+    def may_create(address: str) -> None:
+        """Count a table created from ``address``, or refuse it (429): at most
+        ``creates_per_minute`` in the last 60 seconds."""
+        if creates_per_minute <= 0:
+            return
+        now = time.monotonic()
+        recent = created.setdefault(address, deque())
+        while recent and now - recent[0] >= 60:
+            recent.popleft()
+        if len(recent) >= creates_per_minute:
+            raise _BadRequest(429, f"too many new tables from your address: at most "
+                              f"{creates_per_minute} a minute")
+        recent.append(now)
+        for other in [a for a, times in created.items() if not times]:
+            del created[other]
+
     @api
     async def create_table(request: Request) -> Response:
         body = await body_of(request)
@@ -230,6 +284,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                                                            "bots"}:
             raise _BadRequest(400, 'the body is {"players": N, "plugins": [...], '
                               '"options": {...}, "bots": {"SEAT": "BOT"}}')
+        may_create(request.client.host if request.client else "")
         table, host = await run_in_threadpool(
             lobby.create, body.get("players"), body.get("plugins", ["base"]),
             body.get("options"), body.get("bots"))
@@ -246,12 +301,31 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         return JSONResponse({"table": table.id, "seat": body["seat"], "token": token},
                             status_code=201)
 
+    @contextlib.contextmanager
+    def connected(table: Table, seat: int | None) -> Iterator[None]:
+        """A seat's request under way: its table is active and does not expire."""
+        if seat is None:
+            yield
+            return
+        table.touch()
+        table.connected += 1
+        try:
+            yield
+        finally:
+            table.connected -= 1
+            table.touch()
+
     @api
     async def document(request: Request) -> Response:
         table = table_of(request)
         seat = table.seat_for(token_of(request))
         since = number(request, "since", 1e15)
         wait = number(request, "wait", MAX_WAIT)
+        with connected(table, seat):
+            return await answer(table, seat, since, wait)
+
+    async def answer(table: Table, seat: int | None, since: float | None,
+                     wait: float | None) -> Response:
         if wait and since is not None and table.game.state.seq <= since:
             future = asyncio.get_running_loop().create_future()
             with waiting:
@@ -310,6 +384,16 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             {"seq": d.seq, "seat": d.seat, "played_by": d.played_by}
             for d in table.decisions()]})
 
+    @api
+    async def delete(request: Request) -> Response:
+        table = table_of(request)
+        if not table.is_host(token_of(request)):
+            raise TableError(403, "only the host's token may delete the table")
+        if not await run_in_threadpool(lobby.delete, table.id):
+            raise TableError(404, "no such table")
+        changed(table)  # its long polls answer now
+        return JSONResponse({"table": table.id, "deleted": True})
+
     async def not_found(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 404
         return error(status, "no such page" if status == 404 else "not allowed here")
@@ -319,6 +403,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         Route("/api/tables", list_tables), Route("/api/tables", create_table,
                                                  methods=["POST"]),
         Route("/api/tables/{table}", document),
+        Route("/api/tables/{table}", delete, methods=["DELETE"]),
         Route("/api/tables/{table}/join", join, methods=["POST"]),
         Route("/api/tables/{table}/action", action, methods=["POST"]),
         Route("/api/tables/{table}/seats/{seat}/bot", hand, methods=["POST"]),
@@ -336,32 +421,58 @@ def _resolve(future: asyncio.Future[None]) -> None:
         future.set_result(None)
 
 
-def _guarded_protocol(max_connections: int, header_seconds: float) -> type:
+def _refusal(status: bytes, message: str) -> bytes:
+    body = json.dumps({"error": message}).encode()
+    return (b"HTTP/1.1 " + status + b"\r\ncontent-type: application/json\r\n"
+            b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n"
+            + body)
+
+
+_TOO_MANY = _refusal(b"503 Service Unavailable", "too many connections")
+
+
+def _guarded_protocol(max_connections: int, header_seconds: float,
+                      max_per_address: int = MAX_PER_ADDRESS) -> type:
     """uvicorn's HTTP/1.1 protocol, bounded: at most ``max_connections`` connections
-    (one more is answered 503 and closed), and a connection that has not sent a whole
-    request's headers ``header_seconds`` after it opened or was last answered is closed
-    (uvicorn itself waits for a first request forever)."""
+    (one more is answered 503 and closed), at most ``max_per_address`` from one client
+    address (one more is answered 429 and closed; 0: no bound), and a connection that has
+    not sent a whole request's headers ``header_seconds`` after it opened or was last
+    answered is closed (uvicorn itself waits for a first request forever)."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    per_address: dict[str, int] = {}
+    from_one = _refusal(b"429 Too Many Requests", f"too many connections from your "
+                        f"address (at most {max_per_address})")
 
     class Guarded(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
         _refused = False
+        _address: str | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            if len(self.connections) > max_connections:
-                # Answer, stop writing, and read what the client sends for a moment
-                # before closing: closed with its request unread, the connection would
-                # be reset, and the client might never read the answer.
-                self._refused = True
-                transport.write(b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: "
-                                b"application/json\r\ncontent-length: 34\r\nconnection: "
-                                b"close\r\n\r\n{\"error\": \"too many connections\"}")
-                if transport.can_write_eof():
-                    transport.write_eof()
-                self._deadline = self.loop.call_later(1.0, transport.close)
+            address = self.client[0] if self.client else ""
+            if max_per_address > 0 and per_address.get(address, 0) >= max_per_address:
+                self._refuse(transport, from_one)
                 return
+            if len(self.connections) > max_connections:
+                self._refuse(transport, _TOO_MANY)
+                return
+            if max_per_address > 0:
+                per_address[address] = per_address.get(address, 0) + 1
+                self._address = address
             self._arm()
+
+        def _refuse(self, transport: asyncio.Transport, answer: bytes) -> None:
+            # Answer, stop writing, and read what the client sends for a moment before
+            # closing: closed with its request unread, the connection would be reset,
+            # and the client might never read the answer.
+            self._refused = True
+            self.connections.discard(self)  # closing: it takes no one's place
+            transport.write(answer)
+            if transport.can_write_eof():
+                transport.write_eof()
+            self._deadline = self.loop.call_later(1.0, transport.close)
 
         def data_received(self, data: bytes) -> None:
             if not self._refused:
@@ -395,6 +506,13 @@ def _guarded_protocol(max_connections: int, header_seconds: float) -> type:
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
+            if self._address is not None:
+                left = per_address.get(self._address, 1) - 1
+                if left > 0:
+                    per_address[self._address] = left
+                else:
+                    per_address.pop(self._address, None)
+                self._address = None
             super().connection_lost(exc)
 
     return Guarded
@@ -414,27 +532,104 @@ def bind(host: str, port: int) -> socket.socket:
 def make_server(lobby: Lobby, sock: socket.socket, *, host: str = "127.0.0.1",
                 animate_ms: int = 450, max_connections: int = MAX_CONNECTIONS,
                 header_seconds: float = HEADER_SECONDS,
-                idle_seconds: int = IDLE_SECONDS) -> Server:
+                idle_seconds: int = IDLE_SECONDS, max_per_address: int = MAX_PER_ADDRESS,
+                creates_per_minute: int = CREATES_PER_MINUTE,
+                expire_finished_days: float = EXPIRE_FINISHED_DAYS,
+                expire_abandoned_days: float = EXPIRE_ABANDONED_DAYS,
+                keep_seconds: float = KEEP_SECONDS) -> Server:
     """The uvicorn server of ``lobby`` on the bound socket ``sock`` (:func:`bind`),
-    ready to ``run()``; the limits are those above, smaller in tests."""
+    ready to ``run()``; the limits are those above, smaller in tests (0 days: a table
+    never expires)."""
     import uvicorn
 
     hosts = LOCAL_HOSTS if host in ("127.0.0.1", "localhost", "::1") else ("*",)
-    config = uvicorn.Config(create_app(lobby, hosts=hosts, animate_ms=animate_ms),
-                            http=_guarded_protocol(max_connections, header_seconds),
+    config = uvicorn.Config(create_app(lobby, hosts=hosts, animate_ms=animate_ms,
+                                       creates_per_minute=creates_per_minute),
+                            http=_guarded_protocol(max_connections, header_seconds,
+                                                   max_per_address),
                             timeout_keep_alive=idle_seconds, log_level="warning",
                             lifespan="off", ws="none")
-    return Server(uvicorn.Server(config), sock)
+    keeper = _Keeper(lobby, keep_seconds, expire_finished_days * 86_400,
+                     expire_abandoned_days * 86_400)
+
+    class Stopping(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            """Once the requests are answered, let the bots play, before uvicorn
+            passes the signal that stopped it on."""
+            await super().shutdown(sockets)
+            await asyncio.to_thread(keeper.stop)
+
+    return Server(Stopping(config), sock, keeper)
+
+
+class _Keeper:
+    """What the server does beside the requests, in a thread of its own: every
+    ``every`` seconds from the start, the bots play the decisions at hand that are
+    theirs, tables deleted from outside are dropped, finished and abandoned tables
+    expire (after ``finished`` and ``abandoned`` seconds; 0: never), and the tables'
+    activity is stored. :meth:`stop` ends it and lets the bots play one last time."""
+
+    def __init__(self, lobby: Lobby, every: float, finished: float,
+                 abandoned: float) -> None:
+        self.lobby = lobby
+        self.every = every
+        self.finished = finished
+        self.abandoned = abandoned
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._said: set[str] = set()
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._stopping.clear()
+            self._thread = threading.Thread(target=self._run, name="tokaido-keeper",
+                                            daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(timeout=60)
+            self._thread = None
+        self.round(expire=False)
+
+    def _run(self) -> None:
+        while True:
+            self.round()
+            if self._stopping.wait(self.every):
+                return
+
+    def round(self, *, expire: bool = True) -> None:
+        """One round; a fault is said once per table on stderr and tried again at the
+        next round, never ending the thread."""
+        lobby = self.lobby
+        try:
+            lobby.forget_deleted()
+            failed = lobby.play_bots()
+            for table_id, why in failed.items():
+                if table_id not in self._said:
+                    self._said.add(table_id)
+                    print(f"tokaido serve: table {table_id}: a bot's move could not be "
+                          f"stored ({why}); trying again every {self.every:g} s",
+                          file=sys.stderr, flush=True)
+            self._said &= set(failed)
+            if expire and (self.finished > 0 or self.abandoned > 0):
+                lobby.expire(self.finished, self.abandoned)
+            lobby.save_activity()
+        except Exception as exc:  # the store failed: the next round tries again
+            print(f"tokaido serve: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
 
 
 class Server:
     """A uvicorn server and the socket it listens on: :meth:`run` it (``tokaido
     serve``), or :meth:`start` it in a thread of its own (tests, a program that serves
-    on the side) and :meth:`stop` it."""
+    on the side) and :meth:`stop` it. Its keeper (bots, expiry) runs from the start of
+    :meth:`run` until the server stops."""
 
-    def __init__(self, server: Any, sock: socket.socket) -> None:
+    def __init__(self, server: Any, sock: socket.socket, keeper: _Keeper | None = None) -> None:
         self.uvicorn = server
         self.socket = sock
+        self.keeper = keeper
         self._thread: threading.Thread | None = None
 
     @property
@@ -449,7 +644,13 @@ class Server:
 
     def run(self) -> None:
         """Serve until :meth:`stop` (or Ctrl-C, in the main thread)."""
-        self.uvicorn.run(sockets=[self.socket])
+        if self.keeper is not None:
+            self.keeper.start()
+        try:
+            self.uvicorn.run(sockets=[self.socket])
+        finally:
+            if self.keeper is not None:
+                self.keeper.stop()  # stopped already, unless uvicorn failed
 
     def start(self, timeout: float = 20) -> Server:
         """Serve in a daemon thread; return once the server listens."""
@@ -471,12 +672,15 @@ class Server:
 
 
 def serve(lobby: Lobby, *, host: str = "127.0.0.1", port: int = 8000,
-          sock: socket.socket | None = None, max_connections: int | None = None) -> None:
+          sock: socket.socket | None = None, max_connections: int | None = None,
+          **limits: Any) -> None:
     """Serve ``lobby`` until interrupted (``tokaido serve``); ``sock``: a socket already
-    bound (:func:`bind`); ``max_connections``: default :data:`MAX_CONNECTIONS`."""
+    bound (:func:`bind`); ``max_connections``: default :data:`MAX_CONNECTIONS`;
+    ``limits``: the other keywords of :func:`make_server`."""
     most = MAX_CONNECTIONS if max_connections is None else max_connections
     _raise_open_files_limit(most)
-    make_server(lobby, sock or bind(host, port), host=host, max_connections=most).run()
+    make_server(lobby, sock or bind(host, port), host=host, max_connections=most,
+                **limits).run()
 
 
 def _raise_open_files_limit(connections: int) -> None:
