@@ -18,6 +18,7 @@ from tokaido_rules import (
     Ruleset,
     StaleActionError,
     UnknownSeatError,
+    codec,
     new_game,
 )
 from tokaido_rules import log as log_module
@@ -466,7 +467,7 @@ def test_the_fast_path_of_loading_agrees_with_the_converter() -> None:
     checked: set[type] = set()
     for path in sorted(GOLDEN.glob("*/*.full.jsonl")):
         head, events, _ = log_module.read_log(path)
-        conv, structurers = log_module._converter_and_structurers(head.ruleset)
+        conv, structurers = codec._converter_and_structurers(head.ruleset)
         for event in events:
             cls = type(event)
             data = log_module.event_data(event)
@@ -505,10 +506,10 @@ def test_the_fast_path_is_made_only_for_the_field_types_it_knows() -> None:
     class Unresolved:
         thing: NoSuchType  # type: ignore[name-defined]  # noqa: F821
 
-    assert log_module._plain_structurer(CardsMoved) is not None
-    assert log_module._plain_structurer(CoinsChanged) is not None
+    assert codec._plain_structurer(CardsMoved) is not None
+    assert codec._plain_structurer(CoinsChanged) is not None
     for cls in (Pair, Table, Unresolved):
-        assert log_module._plain_structurer(cls) is None
+        assert codec._plain_structurer(cls) is None
 
 
 # --- lines seen before --------------------------------------------------------------------

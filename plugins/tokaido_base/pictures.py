@@ -7,8 +7,7 @@ score, the tie-break."""
 
 from __future__ import annotations
 
-from tokaido_rules import Note, Registry, Scene
-from tokaido_rules.render import traveller_facts
+from tokaido_rules import Note, Registry, Scene, traveller_facts
 
 from .content import PANORAMAS
 from .rules import ENCOUNTERS, HOT_SPRINGS, INN_HAND, MEALS, SOUVENIRS, VILLAGE_OFFER, drawn

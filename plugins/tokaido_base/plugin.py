@@ -168,6 +168,12 @@ class BasePlugin:
             registry.add_traveller(traveller)
         for name, label in content.CATEGORIES.items():
             registry.add_category(name, label)
+        # Observed: what a learning agent sees of every traveller besides its coins and
+        # points (the temple ranking's tally, the meals eaten), in this order.
+        registry.add_counter(DONATION, observed=True,
+                             doc="Coins a traveller has given to the temple.")
+        registry.add_counter(r.INN_MEALS, observed=True,
+                             doc="Meals a traveller has eaten at the inns.")
         for kind, (label, short, colour) in content.SPACE_KINDS.items():
             registry.add_space_kind(kind, label, short=short, colour=colour)
         for kind, label in content.CARD_KINDS.items():

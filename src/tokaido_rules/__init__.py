@@ -7,8 +7,8 @@ written against the hooks in :mod:`tokaido_rules.hookspecs` and the names export
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-
+from ._version import __version__
+from .bots import determinize
 from .engine import (
     Context,
     Game,
@@ -18,7 +18,6 @@ from .engine import (
     new_game,
     replay,
     reproduce,
-    schedule_arrival,
 )
 from .errors import (
     FoldError,
@@ -82,10 +81,11 @@ from .model import (
     collection_zone,
     secret_zone,
 )
+from .moves import schedule_arrival
 from .registry import Registry, SpaceKind
-from .render import Note, Scene
 from .ruleset import PluginInfo, Rules, Ruleset, Setup, installed_plugins
-from .views import UnknownSeatError, View, determinize
+from .scene import Note, Scene, TravellerFacts, traveller_facts
+from .views import UnknownSeatError, View
 from .wire import (
     decode_action,
     decode_step,
@@ -95,11 +95,6 @@ from .wire import (
     encode_view,
     schemas,
 )
-
-try:
-    __version__ = version("tokaido-rules")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0+unknown"
 
 __all__ = [
     # games
@@ -113,7 +108,7 @@ __all__ = [
     "encode_view", "schemas",
     # plugins
     "Context", "PluginInfo", "Registry", "Rules", "Ruleset", "hookimpl", "installed_plugins",
-    "schedule_arrival", "Note", "Scene", "SpaceKind",
+    "schedule_arrival", "Note", "Scene", "SpaceKind", "TravellerFacts", "traveller_facts",
     # state and content
     "Card", "FrozenMap", "GameState", "Piece", "Space", "Staged", "Step", "Traveller",
     "collection_zone", "secret_zone",

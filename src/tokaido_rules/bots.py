@@ -13,7 +13,7 @@ game.
 - :class:`GreedyBot`: the best immediate gain (points, and coins at a point each, minus
   a lot for every space skipped), judged on a sampled completion of its view.
 - :class:`SearchBot`: Monte Carlo search of the greedy bot's close calls: it samples
-  the hidden cards consistently with its view (:func:`~tokaido_rules.views.determinize`)
+  the hidden cards consistently with its view (:func:`determinize`)
   several times, plays each close candidate out to the end with greedy players, and
   keeps the best on average.
 """
@@ -23,10 +23,13 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Protocol
 
-from .chance import random_below
-from .engine import Game
+from .chance import event_stream, random_below, shuffle
+from .engine import Game, make_rules
 from .events import Action, Move
-from .views import View, determinize
+from .frozen import FrozenMap
+from .model import GameState
+from .ruleset import Setup
+from .views import View
 
 MASK = (1 << 64) - 1
 COIN_VALUE = 0.5
@@ -39,6 +42,51 @@ SKIP_COST = 2.5
 """What each space skipped by a move costs the greedy evaluation, in points: stops are
 the scarce resource of the game. (Tuned like :data:`GREEDY_COIN_VALUE`: 0.4 to 1.2 lost
 clearly to 2-3; higher is no better.)"""
+
+
+
+# --- information-set sampling ---------------------------------------------------------
+
+
+def determinize(view: View, seed: int) -> Game:
+    """A complete game consistent with everything ``view`` shows, the rest sampled.
+
+    The cards the seat cannot see are dealt at random (from ``seed``) into the hidden
+    zones, respecting each zone's card backs (a meal deck gets meals); hidden game data
+    is left out, and the game's own seed is ``seed``. This is what a bot that must not
+    read hidden state searches on (information-set sampling). A public view works too:
+    then every card some seat may not see is sampled.
+    """
+    registry = view.ruleset.registry
+    seen: dict[str, int] = {}
+    for cards in view.zones.values():
+        for card in cards:
+            seen[card] = seen.get(card, 0) + 1
+    pools: dict[str, list[str]] = {}
+    for card, home, copies in registry.deck_census():
+        left = copies - seen.get(card, 0)
+        if left > 0:
+            pool = pools.get(home)
+            if pool is None:
+                pool = pools[home] = []
+            pool.extend([card] * left)
+    stream = event_stream(seed, 0)
+    draw = 0
+    for pool in pools.values():
+        draw = shuffle(pool, stream, draw)
+    zones = dict(view.zones)
+    for name in sorted(view.hidden_backs):
+        dealt: list[str] = []
+        for home, count in sorted(view.hidden_backs[name].items()):
+            pool = pools.get(home, [])
+            dealt.extend(pool[:count])
+            del pool[:count]
+        zones[name] = tuple(dealt)
+    rules = make_rules(view.ruleset, view.players, Setup())
+    state = GameState(rules=rules, seed=seed, pieces=view.pieces, zones=FrozenMap(zones),
+                      agenda=view.agenda, data=view.data, seq=view.seq, turn=view.turn,
+                      over=view.over)
+    return Game(state, ())
 
 
 class Bot(Protocol):
@@ -206,7 +254,7 @@ class SearchBot:
     with the best mean :func:`outcome`. So what the greedy evaluation cannot see (the
     temple ranking, the end-of-game achievements, a space taken from a rival) settles
     the close calls. It never reads hidden state: every sample is built from the view
-    alone (:func:`~tokaido_rules.views.determinize`).
+    alone (:func:`determinize`).
     """
 
     def __init__(self, seed: int = 0, samples: int = 6, margin: float = 3.0,

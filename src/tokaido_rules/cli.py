@@ -49,7 +49,15 @@ from .render import (
     table,
     text,
 )
-from .ruleset import Ruleset, installed_plugins, load_plugin, plugin_info
+from .ruleset import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Ruleset,
+    installed_plugins,
+    is_player_count,
+    load_plugin,
+    plugin_info,
+)
 from .simulate import (
     ENGINES,
     GameResult,
@@ -1086,8 +1094,8 @@ def _serve(args: argparse.Namespace) -> int:
     players = args.players
     where = f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}"
     if players is not None:
-        if not 2 <= players <= 5:
-            raise _UsageError("--players must be from 2 to 5")
+        if not is_player_count(players):
+            raise _UsageError(f"--players must be from {MIN_PLAYERS} to {MAX_PLAYERS}")
         if not 0 <= args.human < players or any(not 0 <= s < players for s in opened):
             raise _UsageError(f"--human and --open take seats from 0 to {players - 1}")
         others = [s for s in range(players) if s != args.human and s not in opened]
@@ -1172,8 +1180,8 @@ def plugin_rows() -> list[dict[str, Any]]:
 def _schema(args: argparse.Namespace) -> int:
     """Print the schema document: sorted keys, so that versions can be diffed."""
     plugins = _plugin_ids(args.plugins)
-    if args.players is not None and not 2 <= args.players <= 5:
-        raise _UsageError(f"players must be 2 to 5, got {args.players}")
+    if args.players is not None and not is_player_count(args.players):
+        raise _UsageError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {args.players}")
     sys.stdout.write(schema_text(Ruleset.build(plugins), args.players))
     return 0
 

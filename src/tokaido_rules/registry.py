@@ -101,6 +101,22 @@ class SpaceKind:
     colour: str
 
 
+@frozen
+class CounterSpec:
+    """A per-traveller tally a plugin keeps (:meth:`Context.count
+    <tokaido_rules.Context.count>`, :meth:`Piece.counter <tokaido_rules.Piece.counter>`),
+    declared with :meth:`Registry.add_counter`. Counters are public, like the rest of a
+    piece."""
+
+    name: str
+    plugin: str
+    """The plugin that declared it."""
+    observed: bool
+    """Whether a learning agent observes it for every traveller (the RL environments'
+    observation, :class:`~tokaido_rules.rl.ObservationEncoder`)."""
+    doc: str
+
+
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
@@ -122,6 +138,8 @@ class Registry:
         the event's mutator or, for an action, its resolver fails)."""
         self.options: dict[str, OptionSpec] = {}
         self.categories: dict[str, str] = {}
+        self.counters: dict[str, CounterSpec] = {}
+        """The declared counters, in registration order (plugin order)."""
         self.upcasters: dict[tuple[str, int], Upcaster] = {}
         self.data_keys: dict[str, Visibility] = {}
         self.space_kinds: dict[str, SpaceKind] = {}
@@ -289,6 +307,22 @@ class Registry:
         """Add a score category (e.g. ``"panoramas"``) with its display name."""
         self._unique(self.categories, name, "score category")
         self.categories[name] = label
+
+    def add_counter(self, name: str, *, observed: bool = False, doc: str = "") -> None:
+        """Declare a per-traveller counter (named ``"<plugin>.<name>"``). A plugin may
+        count without declaring; declaring says what the counter is, and
+        ``observed=True`` makes it part of what a learning agent sees of every traveller
+        (:meth:`observed_counters`): a tally that matters for play, such as temple
+        donations. So the RL observation takes its counters from the plugins, and the
+        core names none."""
+        self._own(name, "counter")
+        self._unique(self.counters, name, "counter")
+        self.counters[name] = CounterSpec(name, self.plugin, observed, doc)
+
+    def observed_counters(self) -> tuple[str, ...]:
+        """The counters declared ``observed``, in registration order (plugin order, then
+        each plugin's own): the order of the RL observation's counter features."""
+        return tuple(c.name for c in self.counters.values() if c.observed)
 
     # --- display names (pictures, the CLI) ------------------------------------------
     def add_space_kind(self, kind: str, label: str, *, short: str = "",

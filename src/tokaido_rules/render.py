@@ -37,16 +37,21 @@ import math
 import re
 import textwrap
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
-from attrs import field, frozen
+from attrs import frozen
 
 from .events import Action, CardsMoved, CoinsChanged, Event, GameOver, Move, Scored, fold
 from .frozen import EMPTY, FrozenMap
-from .model import COLLECTION, Piece, collection_zone
+from .model import COLLECTION
+from .scene import Note as Note  # what a picture shows: in the core, kept importable here
+from .scene import Scene as Scene
+from .scene import TravellerFacts as TravellerFacts
+from .scene import glossary as glossary
+from .scene import traveller_facts as traveller_facts
 
 if TYPE_CHECKING:
     from .engine import Game, Score
@@ -71,100 +76,6 @@ NEUTRAL_COLOUR = "#6f6f6f"
 
 
 # --- what a picture shows ---------------------------------------------------------------
-
-
-def _cards(cards: Iterable[str]) -> tuple[str, ...]:
-    return tuple(cards)
-
-
-@frozen
-class Note:
-    """A labelled line a plugin adds to a picture
-    (:func:`~tokaido_rules.hookspecs.tokaido_render_notes`): about traveller ``piece``,
-    or about the table when ``piece`` is ``None``. ``text`` uses display names.
-    ``cards``: the ids of the cards the note names, in order, if it names cards (the
-    village's souvenirs, the inn's meals): pictures then show each with its facts
-    (:func:`card_facts`), price and family, instead of ``text``."""
-
-    label: str
-    text: str
-    piece: int | None = None
-    cards: tuple[str, ...] = field(default=(), converter=_cards)
-
-
-@frozen
-class Scene:
-    """What a picture may show: a seat's view (``seat``), the public view (``seat`` is
-    ``None`` and ``spectator``: what every seat sees) or a whole game (``seat`` is
-    ``None``: everything, secret cards included).
-
-    ``zones`` holds the cards of the zones the picture may show, ``zone_sizes`` the size
-    of every zone, ``hidden_backs`` the card backs of the others; ``data`` the game data
-    it may show. Read zones through :meth:`cards`, :meth:`size` and :meth:`backs`.
-    """
-
-    seat: int | None
-    players: int
-    turn: int
-    seq: int
-    over: bool
-    pieces: tuple[Piece, ...]
-    zones: FrozenMap[str, tuple[str, ...]]
-    zone_sizes: FrozenMap[str, int]
-    hidden_backs: FrozenMap[str, FrozenMap[str, int]]
-    data: FrozenMap[str, Any]
-    current_player: int | None
-    ruleset: Ruleset = field(eq=False, repr=False)
-    spectator: bool = False
-
-    @property
-    def registry(self) -> Registry:
-        """The ruleset's registry: the board and every display name."""
-        return self.ruleset.registry
-
-    @property
-    def board(self) -> tuple[Space, ...]:
-        return self.ruleset.registry.board
-
-    @property
-    def slots(self) -> tuple[int, ...]:
-        """How many travellers each position holds at this player count (0: an inn,
-        which holds everyone)."""
-        return self.ruleset.board_for(self.players)[0]
-
-    def cards(self, zone: str) -> tuple[str, ...] | None:
-        """The cards of ``zone``, or ``None`` if the picture may not show them."""
-        if zone in self.zones:
-            return self.zones[zone]
-        return None if self.zone_sizes.get(zone, 0) else ()
-
-    def size(self, zone: str) -> int:
-        """How many cards ``zone`` holds (public, even where the cards are not)."""
-        return self.zone_sizes.get(zone, 0)
-
-    def backs(self, zone: str) -> FrozenMap[str, int]:
-        """How many cards of ``zone`` come from each deck (card backs are public)."""
-        if zone in self.hidden_backs:
-            return self.hidden_backs[zone]
-        return self.registry.card_backs(self.zones.get(zone, ()))
-
-    def collection(self, piece: int) -> tuple[str, ...]:
-        """A traveller's collection (public), in acquisition order."""
-        return self.zones.get(collection_zone(piece), ())
-
-    def traveller_name(self, piece: int) -> str:
-        """The display name of a piece's traveller."""
-        p = self.pieces[piece]
-        if p.traveller is None:
-            return "neutral traveller" if p.seat is None else "no traveller yet"
-        return self.registry.traveller_name(p.traveller)
-
-    def who(self, piece: int) -> str:
-        """A piece as the table names it: ``"seat 0 (Zen-emon)"``."""
-        p = self.pieces[piece]
-        if p.seat is None:
-            return "the neutral traveller"
-        return f"seat {p.seat} ({self.traveller_name(piece)})"
 
 
 def scene(subject: Game | View | Scene) -> Scene:
@@ -233,17 +144,13 @@ def _status(sc: Scene) -> str:
 # --- facts: what a card, a traveller and the end of a game tell a player -----------------
 
 
-GLOSSARY_HOOK = "tokaido_render_glossary"
-
-
 class _Words:
     """What this module keeps per ruleset: the plugins' glossary, the facts of each card
     and traveller asked so far, and the pattern of the ids that text names."""
 
     def __init__(self, ruleset: Ruleset) -> None:
-        self.glossary = _ask_glossary(ruleset)
+        self.glossary = glossary(ruleset)
         self.cards: dict[str, CardFacts] = {}
-        self.travellers: dict[str, TravellerFacts] = {}
         self.ids: tuple[re.Pattern[str], dict[str, str]] | None = None
         self.families: dict[str, int] | None = None
         self.family_of: dict[str, tuple[int, str]] | None = None
@@ -260,45 +167,6 @@ def _words(ruleset: Ruleset) -> _Words:
     if found is None:
         found = _WORDS[ruleset] = _Words(ruleset)
     return found
-
-
-def _glossary_problem(found: object) -> str | None:
-    if found is None:
-        return None
-    if not isinstance(found, Mapping):
-        return f"returned {type(found).__name__}, not a mapping of str to str"
-    bad = next((k for k, v in found.items()
-                if not isinstance(k, str) or not isinstance(v, str)), None)
-    return None if bad is None else f"returned an entry {bad!r} that is not str to str"
-
-
-def _ask_glossary(ruleset: Ruleset) -> FrozenMap[str, str]:
-    """Every plugin's glossary, merged in plugin order (a later word replaces an
-    earlier); a plugin that raises or returns anything else is a PluginError."""
-    from .errors import TokaidoError
-    from .ruleset import _blame, _failure
-
-    args = (ruleset.registry,)
-    try:
-        results = getattr(ruleset.pm.hook, GLOSSARY_HOOK)(registry=ruleset.registry)
-    except TokaidoError:
-        raise
-    except Exception as exc:
-        raise _failure(ruleset.pm, GLOSSARY_HOOK, exc, args, _glossary_problem) from exc
-    if not isinstance(results, list) or any(_glossary_problem(r) for r in results):
-        raise _blame(ruleset.pm, GLOSSARY_HOOK, args, _glossary_problem)
-    merged: dict[str, str] = {}
-    for found in results:
-        merged.update(found)
-    return FrozenMap(merged)
-
-
-def glossary(ruleset: Ruleset) -> FrozenMap[str, str]:
-    """The plugins' words for their things
-    (:func:`~tokaido_rules.hookspecs.tokaido_render_glossary`), merged in plugin order:
-    ``"traveller:<id>"`` a power, ``"card:<id>"`` an effect, ``"kind:<kind>"``,
-    ``"family:<family>"``, ``"sets"``, ``"tiebreak"``. Asked once per ruleset."""
-    return _words(ruleset).glossary
 
 
 def _plural(n: int, word: str) -> str:
@@ -409,41 +277,6 @@ def card_facts(card: str, ruleset: Ruleset) -> CardFacts:
             effect=said.get(f"card:{card}"),
             sets=None if family is None else said.get("sets"))
     words.cards[card] = found
-    return found
-
-
-@frozen
-class TravellerFacts:
-    """A traveller tile as a player choosing it sees it (:func:`traveller_facts`)."""
-
-    id: str
-    name: str
-    """Its display name (``"Zen-emon"``)."""
-    coins: int
-    """Its starting coins."""
-    power: str | None
-    """Its power in one short sentence, in the words of the plugin that owns it."""
-
-    def summary(self) -> str:
-        """``"7 starting coins; pays 1 coin less for every meal"``."""
-        said = f"{_plural(self.coins, 'starting coin')}"
-        if not self.power:
-            return said
-        power = self.power.rstrip(".")
-        return f"{said}; {power[:1].lower()}{power[1:]}"
-
-
-def traveller_facts(traveller: str, ruleset: Ruleset) -> TravellerFacts:
-    """The facts of traveller ``traveller`` (an id) in ``ruleset``: display name,
-    starting coins and power (:class:`TravellerFacts`)."""
-    words = _words(ruleset)
-    found = words.travellers.get(traveller)
-    if found is None:
-        tile = ruleset.registry.travellers.get(traveller)
-        found = TravellerFacts(
-            traveller, ruleset.registry.traveller_name(traveller),
-            tile.coins if tile is not None else 0, words.glossary.get(f"traveller:{traveller}"))
-        words.travellers[traveller] = found
     return found
 
 

@@ -153,8 +153,9 @@ class ObservationEncoder:
     """Turns a seat's view into a fixed-length float32 vector.
 
     Per traveller (the observer first, then the following seats, then seatless ones):
-    position, slot, coins, total points, each score category, each counter, its
-    collection (a count per card), how many secret cards it holds. Per zone that is not
+    position, slot, coins, total points, each score category, each counter a plugin
+    declared ``observed`` (:meth:`~tokaido_rules.Registry.add_counter`), its collection
+    (a count per card), how many secret cards it holds. Per zone that is not
     a traveller's: its size and, when the observer may see it, a count per card; the
     observer's own private zones likewise. Then the decision being taken (one-hot over
     the step kinds) and whether it is the observer's. Everything comes from the view.
@@ -165,7 +166,7 @@ class ObservationEncoder:
         self.rules = rules
         self.cards = {c: i for i, c in enumerate(sorted(registry.cards))}
         self.categories = list(registry.categories)
-        self.counters = ["base.donation", "base.inn_meals"]
+        self.counters = list(registry.observed_counters())  # the plugins' own choice
         self.families = sorted({COLLECTION, SECRET} | {z for z, v in registry.zones.items()
                                                       if v == "seat"})
         self.zones = sorted(z for z in registry.zones if z not in self.families)

@@ -27,18 +27,29 @@ from .errors import (
     PluginConflictError,
     PluginDefinitionError,
     PluginError,
+    SetupError,
     TokaidoError,
     UnknownPluginError,
 )
 from .events import CORE_EVENTS, Action, Move
 from .frozen import EMPTY, FrozenMap, freeze
 from .model import COLLECTION, SECRET, GameState, Space, Staged, Step
+from .moves import (
+    GAME_OVER_STEP,
+    MOVE,
+    START_COINS_STEP,
+    _explain_move,
+    _game_over,
+    _start_coins,
+    legal_moves,
+    resolve_move,
+)
 from .registry import Registry
-from .render import Note
+from .scene import Note
 
 if TYPE_CHECKING:
     from .engine import Context
-    from .render import Scene
+    from .scene import Scene
 
 ENTRY_POINT_GROUP = "tokaido_rules"
 
@@ -264,17 +275,6 @@ class _CorePlugin:
             if issubclass(cls, Action):
                 continue
             registry.add_event(cls)
-        from .engine import (
-            GAME_OVER_STEP,
-            MOVE,
-            START_COINS_STEP,
-            _explain_move,
-            _game_over,
-            _start_coins,
-            legal_moves,
-            resolve_move,
-        )
-
         registry.add_zone(COLLECTION, "public")
         registry.add_zone(SECRET, "seat")
         registry.add_step(MOVE, legal=legal_moves, explain=_explain_move,  # type: ignore[arg-type]
@@ -627,6 +627,26 @@ class Hooks:
         groups = self._results("tokaido_render_notes", (scene,), _NOTES_PROBLEM)
         return [note for group in groups for note in group]
 
+    def render_glossary(self, registry: Registry) -> FrozenMap[str, str]:
+        """Every plugin's words for its things (``tokaido_render_glossary``), merged in
+        plugin order (a later word replaces an earlier); a plugin that raises or returns
+        anything but a mapping of str to str is a :class:`PluginError`. Uncached: ask
+        :func:`tokaido_rules.scene.glossary`, which keeps it per ruleset."""
+        name = "tokaido_render_glossary"
+        args = (registry,)
+        try:
+            results = self._pm.hook.tokaido_render_glossary(registry=registry)
+        except TokaidoError:
+            raise
+        except Exception as exc:
+            raise self._raised(name, exc, args, _glossary_problem) from exc
+        if not isinstance(results, list) or any(_glossary_problem(r) for r in results):
+            raise _blame(self._pm, name, args, _glossary_problem)
+        merged: dict[str, str] = {}
+        for found in results:
+            merged.update(found)
+        return FrozenMap(merged)
+
     # --- checking -----------------------------------------------------------------------
     def _staged(self, name: str, state: GameState) -> list[Staged]:
         return _flatten(self._results(name, (state,), _STAGED_PROBLEM))
@@ -651,6 +671,25 @@ class Hooks:
 
 MAX_PIECES = 5
 """Travellers in one game, seated and neutral: the board's inns hold no more."""
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+"""A game seats 2 to 5 players (:func:`is_player_count`)."""
+
+
+def is_player_count(players: object) -> bool:
+    """Whether ``players`` is the player count of a game: an int (not a bool) from
+    :data:`MIN_PLAYERS` to :data:`MAX_PLAYERS`. The one place that says so: the engine,
+    the simulator, the wire format and the command line each raise their own error."""
+    return type(players) is int and MIN_PLAYERS <= players <= MAX_PLAYERS
+
+
+def check_players(players: object) -> int:
+    """``players`` if it is a player count (:func:`is_player_count`), else a
+    :class:`SetupError` saying what it must be."""
+    if not is_player_count(players):
+        raise SetupError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}")
+    assert isinstance(players, int)
+    return players
 
 
 def _short(value: object) -> str:
@@ -773,6 +812,16 @@ def _unattributed(impls: list[Any], name: str, problem: str) -> PluginError:
 
 
 _NOTES_PROBLEM = _sequence_problem(Note)
+
+
+def _glossary_problem(found: object) -> str | None:
+    if found is None:
+        return None
+    if not isinstance(found, Mapping):
+        return f"returned {type(found).__name__}, not a mapping of str to str"
+    bad = next((k for k, v in found.items()
+                if not isinstance(k, str) or not isinstance(v, str)), None)
+    return None if bad is None else f"returned an entry {bad!r} that is not str to str"
 
 _ORDER = attrgetter("order")
 

@@ -55,7 +55,7 @@ from .errors import SetupError
 from .events import Action, Event
 from .fast import FastGame, covers
 from .log import SeatCopy, dump_log
-from .ruleset import Ruleset
+from .ruleset import Ruleset, check_players
 
 
 def decision_count(subject: Game | SeatCopy | Iterable[Event]) -> int:
@@ -515,8 +515,7 @@ def _specs(games: int, players: int, plugins: Iterable[str], bots: Sequence[str]
         raise SetupError(f"unknown bot(s) {unknown} (known: {sorted(BOTS)})")
     if not isinstance(games, int) or isinstance(games, bool) or games < 1:
         raise SetupError(f"games must be a positive number, got {games!r}")
-    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 5:
-        raise SetupError(f"players must be 2 to 5, got {players!r}")
+    check_players(players)
     plugin_ids = tuple(plugins)
     frozen_options = tuple(sorted((options or {}).items()))
     ruleset = _ruleset(plugin_ids, frozen_options)  # fail early on a bad ruleset

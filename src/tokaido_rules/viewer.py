@@ -249,7 +249,7 @@ class Narrator:
     setup, before the first decision, is folded but not told."""
 
     def __init__(self, copy: SeatCopy) -> None:
-        from .log import _converter_and_structurers
+        from .codec import _converter_and_structurers
 
         self._registry = copy.ruleset.registry
         self._structurers = _converter_and_structurers(copy.ruleset)[1]

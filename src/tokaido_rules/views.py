@@ -16,16 +16,17 @@ seat may see: a zone's cards or a data value only if each seat may see them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from attrs import field, frozen
 
+from .codec import event_data
 from .errors import TokaidoError
-from .events import Action, Event, fold
+from .events import Action, Event, field_names
 from .frozen import EMPTY, FrozenMap
-from .model import GameState, Piece, Step
+from .model import GameState, Piece, Step, collection_zone
 from .visibility import public_data, split_public_zones, split_zones, visible_data
 
 if TYPE_CHECKING:
@@ -93,8 +94,6 @@ class View:
                           for name in self.zone_sizes})
 
     def collection(self, piece: int) -> tuple[str, ...]:
-        from .model import collection_zone
-
         return self.zones.get(collection_zone(piece), ())
 
     def _repr_svg_(self) -> str:
@@ -212,75 +211,11 @@ def make_public_view(game: Game) -> View:
     return view
 
 
-def determinize(view: View, seed: int) -> Game:
-    """A complete game consistent with everything ``view`` shows, the rest sampled.
-
-    The cards the seat cannot see are dealt at random (from ``seed``) into the hidden
-    zones, respecting each zone's card backs (a meal deck gets meals); hidden game data
-    is left out, and the game's own seed is ``seed``. This is what a bot that must not
-    read hidden state searches on (information-set sampling). A public view works too:
-    then every card some seat may not see is sampled.
-    """
-    from .chance import event_stream, shuffle
-    from .engine import Game, make_rules
-    from .ruleset import Setup
-
-    registry = view.ruleset.registry
-    seen: dict[str, int] = {}
-    for cards in view.zones.values():
-        for card in cards:
-            seen[card] = seen.get(card, 0) + 1
-    pools: dict[str, list[str]] = {}
-    for card, home, copies in registry.deck_census():
-        left = copies - seen.get(card, 0)
-        if left > 0:
-            pool = pools.get(home)
-            if pool is None:
-                pool = pools[home] = []
-            pool.extend([card] * left)
-    stream = event_stream(seed, 0)
-    draw = 0
-    for pool in pools.values():
-        draw = shuffle(pool, stream, draw)
-    zones = dict(view.zones)
-    for name in sorted(view.hidden_backs):
-        dealt: list[str] = []
-        for home, count in sorted(view.hidden_backs[name].items()):
-            pool = pools.get(home, [])
-            dealt.extend(pool[:count])
-            del pool[:count]
-        zones[name] = tuple(dealt)
-    rules = make_rules(view.ruleset, view.players, Setup())
-    state = GameState(rules=rules, seed=seed, pieces=view.pieces, zones=FrozenMap(zones),
-                      agenda=view.agenda, data=view.data, seq=view.seq, turn=view.turn,
-                      over=view.over)
-    return Game(state, ())
-
-
-def redacted_events(
-    game: Game, seat: int | None
-) -> Iterator[tuple[Event, dict[str, Any], tuple[str, ...]]]:
-    """Each event with the data ``seat`` may see (``None``: every seat) and the names of
-    the withheld fields."""
-    from .engine import initial_state
-
-    if seat is not None:
-        seat = check_seat(game.state, seat)
-    state = initial_state(game.state.rules, game.seed)
-    for event in game.events:
-        state = fold(state, event)
-        data, withheld = redact(event, state, seat)
-        yield event, data, withheld
-
-
 def redact(event: Event, state: GameState,
            seat: int | None) -> tuple[dict[str, Any], tuple[str, ...]]:
     """The data of ``event`` that ``seat`` may see (``state``: right after the event), and
     the names of the withheld fields; ``seat`` ``None``: the data every seat may see
     (:func:`public_fields`), as in the public copy of the log."""
-    from .events import field_names
-    from .log import event_data
-
     shown = set(event.visible_fields(state, seat)) if seat is not None else public_fields(
         event, state)
     data = event_data(event)

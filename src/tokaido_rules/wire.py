@@ -42,26 +42,21 @@ import attrs
 import cattrs
 from cattrs.errors import IterableValidationError, IterableValidationNote
 
-from .errors import IllegalActionError, LogFormatError, TokaidoError
-from .events import Action, Event, field_names
-from .frozen import FrozenMap
-from .log import (
-    EVENT_KEYS,
-    FORMAT,
-    FORMAT_VERSION,
-    HEADER_KEYS,
+from .codec import (
     MAX_DEPTH,
-    MAX_LINE,
-    TRAILER,
     _converter_and_structurers,
     _format,
     _shown,
-    _where,
     event_data,
     make_converter,
 )
+from .errors import IllegalActionError, LogFormatError, TokaidoError
+from .events import Action, Event, field_names
+from .frozen import FrozenMap
+from .log import EVENT_KEYS, FORMAT, FORMAT_VERSION, HEADER_KEYS, MAX_LINE, TRAILER, _where
 from .model import Piece, Step
-from .ruleset import MAX_PIECES, Ruleset
+from .ruleset import MAX_PIECES, MIN_PLAYERS, Ruleset, is_player_count
+from .ruleset import MAX_PLAYERS as MAX_PLAYERS
 from .views import View
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -69,8 +64,7 @@ MAX_SAFE_INTEGER = 2**53 - 1
 every integer from ``-MAX_SAFE_INTEGER`` to ``MAX_SAFE_INTEGER`` exactly."""
 MAX_NESTING = MAX_DEPTH + 4
 """The deepest nesting of arrays and objects in a message: a view's free-form data may
-nest :data:`~tokaido_rules.log.MAX_DEPTH` deep, inside the view's own three levels."""
-MAX_PLAYERS = 5
+nest :data:`~tokaido_rules.codec.MAX_DEPTH` deep, inside the view's own three levels."""
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 Message = str | bytes | bytearray | Mapping[str, Any]
@@ -228,8 +222,9 @@ def decode_view(data: Message, ruleset: Ruleset) -> View:
         except Exception as exc:
             raise LogFormatError(f"view {_problems(exc, name)}") from None
     players = values["players"]
-    if not 2 <= players <= MAX_PLAYERS:
-        raise LogFormatError(f"view field 'players': {players} is not 2 to {MAX_PLAYERS}")
+    if not is_player_count(players):
+        raise LogFormatError(f"view field 'players': {players} is not {MIN_PLAYERS} to "
+                             f"{MAX_PLAYERS}")
     pieces = _pieces(ruleset, players)
     steps = [(f"agenda[{i}]", step) for i, step in enumerate(values["agenda"])]
     for where, step in [*steps, ("current_step", values["current_step"])]:
@@ -568,8 +563,9 @@ def schemas(ruleset: Ruleset, players: int | None = None) -> dict[str, Any]:
     """
     pieces = MAX_PIECES
     if players is not None:
-        if type(players) is not int or not 2 <= players <= MAX_PLAYERS:
-            raise ValueError(f"players must be 2 to {MAX_PLAYERS}, got {players!r}")
+        if not is_player_count(players):
+            raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, "
+                             f"got {players!r}")
         pieces = players + ruleset.hooks.neutral_travellers(players)
     registry = ruleset.registry
     build = _SchemaBuilder(players if players is not None else MAX_PLAYERS, pieces)
