@@ -508,3 +508,79 @@ def test_the_page_says_when_the_server_is_gone_and_comes_back(
         assert table.game.state.seq > seq  # the click was sent once the server was back
     finally:
         running.stop()
+
+
+# --- take-backs and clocks (issue #40) ------------------------------------------------
+
+
+def _body_is(driver: Any, name: str, value: str, timeout: float = 30) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, timeout).until(
+        lambda d: d.find_element("tag name", "body").get_attribute(name) == value)
+
+
+def _play_until(table: Any, seat: int, allowed: bool) -> None:
+    """Play each seat's first action through the table until ``seat`` has just decided
+    and may (or may not) take it back."""
+    from tokaido_rules.wire import encode_action
+
+    for _ in range(300):
+        game = table.game
+        current = game.current_player
+        table.act(current, {"action": encode_action(game.legal_actions()[0]),
+                            "expected_seq": game.state.seq})
+        if current == seat and table.take_back_check(seat).allowed is allowed:
+            return
+    raise AssertionError("no such point")
+
+
+def test_a_take_back_and_its_refusal_in_the_page(browser: Any, server: tuple[str, Any]
+                                                  ) -> None:
+    """The button is off with the reason where the rule refuses; where it allows, a
+    click takes the decision back and the page redraws at the lower seq with the whole
+    log once."""
+    from selenium.webdriver.common.by import By
+
+    url, lobby = server
+    table, _ = lobby.create(2, ["base"], seed=11)
+    _join_page(browser, url, table, 0)
+    table.join(1)
+    _play_until(table, 0, False)
+    _body_is(browser, "data-seq", str(table.game.state.seq))
+    button = _by_id(browser, "takeback")
+    assert button.is_displayed() and not button.is_enabled()
+    assert "No take-back now" in _by_id(browser, "takeback-why").text
+    _play_until(table, 0, True)
+    _body_is(browser, "data-seq", str(table.game.state.seq))
+    to = table.take_back_check(0).to_seq
+    _by_id(browser, "takeback").click()
+    _body_is(browser, "data-takebacks", "1")
+    _body_is(browser, "data-seq", str(to))
+    import json
+
+    fresh = json.loads(table.document(0, 0))
+    shown = [p.text for p in browser.find_elements(By.CSS_SELECTOR, "#events p")]
+    assert shown == [s["words"] for s in fresh["steps"]]
+
+
+def test_the_clock_hands_a_seat_to_a_bot_in_the_page(browser: Any, server: tuple[str, Any]
+                                                     ) -> None:
+    """A table with a one-second clock: the page shows the time left; when it runs out
+    the stand-in bot plays the decision (the record says so) and the page moves on."""
+    url, lobby = server
+    table, _ = lobby.create(2, ["base"], seed=12, clock=1, stand_in="random")
+    _join_page(browser, url, table, 0)
+    table.join(1)
+    import time
+
+    start = table.game.state.seq
+    for _ in range(600):
+        if any(d.played_by == "bot:random (clock)" for d in table.decisions()):
+            break
+        time.sleep(0.05)
+    assert any(d.played_by == "bot:random (clock)" for d in table.decisions())
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 30).until(lambda d: int(
+        d.find_element("tag name", "body").get_attribute("data-seq") or 0) > start)

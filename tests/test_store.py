@@ -25,6 +25,7 @@ from tokaido_rules.store import (
     StoreBusyError,
     StoreError,
     TableRecord,
+    TableRules,
     TableStore,
 )
 from tokaido_rules.tables import Lobby, Table, TableError
@@ -54,10 +55,11 @@ class FailingStore(TableStore):
             raise StoreError(f"{self.path}: database or disk is full")
         super().append(table_id, first, lines, decision, seat)
 
-    def create(self, record: TableRecord, lines: Sequence[str] = ()) -> None:
+    def create(self, record: TableRecord, lines: Sequence[str] = (),
+               rules: TableRules | None = None) -> None:
         if self.failing:
             raise StoreError(f"{self.path}: database or disk is full")
-        super().create(record, lines)
+        super().create(record, lines, rules)
 
 
 def _snapshot(table: Table) -> tuple[Any, ...]:

@@ -37,7 +37,7 @@ from attrs import frozen
 from .errors import TokaidoError
 
 __all__ = ["StoreError", "StoreBusyError", "SeatRecord", "TableRecord", "Decision",
-           "TableStore", "SCHEMA", "MIGRATIONS", "TIMEOUT"]
+           "TableStore", "SCHEMA", "MIGRATIONS", "TIMEOUT", "TableRules", "TakeBackRecord"]
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: the first layout (tokaido-rules 0.x): tables, seats, log lines, decisions
@@ -71,6 +71,32 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ("""CREATE TABLE activity (
         table_id TEXT PRIMARY KEY REFERENCES tables(id),
         at REAL NOT NULL) WITHOUT ROWID""",),
+    # 3: take-backs, clocks and leaving (issue #40): each table's rules for them, the
+    # take-backs done, the deadline of the decision at hand, the seats away
+    ("""CREATE TABLE table_rules (
+        table_id TEXT PRIMARY KEY REFERENCES tables(id),
+        takeback TEXT NOT NULL CHECK (takeback IN ('off', 'none', 'all')),
+        clock REAL,
+        stand_in TEXT NOT NULL,
+        away_after REAL) WITHOUT ROWID""",
+     """CREATE TABLE takebacks (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        n INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        from_seq INTEGER NOT NULL,
+        to_seq INTEGER NOT NULL,
+        consent TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (table_id, n)) WITHOUT ROWID""",
+     """CREATE TABLE clocks (
+        table_id TEXT PRIMARY KEY REFERENCES tables(id),
+        seq INTEGER NOT NULL,
+        deadline REAL NOT NULL) WITHOUT ROWID""",
+     """CREATE TABLE away (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        seat INTEGER NOT NULL,
+        why TEXT NOT NULL,
+        PRIMARY KEY (table_id, seat)) WITHOUT ROWID"""),
 )
 """The steps from one layout of the database to the next: step ``n`` (from 1) takes a
 database of layout ``n - 1`` to layout ``n``, one SQL statement after another. A
@@ -138,6 +164,38 @@ class Decision:
     seq: int
     seat: int
     played_by: str
+
+
+TakeBackRule = Literal["off", "none", "all"]
+
+
+@frozen
+class TableRules:
+    """A table's rules for take-backs, clocks and leaving, set at its creation:
+    ``takeback``: ``"off"`` (none allowed), ``"none"`` (a seat takes back its decision
+    with nobody's consent, when the rule of :mod:`~tokaido_rules.takeback` allows it) or
+    ``"all"`` (every other person at the table must agree); ``clock``: seconds per
+    decision (``None``: no clock), after which the ``stand_in`` bot plays that decision;
+    ``away_after``: seconds with no page of a seat connected after which the seat is
+    away and the ``stand_in`` bot plays it until its person returns (``None``: never)."""
+
+    takeback: TakeBackRule = "none"
+    clock: float | None = None
+    stand_in: str = "greedy"
+    away_after: float | None = None
+
+
+@frozen
+class TakeBackRecord:
+    """One take-back done: by ``seat``, from ``from_seq`` (the table's seq before) back
+    to ``to_seq``, with the consent of the seats in ``consent``, at ``at``
+    (``time.time()``)."""
+
+    seat: int
+    from_seq: int
+    to_seq: int
+    consent: tuple[int, ...]
+    at: float
 
 
 class TableStore:
@@ -245,9 +303,11 @@ class TableStore:
             os.close(self._held)  # closing the descriptor releases the flock
             self._held = None
 
-    def create(self, record: TableRecord, lines: Sequence[str] = ()) -> None:
-        """Store a new table: its header, seats and first log lines (its setup, up to
-        the first decision), in one transaction."""
+    def create(self, record: TableRecord, lines: Sequence[str] = (),
+               rules: TableRules | None = None) -> None:
+        """Store a new table: its header, seats, first log lines (its setup, up to
+        the first decision) and its rules for take-backs, clocks and leaving, in one
+        transaction."""
         with self._transaction() as db:
             db.execute("BEGIN IMMEDIATE")
             db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?)", (
@@ -257,6 +317,10 @@ class TableStore:
                 (record.id, s.seat, s.kind, s.bot, s.token_hash) for s in record.seats])
             db.executemany("INSERT INTO lines VALUES (?, ?, ?)",
                            [(record.id, n, line) for n, line in enumerate(lines)])
+            if rules is not None:
+                db.execute("INSERT INTO table_rules VALUES (?, ?, ?, ?, ?)",
+                           (record.id, rules.takeback, rules.clock, rules.stand_in,
+                            rules.away_after))
 
     def tables(self) -> list[TableRecord]:
         """Every stored table, oldest first."""
@@ -323,7 +387,8 @@ class TableStore:
             missing = [i for i in table_ids if i not in known]
             if missing:
                 raise StoreError(f"{self.path}: no table {missing[0]}")
-            for name in ("activity", "decisions", "lines", "seats"):
+            for name in ("away", "clocks", "takebacks", "table_rules", "activity",
+                         "decisions", "lines", "seats"):
                 db.executemany(f"DELETE FROM {name} WHERE table_id = ?",
                                [(i,) for i in table_ids])
             db.executemany("DELETE FROM tables WHERE id = ?", [(i,) for i in table_ids])
@@ -363,6 +428,84 @@ class TableStore:
                  "seq": count - ended, "over": bool(ended),
                  "active": created if at is None else max(at, created)}
                 for i, created, players, plugins, count, ended, at, kinds in rows]
+
+    # --- take-backs, clocks and leaving (layout 3, issue #40) ----------------------------
+
+    def set_rules(self, table_id: str, rules: TableRules) -> None:
+        """Store (or replace) a table's rules for take-backs, clocks and leaving."""
+        with self._transaction() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT OR REPLACE INTO table_rules VALUES (?, ?, ?, ?, ?)",
+                       (table_id, rules.takeback, rules.clock, rules.stand_in,
+                        rules.away_after))
+
+    def rules(self) -> dict[str, TableRules]:
+        """Each table's stored rules (a table of an older layout has none: the
+        defaults)."""
+        with self._reading() as db:
+            return {row[0]: TableRules(*row[1:]) for row in db.execute(
+                "SELECT table_id, takeback, clock, stand_in, away_after FROM table_rules")}
+
+    def take_back(self, table_id: str, record: TakeBackRecord) -> None:
+        """In one transaction: remove the table's log lines and decisions from
+        ``record.to_seq`` on (line ``n`` is event ``n``: the stored lines of an
+        unfinished table are its events after the header) and record the take-back."""
+        with self._transaction() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("DELETE FROM lines WHERE table_id = ? AND n >= ?",
+                       (table_id, record.to_seq))
+            db.execute("DELETE FROM decisions WHERE table_id = ? AND seq >= ?",
+                       (table_id, record.to_seq))
+            n = db.execute("SELECT count(*) FROM takebacks WHERE table_id = ?",
+                           (table_id,)).fetchone()[0]
+            db.execute("INSERT INTO takebacks VALUES (?, ?, ?, ?, ?, ?, ?)", (
+                table_id, n, record.seat, record.from_seq, record.to_seq,
+                json.dumps(list(record.consent)), record.at))
+
+    def takebacks(self, table_id: str) -> list[TakeBackRecord]:
+        """The take-backs done at a table, in order."""
+        with self._reading() as db:
+            return [TakeBackRecord(seat, from_seq, to_seq, tuple(json.loads(consent)), at)
+                    for seat, from_seq, to_seq, consent, at in db.execute(
+                        "SELECT seat, from_seq, to_seq, consent, at FROM takebacks "
+                        "WHERE table_id = ? ORDER BY n", (table_id,))]
+
+    def set_clock(self, table_id: str, seq: int, deadline: float | None) -> None:
+        """Store the deadline of the decision at ``seq`` (``None``: no clock runs)."""
+        with self._transaction() as db:
+            db.execute("BEGIN IMMEDIATE")
+            if deadline is None:
+                db.execute("DELETE FROM clocks WHERE table_id = ?", (table_id,))
+            else:
+                db.execute("INSERT OR REPLACE INTO clocks VALUES (?, ?, ?)",
+                           (table_id, seq, deadline))
+
+    def clocks(self) -> dict[str, tuple[int, float]]:
+        """By table, the seq of the decision whose clock runs and its deadline."""
+        with self._reading() as db:
+            return {row[0]: (row[1], row[2]) for row in db.execute(
+                "SELECT table_id, seq, deadline FROM clocks")}
+
+    def set_away(self, table_id: str, seat: int, why: str | None) -> None:
+        """Store that ``seat`` is away (``why``: ``"left"`` or ``"absent"``), or back
+        (``None``)."""
+        with self._transaction() as db:
+            db.execute("BEGIN IMMEDIATE")
+            if why is None:
+                db.execute("DELETE FROM away WHERE table_id = ? AND seat = ?",
+                           (table_id, seat))
+            else:
+                db.execute("INSERT OR REPLACE INTO away VALUES (?, ?, ?)",
+                           (table_id, seat, why))
+
+    def away(self) -> dict[str, dict[int, str]]:
+        """By table, the seats away and why."""
+        out: dict[str, dict[int, str]] = {}
+        with self._reading() as db:
+            for table_id, seat, why in db.execute("SELECT table_id, seat, why FROM away"):
+                out.setdefault(table_id, {})[seat] = why
+        return out
+
 
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__

@@ -19,6 +19,7 @@ at its last ``seq``.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import hmac
@@ -32,13 +33,22 @@ from typing import Any
 
 from .bots import BOTS, next_action
 from .chance import bot_seed, new_seed
-from .engine import Game, new_game
+from .engine import Game, new_game, replay
 from .errors import IllegalActionError, StaleActionError, TokaidoError
 from .log import LogFeed, _verify
 from .model import collection_zone
 from .render import card_facts, describe_action, final_standings, legend_html, outcome, svg
 from .ruleset import Ruleset
-from .store import Decision, SeatRecord, StoreError, TableRecord, TableStore
+from .store import (
+    Decision,
+    SeatRecord,
+    StoreError,
+    TableRecord,
+    TableRules,
+    TableStore,
+    TakeBackRecord,
+)
+from .takeback import TakeBack, check_take_back
 from .viewer import Narrator
 from .wire import decode_action, encode_action, encode_view
 
@@ -125,8 +135,25 @@ class Table:
     """One game at a server: its seats, its audiences, and its stored record."""
 
     def __init__(self, record: TableRecord, game: Game, store: TableStore | None,
-                 decisions: Sequence[Decision] = (), stored_lines: int | None = None) -> None:
+                 decisions: Sequence[Decision] = (), stored_lines: int | None = None,
+                 rules: TableRules | None = None) -> None:
         self.id = record.id
+        self.rules = TableRules() if rules is None else rules
+        """Its rules for take-backs, clocks and leaving (set at creation)."""
+        self.takebacks: list[TakeBackRecord] = []
+        """The take-backs done, in order (their number tells a client the table went
+        back)."""
+        self.request: dict[str, Any] | None = None
+        """A take-back waiting for the others' consent: ``seat``, ``from_seq``,
+        ``agreed`` (seats), ``waiting`` (seats), or ``None``."""
+        self.away: dict[int, str] = {}
+        """The seats away (``"left"``, ``"absent"``), which the stand-in bot plays."""
+        self.deadline: tuple[int, float] | None = None
+        """The seq of the decision whose clock runs, and when it runs out."""
+        self.seen: dict[int, float] = {}
+        """When each seat's page last asked (``time.time()``), for ``away_after``."""
+        self.pages: dict[int, int] = {}
+        """How many requests of each seat are under way."""
         self.record = record
         self.game = game
         self._seats = list(record.seats)
@@ -179,6 +206,7 @@ class Table:
                                  + (f" (a {record.bot} bot plays it)" if record.bot else ""))
             token = secrets.token_urlsafe(32)
             self._set_seat(SeatRecord(seat, "human", None, _hash(token)))
+            self._wind_clock()
             return token
 
     def hand_to_bot(self, seat: int, bot: object) -> None:
@@ -234,6 +262,9 @@ class Table:
         with self._lock:
             if self._seats[seat].kind != "human":
                 raise TableError(409, f"a bot plays seat {seat} now")
+            if seat in self.away:
+                raise TableError(409, f"seat {seat} is away (a bot plays it): take it back "
+                                 "first")
             if self.stalled is not None:  # the bots' turns first, stored at last
                 self._advance()
                 if self.stalled is not None:
@@ -266,18 +297,20 @@ class Table:
         while not game.is_over:
             seat = game.current_player
             assert seat is not None
-            record = self._seats[seat]
-            if record.kind != "bot" or record.bot is None:
+            player = self._bot_for(seat)
+            if player is None:
                 break
+            name, played_by = player
             _test_delay()
-            bot = BOTS[record.bot](bot_seed(game.seed, seat) ^ game.state.seq)
+            bot = BOTS[name](bot_seed(game.seed, seat) ^ game.state.seq)
             game = game.apply(next_action(bot, game))
             try:
-                self._played(game, seat, f"bot:{record.bot}")
+                self._played(game, seat, played_by)
             except StoreError as exc:
                 self.stalled = str(exc)
                 return
         self.stalled = None
+        self._wind_clock()
 
     def _played(self, game: Game, seat: int, by: str) -> None:
         """Store and publish one applied decision: its lines and who played it, in one
@@ -300,6 +333,7 @@ class Table:
             self._pictures.clear()
         for audience in self._audiences.values():
             audience.update(game)
+        self.request = None  # a take-back asked for lapses when the game moves on
         self._changed(self)
 
     # --- kept alive, or not: bots, activity ------------------------------------------
@@ -311,7 +345,7 @@ class Table:
         game = self.game
         seat = game.current_player
         return (not game.is_over and seat is not None and not self.gone
-                and self._seats[seat].kind == "bot")
+                and self._bot_for(seat) is not None)
 
     def play_bots(self) -> None:
         """Let the bots play the decisions at hand up to a person's: what a restarted
@@ -323,6 +357,226 @@ class Table:
     def touch(self, now: float | None = None) -> None:
         """Note activity: an action, or a request of one of its seats."""
         self.active = time.time() if now is None else now
+
+    # --- take-backs, clocks and leaving (issue #40) ------------------------------------
+
+    def _bot_for(self, seat: int) -> tuple[str, str] | None:
+        """The bot that plays ``seat`` now and how its decisions are recorded: the
+        seat's own bot, or the stand-in of a seat whose person is away; ``None``: a
+        person plays it (or nobody has joined)."""
+        record = self._seats[seat]
+        if record.kind == "bot" and record.bot is not None:
+            return record.bot, f"bot:{record.bot}"
+        why = self.away.get(seat)
+        if record.kind == "human" and why is not None:
+            return self.rules.stand_in, f"bot:{self.rules.stand_in} ({why})"
+        return None
+
+    def _wind_clock(self, now: float | None = None) -> None:
+        """Start the clock of the decision at hand if a person's (and stop the last):
+        its deadline is stored, so that a restart keeps the time left."""
+        clock = self.rules.clock
+        if clock is None:
+            return
+        game = self.game
+        seat = game.current_player
+        seq = game.state.seq
+        wanted: tuple[int, float] | None = None
+        if (not game.is_over and seat is not None and self._seats[seat].kind == "human"
+                and seat not in self.away):
+            if self.deadline is not None and self.deadline[0] == seq:
+                return  # this decision's clock runs already
+            wanted = (seq, (time.time() if now is None else now) + clock)
+        if wanted == self.deadline:
+            return
+        if self._store is not None:
+            with contextlib.suppress(StoreError):  # kept in memory; stored at the next
+                self._store.set_clock(self.id, *(wanted or (seq, None)))
+        self.deadline = wanted
+
+    def keep(self, now: float | None = None) -> None:
+        """What the server's keeper does for this table: a decision whose clock ran
+        out is played by the stand-in bot (recorded ``bot:NAME (clock)``), and a seat
+        with no page connected for ``away_after`` seconds is away until its person
+        returns."""
+        now = time.time() if now is None else now
+        with self._lock:
+            if self.gone or self.game.is_over:
+                return
+            after = self.rules.away_after
+            if after is not None:
+                for s in self._seats:
+                    if (s.kind == "human" and s.seat not in self.away
+                            and not self.pages.get(s.seat)
+                            and now - self.seen.setdefault(s.seat, now) >= after):
+                        self._set_away(s.seat, "absent")
+            self._advance()
+            deadline = self.deadline
+            if deadline is None or now < deadline[1] or deadline[0] != self.game.state.seq:
+                return
+            seat = self.game.current_player
+            assert seat is not None
+            name = self.rules.stand_in
+            bot = BOTS[name](bot_seed(self.game.seed, seat) ^ self.game.state.seq)
+            game = self.game.apply(next_action(bot, self.game))
+            try:
+                self._played(game, seat, f"bot:{name} (clock)")
+            except StoreError as exc:
+                self.stalled = str(exc)
+                return
+            self._advance()
+
+    def page(self, seat: int, delta: int, now: float | None = None) -> None:
+        """A request of ``seat``'s page begins (``delta`` 1) or ends (-1): a seat away
+        because no page was connected (``"absent"``) is back."""
+        now = time.time() if now is None else now
+        with self._lock:
+            self.pages[seat] = max(0, self.pages.get(seat, 0) + delta)
+            self.seen[seat] = now
+            if delta > 0 and self.away.get(seat) == "absent":
+                self._set_away(seat, None)
+
+    def leave(self, seat: int) -> None:
+        """The person at ``seat`` leaves: the stand-in bot plays it until they return
+        (:meth:`come_back`)."""
+        with self._lock:
+            if self._seats[seat].kind != "human":
+                raise TableError(409, f"seat {seat} is not a person's")
+            if seat not in self.away:
+                self._set_away(seat, "left")
+            self._advance()
+
+    def come_back(self, seat: int) -> None:
+        """The person at ``seat`` takes their seat back from the stand-in bot."""
+        with self._lock:
+            if self._seats[seat].kind != "human":
+                raise TableError(409, f"seat {seat} is not a person's")
+            if seat in self.away:
+                self._set_away(seat, None)
+            self._wind_clock()
+
+    def set_stand_in(self, bot: object) -> None:
+        """The host names another stand-in bot."""
+        with self._lock:
+            if not isinstance(bot, str) or bot not in BOTS:
+                raise TableError(400, f"bot must be one of {', '.join(BOTS)}")
+            rules = TableRules(self.rules.takeback, self.rules.clock, bot,
+                               self.rules.away_after)
+            if self._store is not None:
+                try:
+                    self._store.set_rules(self.id, rules)
+                except StoreError as exc:
+                    raise _unstored(exc) from None
+            self.rules = rules
+            self._changed(self)
+
+    def _set_away(self, seat: int, why: str | None) -> None:
+        if self._store is not None:
+            try:
+                self._store.set_away(self.id, seat, why)
+            except StoreError as exc:
+                raise _unstored(exc) from None
+        if why is None:
+            self.away.pop(seat, None)
+            self.seen[seat] = time.time()
+        else:
+            self.away[seat] = why
+            if self.deadline is not None:
+                self.deadline = None
+        self._changed(self)
+
+    def _undoable(self) -> set[int]:
+        """The seqs of decisions a take-back may undo with a seat's own: the bots'."""
+        return {d.seq for d in self._decisions if d.played_by.startswith("bot:")}
+
+    def take_back_check(self, seat: int) -> TakeBack:
+        """Whether ``seat`` may take back its last decision now (:mod:`.takeback`;
+        never when the table's rule is ``"off"`` or a bot plays the seat)."""
+        with self._lock:
+            if self.rules.takeback == "off":
+                return TakeBack(seat, None, "this table allows no take-backs")
+            if self._bot_for(seat) is not None:
+                return TakeBack(seat, None, "a bot plays this seat now")
+            return check_take_back(self.game, seat, self._undoable())
+
+    def _consenters(self, seat: int) -> list[int]:
+        """Who must agree to ``seat``'s take-back: every other person at the table."""
+        if self.rules.takeback != "all":
+            return []
+        return [s.seat for s in self._seats if s.kind == "human" and s.seat != seat]
+
+    def ask_take_back(self, seat: int) -> dict[str, Any]:
+        """``seat`` asks to take back its last decision: done at once when nobody's
+        consent is needed, else waiting for the others' (:meth:`answer_take_back`).
+        409 when the rule of :mod:`.takeback` refuses it, with the reason."""
+        with self._lock:
+            check = self.take_back_check(seat)
+            if not check.allowed:
+                raise TableError(409, f"no take-back: {check.reason}")
+            if self.request is not None:
+                raise TableError(409, f"seat {self.request['seat']}'s take-back waits "
+                                 "for an answer")
+            waiting = self._consenters(seat)
+            if not waiting:
+                self._take_back(seat, check, ())
+                return {"done": True, "to_seq": check.to_seq}
+            self.request = {"seat": seat, "from_seq": self.game.state.seq,
+                            "to_seq": check.to_seq, "agreed": [], "waiting": waiting}
+            self._changed(self)
+            return {"done": False, **self.request}
+
+    def answer_take_back(self, seat: int, agree: object) -> dict[str, Any]:
+        """Another person answers the take-back asked for: once all agree it is done
+        (if the rule still allows it); one refusal drops it."""
+        if type(agree) is not bool:
+            raise TableError(400, "agree must be true or false")
+        with self._lock:
+            request = self.request
+            if request is None or seat not in request["waiting"]:
+                raise TableError(409, "no take-back waits for your answer")
+            if not agree:
+                self.request = None
+                self._changed(self)
+                return {"done": False, "refused_by": seat}
+            request["waiting"].remove(seat)
+            request["agreed"].append(seat)
+            if request["waiting"]:
+                self._changed(self)
+                return {"done": False, **request}
+            self.request = None
+            check = self.take_back_check(request["seat"])
+            if not check.allowed:
+                self._changed(self)
+                raise TableError(409, f"no take-back: {check.reason}")
+            self._take_back(request["seat"], check, tuple(request["agreed"]))
+            return {"done": True, "to_seq": check.to_seq}
+
+    def _take_back(self, seat: int, check: TakeBack, consent: tuple[int, ...]) -> None:
+        """Go back to ``check.to_seq``: the stored lines and decisions after it are
+        removed and the take-back recorded, in one transaction, before anyone is told;
+        every audience's copy is made again from the game at that point."""
+        to = check.to_seq
+        assert to is not None
+        events = self.game.events[:to]
+        game = Game(replay(self.game.state.rules, self.game.seed, events), events)
+        record = TakeBackRecord(seat, self.game.state.seq, to, consent, time.time())
+        if self._store is not None:
+            try:
+                self._store.take_back(self.id, record)
+            except StoreError as exc:
+                raise _unstored(exc) from None
+        self.game = game
+        self._full = LogFeed(game, since=len(game.events))
+        self._stored = to
+        self._decisions = [d for d in self._decisions if d.seq < to]
+        self._audiences.clear()
+        self._recent = {game.state.seq: game}
+        self._pictures.clear()
+        self.takebacks.append(record)
+        self.request = None
+        self.deadline = None
+        self._changed(self)
+        self._advance()
 
     # --- what each audience is told ---------------------------------------------------
 
@@ -346,15 +600,24 @@ class Table:
                                               else game.view(seat))
         return found
 
-    def document(self, seat: int | None, since: int | None = None) -> str:
+    def document(self, seat: int | None, since: int | None = None,
+                 takebacks: int | None = None) -> str:
         """What a client is told, as JSON text: the view of ``seat`` (``None``: the
         public view), its picture and actions, the table's seats, and the log lines and
-        steps (in words, with pictures) since ``since`` (default: none, only now)."""
+        steps (in words, with pictures) since ``since`` (default: none, only now).
+
+        A client that is ahead of the table (``since`` beyond its seq), or that knows
+        another number of take-backs than ``takebacks``, missed a take-back: it gets
+        the whole log again, with ``"reset": true``, to draw afresh."""
         with self._lock:
             if self.stalled is not None:  # the bots' moves the database refused: again
                 self._advance()
             game = self.game
             seq = game.state.seq
+            reset = since is not None and (since > seq or (
+                takebacks is not None and takebacks != len(self.takebacks)))
+            if reset:
+                since = 0
             since = seq if since is None else max(0, min(since, seq))
             audience = self._audience(seat)
             view = game.public_view() if seat is None else game.view(seat)
@@ -377,8 +640,51 @@ class Table:
                     "scores": scores, "outcome": outcome(game) if game.is_over else None,
                     "legend": legend_html(view) if since == seq else None,
                     "view": encode_view(view), "svg": self._picture(seat, seq) or svg(view)}
+            head.update(self._evening(seat, reset))
             text = _dumps(head)
             return text[:-1] + ',"lines":[' + ",".join(lines) + "]}"
+
+    def _evening(self, seat: int | None, reset: bool) -> dict[str, Any]:
+        """The document's part on take-backs, clocks and leaving: ``takebacks`` (how
+        many were done), ``reset``, ``takeback`` (for a seat: whether it may take back
+        its last decision now, and why not), ``takeback_request`` (one waiting for
+        consent), ``clock`` (the decision's deadline and seconds left), ``away`` (the
+        seats a stand-in bot plays, and why) and the table's ``rules``."""
+        check = None
+        if seat is not None and not self.game.is_over:
+            found = self.take_back_check(seat)
+            check = {"allowed": found.allowed, "reason": found.reason,
+                     "to_seq": found.to_seq}
+        clock = None
+        if self.deadline is not None and self.deadline[0] == self.game.state.seq:
+            clock = {"seat": self.game.current_player, "deadline": self.deadline[1],
+                     "left": max(0.0, round(self.deadline[1] - time.time(), 1))}
+        rules = self.rules
+        return {"takebacks": len(self.takebacks), "reset": reset, "takeback": check,
+                "takeback_request": self.request, "clock": clock,
+                "away": {str(k): v for k, v in sorted(self.away.items())},
+                "rules": {"takeback": rules.takeback, "clock": rules.clock,
+                          "stand_in": rules.stand_in, "away_after": rules.away_after}}
+
+    def progress(self) -> int:
+        """How far the journey has gone, in percent: the travellers' mean position
+        over the road's length (100 once over)."""
+        game = self.game
+        if game.is_over:
+            return 100
+        rules = game.state.rules
+        start, end = rules.start, len(rules.board) - 1
+        pieces = game.state.pieces
+        if end <= start or not pieces:
+            return 0
+        mean = sum(max(0, p.position - start) for p in pieces) / len(pieces)
+        return max(0, min(100, round(100 * mean / (end - start))))
+
+    def takeback_list(self) -> list[dict[str, Any]]:
+        """The take-backs done: who, from and to which seq, with whose consent, when."""
+        with self._lock:
+            return [{"seat": t.seat, "from_seq": t.from_seq, "to_seq": t.to_seq,
+                     "consent": list(t.consent), "at": t.at} for t in self.takebacks]
 
     def _purse(self, view: Any) -> list[dict[str, Any]]:
         """What the seat holds (each traveller it plays): coins, points and its
@@ -434,7 +740,9 @@ class Table:
             return {"table": self.id, "players": self.record.players,
                     "plugins": list(self.record.plugins), "options": dict(self.record.options),
                     "created": self.record.created, "seq": self.game.state.seq,
-                    "over": self.game.is_over, "seats": self.seat_list()}
+                    "over": self.game.is_over, "seats": self.seat_list(),
+                    "progress": self.progress(), "takeback": self.rules.takeback,
+                    "clock": self.rules.clock}
 
 
 class Lobby:
@@ -465,6 +773,9 @@ class Lobby:
         self._resumer: threading.Thread | None = None
         self.on_change: Callable[[Table], None] = lambda table: None
         self.on_refused: Callable[[str, str], None] = on_refused or (lambda i, why: None)
+        self._rules_read: dict[str, TableRules] | None = None
+        self._clocks_read: tuple[dict[str, tuple[int, float]], dict[str, dict[int, str]]] | \
+            None = None
         if store is not None:
             records = store.tables()
             if background:
@@ -523,7 +834,9 @@ class Lobby:
             self._broken[record.id] = reason
             self.on_refused(record.id, reason)
             return
-        table = Table(record, game, self.store, decisions, len(lines))
+        table = Table(record, game, self.store, decisions, len(lines),
+                      self._evening_rules().get(record.id))
+        self._resume_evening(table)
         self._adopt(table)
 
     def _adopt(self, table: Table) -> None:
@@ -532,9 +845,13 @@ class Lobby:
 
     def create(self, players: object, plugins: object = ("base",),
                options: object = None, bots: object = None,
-               seed: int | None = None) -> tuple[Table, str]:
+               seed: int | None = None, *, takeback: object = "none",
+               clock: object = None, stand_in: object = "greedy",
+               away_after: object = None) -> tuple[Table, str]:
         """A new table (``bots``: seat number to bot name; the other seats are open),
-        and its host token, which may hand any seat to a bot."""
+        and its host token, which may hand any seat to a bot. ``takeback``, ``clock``,
+        ``stand_in``, ``away_after``: its :class:`~tokaido_rules.store.TableRules`."""
+        rules = _table_rules(takeback, clock, stand_in, away_after)
         if type(players) is not int or not 2 <= players <= 5:
             raise TableError(400, "players must be from 2 to 5")
         if (not isinstance(plugins, list | tuple) or not plugins
@@ -564,10 +881,13 @@ class Lobby:
                                  _hash(host), first[0], seats)
             if self.store is not None:
                 try:
-                    self.store.create(record, first[1:])  # one transaction
+                    if rules == TableRules():  # the defaults: nothing to store
+                        self.store.create(record, first[1:])  # one transaction
+                    else:
+                        self.store.create(record, first[1:], rules)
                 except StoreError as exc:
                     raise _unstored(exc) from None
-            table = Table(record, game, self.store, (), len(first) - 1)
+            table = Table(record, game, self.store, (), len(first) - 1, rules)
             self._adopt(table)
         table.start()
         return table, host
@@ -696,3 +1016,54 @@ class Lobby:
             table.active = max(table.active, stored.get(table.id, 0.0))
         self._saved.update(stored)
         self._saved.setdefault("", 0.0)  # loaded, even with nothing stored
+
+    # --- take-backs, clocks and leaving (issue #40) ------------------------------------
+
+    def _evening_rules(self) -> dict[str, TableRules]:
+        """The stored rules of every table, read once (older tables have none)."""
+        if self._rules_read is None:
+            self._rules_read = {} if self.store is None else self.store.rules()
+        return self._rules_read
+
+    def _resume_evening(self, table: Table) -> None:
+        """A resumed table's take-backs, seats away and running clock (its deadline as
+        stored: the time left survives the restart)."""
+        if self.store is None:
+            return
+        table.takebacks = self.store.takebacks(table.id)
+        if self._clocks_read is None:
+            self._clocks_read = (self.store.clocks(), self.store.away())
+        clocks, away = self._clocks_read
+        table.away = dict(away.get(table.id, {}))
+        clock = clocks.get(table.id)
+        if clock is not None and clock[0] == table.game.state.seq:
+            table.deadline = clock
+        table._wind_clock()
+
+    def keep_clocks(self, now: float | None = None) -> None:
+        """Clocks run out and departures (:meth:`Table.keep`) at every table with a
+        clock or an ``away_after``, or a seat away."""
+        for table in self.tables():
+            if table.rules.clock is not None or table.rules.away_after is not None \
+                    or table.away:
+                table.keep(now)
+
+
+def _seconds(name: str, value: object) -> float | None:
+    if value is None:
+        return None
+    if type(value) not in (int, float) or not 1 <= float(value) <= 86_400:  # type: ignore[arg-type]
+        raise TableError(400, f"{name} must be seconds from 1 to 86400, or null")
+    return float(value)  # type: ignore[arg-type]
+
+
+def _table_rules(takeback: object, clock: object, stand_in: object,
+                 away_after: object) -> TableRules:
+    """Check the rules of a new table (400 for bad values)."""
+    if takeback not in ("off", "none", "all"):
+        raise TableError(400, 'takeback must be "off", "none" (no consent needed) or '
+                         '"all" (every other person agrees)')
+    if not isinstance(stand_in, str) or stand_in not in BOTS:
+        raise TableError(400, f"stand_in must be one of {', '.join(BOTS)}")
+    return TableRules(takeback, _seconds("clock", clock), stand_in,
+                      _seconds("away_after", away_after))

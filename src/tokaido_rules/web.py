@@ -22,7 +22,15 @@ The pages and the server speak the JSON wire format (:mod:`tokaido_rules.wire`):
 - ``GET /api/tables/ID/log``: the seat's copy of the log (the public copy without a
   token), the full log once the game is over; ``GET /api/tables/ID/decisions``: who
   played each decision;
-- ``DELETE /api/tables/ID`` with the host's token: delete the table.
+- ``DELETE /api/tables/ID`` with the host's token: delete the table;
+- ``POST /api/tables/ID/takeback`` with the seat's token: take back its last decision
+  (done at once, or asked of the others when the table's ``takeback`` rule is
+  ``"all"``); ``POST /api/tables/ID/takeback/answer`` with ``{"agree": true|false}`` and
+  another seat's token answers; ``GET /api/tables/ID/takebacks``: those done;
+- ``POST /api/tables/ID/leave`` and ``POST /api/tables/ID/return`` with the seat's
+  token: a stand-in bot plays the seat until its person returns;
+  ``POST /api/tables/ID/stand-in`` with ``{"bot": NAME}`` and the host's token names
+  the stand-in bot.
 
 ``GET /api/tables`` also lists the stored tables that are not served (``refused``,
 each with its ``reason``: a stored log that does not verify). A write the database
@@ -47,6 +55,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import socket
 import sys
@@ -113,6 +122,11 @@ MAX_WAIT = 30.0
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 """The names a request may give as its ``Host`` by default: a page of another site that
 rebinds its own name to 127.0.0.1 is refused (400)."""
+
+
+EVENING_FIELDS = ("takeback", "clock", "stand_in", "away_after")
+"""The fields of ``POST /api/tables`` for take-backs, clocks and leaving
+(:class:`~tokaido_rules.store.TableRules`)."""
 
 
 class ServeError(TokaidoError):
@@ -281,13 +295,15 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     async def create_table(request: Request) -> Response:
         body = await body_of(request)
         if not isinstance(body, dict) or not set(body) <= {"players", "plugins", "options",
-                                                           "bots"}:
+                                                           "bots", *EVENING_FIELDS}:
             raise _BadRequest(400, 'the body is {"players": N, "plugins": [...], '
-                              '"options": {...}, "bots": {"SEAT": "BOT"}}')
+                              '"options": {...}, "bots": {"SEAT": "BOT"}, "takeback": '
+                              '"none", "clock": S, "stand_in": "BOT", "away_after": S}')
         may_create(request.client.host if request.client else "")
-        table, host = await run_in_threadpool(
+        evening = {k: body[k] for k in EVENING_FIELDS if k in body}
+        table, host = await run_in_threadpool(functools.partial(
             lobby.create, body.get("players"), body.get("plugins", ["base"]),
-            body.get("options"), body.get("bots"))
+            body.get("options"), body.get("bots"), **evening))
         return JSONResponse({"table": table.id, "host_token": host, **table.summary()},
                             status_code=201)
 
@@ -309,10 +325,14 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             return
         table.touch()
         table.connected += 1
+        with contextlib.suppress(TableError):  # a seat's return that could not be stored
+            table.page(seat, 1)
         try:
             yield
         finally:
             table.connected -= 1
+            with contextlib.suppress(TableError):
+                table.page(seat, -1)
             table.touch()
 
     @api
@@ -321,17 +341,25 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         seat = table.seat_for(token_of(request))
         since = number(request, "since", 1e15)
         wait = number(request, "wait", MAX_WAIT)
+        known = number(request, "takebacks", 1e15)
         with connected(table, seat):
-            return await answer(table, seat, since, wait)
+            return await answer(table, seat, since, wait,
+                                None if known is None else int(known))
+
+    def same(table: Table, since: float, known: int | None) -> bool:
+        """Whether a client at ``since`` that knows ``known`` take-backs has the table
+        as it is (else, a take-back since, it is answered at once)."""
+        return table.game.state.seq == since and (known is None
+                                                  or known == len(table.takebacks))
 
     async def answer(table: Table, seat: int | None, since: float | None,
-                     wait: float | None) -> Response:
-        if wait and since is not None and table.game.state.seq <= since:
+                     wait: float | None, known: int | None = None) -> Response:
+        if wait and since is not None and same(table, since, known):
             future = asyncio.get_running_loop().create_future()
             with waiting:
                 waiters.setdefault(table.id, []).append(future)
             try:
-                if table.game.state.seq <= since:  # not moved on meanwhile
+                if same(table, since, known):  # not moved on meanwhile
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(asyncio.shield(future), wait)
             finally:
@@ -340,7 +368,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                     if future in left:
                         left.remove(future)
         return json_text(await run_in_threadpool(
-            table.document, seat, None if since is None else int(since)))
+            table.document, seat, None if since is None else int(since), known))
 
     @api
     async def action(request: Request) -> Response:
@@ -394,6 +422,63 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         changed(table)  # its long polls answer now
         return JSONResponse({"table": table.id, "deleted": True})
 
+    # --- take-backs, clocks and leaving (issue #40) ------------------------------------
+
+    async def small_body(request: Request, keys: set[str]) -> dict[str, Any]:
+        """A body of these keys (an empty body is ``{}``)."""
+        if not request.headers.get("content-length", "0").strip("0") and keys == set():
+            return {}
+        body = await body_of(request)
+        if not isinstance(body, dict) or set(body) != keys:
+            shown = ", ".join(f'"{k}": ...' for k in sorted(keys))
+            raise _BadRequest(400, f"the body is {{{shown}}}")
+        return body
+
+    @api
+    async def take_back(request: Request) -> Response:
+        table = table_of(request)
+        seat = seat_of(request, table)
+        await small_body(request, set())
+        return JSONResponse(await run_in_threadpool(table.ask_take_back, seat))
+
+    @api
+    async def take_back_answer(request: Request) -> Response:
+        table = table_of(request)
+        seat = seat_of(request, table)
+        body = await small_body(request, {"agree"})
+        return JSONResponse(await run_in_threadpool(table.answer_take_back, seat,
+                                                    body["agree"]))
+
+    @api
+    async def take_backs(request: Request) -> Response:
+        table = table_of(request)
+        return JSONResponse({"takebacks": table.takeback_list()})
+
+    @api
+    async def leave(request: Request) -> Response:
+        table = table_of(request)
+        seat = seat_of(request, table)
+        await small_body(request, set())
+        await run_in_threadpool(table.leave, seat)
+        return JSONResponse({"seat": seat, "away": table.away.get(seat)})
+
+    @api
+    async def come_back(request: Request) -> Response:
+        table = table_of(request)
+        seat = seat_of(request, table)
+        await small_body(request, set())
+        await run_in_threadpool(table.come_back, seat)
+        return JSONResponse({"seat": seat, "away": table.away.get(seat)})
+
+    @api
+    async def stand_in(request: Request) -> Response:
+        table = table_of(request)
+        if not table.is_host(token_of(request)):
+            raise TableError(403, "only the host's token may name the stand-in bot")
+        body = await small_body(request, {"bot"})
+        await run_in_threadpool(table.set_stand_in, body["bot"])
+        return JSONResponse({"stand_in": table.rules.stand_in})
+
     async def not_found(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 404
         return error(status, "no such page" if status == 404 else "not allowed here")
@@ -409,6 +494,12 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         Route("/api/tables/{table}/seats/{seat}/bot", hand, methods=["POST"]),
         Route("/api/tables/{table}/log", log),
         Route("/api/tables/{table}/decisions", decisions),
+        Route("/api/tables/{table}/takeback", take_back, methods=["POST"]),
+        Route("/api/tables/{table}/takeback/answer", take_back_answer, methods=["POST"]),
+        Route("/api/tables/{table}/takebacks", take_backs),
+        Route("/api/tables/{table}/leave", leave, methods=["POST"]),
+        Route("/api/tables/{table}/return", come_back, methods=["POST"]),
+        Route("/api/tables/{table}/stand-in", stand_in, methods=["POST"]),
     ]
     return Starlette(routes=routes, exception_handlers={HTTPException: not_found},
                      middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)),
@@ -606,6 +697,7 @@ class _Keeper:
         try:
             lobby.forget_deleted()
             failed = lobby.play_bots()
+            lobby.keep_clocks()
             for table_id, why in failed.items():
                 if table_id not in self._said:
                     self._said.add(table_id)

@@ -1,0 +1,193 @@
+"""Take-backs, clocks and leaving at a table (issue #40), through the API: a take-back
+is allowed as the rule of :mod:`tokaido_rules.takeback` says, removes the stored lines
+after its point (the rest still verifies), is recorded with who agreed, and every client
+at a later seq is told; a clock or a departure hands the seat to the stand-in bot, whose
+decisions say so; the deadline and the seats away survive a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from tokaido_rules import verify_log
+from tokaido_rules.store import TableStore
+from tokaido_rules.tables import Lobby, Table
+from tokaido_rules.web import create_app
+
+
+class Client:
+    def __init__(self, lobby: Lobby, **rules: Any) -> None:
+        self.lobby = lobby
+        self.http = TestClient(create_app(lobby, animate_ms=0), base_url="http://127.0.0.1")
+        r = self.http.post("/api/tables", json={"players": 2, **rules})
+        assert r.status_code == 201, r.text
+        self.id = r.json()["table"]
+        self.host = r.json()["host_token"]
+        self.tokens = {}
+        for seat in (0, 1):
+            j = self.http.post(f"/api/tables/{self.id}/join", json={"seat": seat})
+            self.tokens[seat] = j.json()["token"]
+
+    @property
+    def table(self) -> Table:
+        return self.lobby.get(self.id)
+
+    def auth(self, seat: int) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[seat]}"}
+
+    def doc(self, seat: int | None, query: str = "") -> dict[str, Any]:
+        r = self.http.get(f"/api/tables/{self.id}{query}",
+                          headers={} if seat is None else self.auth(seat))
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def post(self, path: str, seat: int, body: Any = None) -> Any:
+        return self.http.post(f"/api/tables/{self.id}/{path}", headers=self.auth(seat),
+                              json=body)
+
+    def play_first(self) -> int:
+        """The seat at hand plays its first action; that seat."""
+        d = self.doc(None)
+        seat = d["current_player"]
+        mine = self.doc(seat)
+        r = self.post("action", seat, {"action": mine["actions"][0]["action"],
+                                       "expected_seq": mine["seq"]})
+        assert r.status_code == 200, r.text
+        return int(seat)
+
+    def until(self, allowed: bool) -> tuple[int, dict[str, Any]]:
+        """Play until the seat that just decided may (or may not) take back; that seat
+        and its document."""
+        for _ in range(200):
+            seat = self.play_first()
+            d = self.doc(seat)
+            if d["takeback"] is not None and d["takeback"]["allowed"] is allowed:
+                return seat, d
+        raise AssertionError(f"no take-back {'allowed' if allowed else 'refused'} found")
+
+
+def _full_log(store: TableStore, table_id: str) -> str:
+    record = next(r for r in store.tables() if r.id == table_id)
+    return "".join(line + "\n" for line in [record.header, *store.lines(table_id)])
+
+
+def test_a_take_back_goes_back_removes_the_lines_and_is_recorded(tmp_path: Path) -> None:
+    store = TableStore(tmp_path / "t.db")
+    c = Client(Lobby(store))
+    seat, d = c.until(True)
+    before = d["seq"]
+    other = 1 - seat
+    ahead = c.doc(other, f"?since={before}")
+    r = c.post("takeback", seat)
+    assert r.status_code == 200 and r.json()["done"] is True, r.text
+    to = r.json()["to_seq"]
+    assert to < before and c.table.game.state.seq == to
+    # the stored lines stop at the point, and what is left verifies
+    assert len(store.lines(c.id)) == to
+    assert verify_log(_full_log(store, c.id), allow_unfinished=True).ok
+    assert all(dec.seq < to for dec in store.decisions(c.id))
+    listed = c.http.get(f"/api/tables/{c.id}/takebacks").json()["takebacks"]
+    assert [(t["seat"], t["from_seq"], t["to_seq"], t["consent"]) for t in listed] == [
+        (seat, before, to, [])]
+    # a client at a later seq is told at once, with the whole log again
+    told = c.doc(other, f"?since={ahead['seq']}&wait=5&takebacks=0")
+    fresh = c.doc(other, "?since=0")
+    assert told["reset"] is True and told["seq"] == to and told["takebacks"] == 1
+    assert told["lines"] == fresh["lines"] and told["steps"] == fresh["steps"]
+    # and a restart resumes at the point, the take-back listed
+    again = Lobby(TableStore(tmp_path / "t.db"))
+    assert again.get(c.id).game.state.seq == to
+    assert again.get(c.id).takeback_list()[0]["to_seq"] == to
+
+
+def test_a_refused_take_back_says_why_and_changes_nothing() -> None:
+    c = Client(Lobby())
+    seat, d = c.until(False)
+    r = c.post("takeback", seat)
+    assert r.status_code == 409 and d["takeback"]["reason"] in r.json()["error"]
+    assert c.table.game.state.seq == d["seq"] and c.table.takebacks == []
+
+
+def test_the_others_consent_when_the_rule_says_all() -> None:
+    c = Client(Lobby(), takeback="all")
+    seat, d = c.until(True)
+    other = 1 - seat
+    asked = c.post("takeback", seat).json()
+    assert asked["done"] is False and asked["waiting"] == [other]
+    assert c.doc(other)["takeback_request"]["seat"] == seat
+    assert c.post("takeback/answer", seat, {"agree": True}).status_code == 409
+    no = c.post("takeback/answer", other, {"agree": False}).json()
+    assert no == {"done": False, "refused_by": other} and c.table.game.state.seq == d["seq"]
+    c.post("takeback", seat)
+    yes = c.post("takeback/answer", other, {"agree": True}).json()
+    assert yes["done"] is True and c.table.takeback_list()[0]["consent"] == [other]
+
+
+def test_off_refuses_every_take_back() -> None:
+    c = Client(Lobby(), takeback="off")
+    seat = c.play_first()
+    assert c.doc(seat)["takeback"]["reason"] == "this table allows no take-backs"
+    assert c.post("takeback", seat).status_code == 409
+
+
+def test_bad_rules_are_refused() -> None:
+    http = TestClient(create_app(Lobby(), animate_ms=0), base_url="http://127.0.0.1")
+    for body in ({"takeback": "some"}, {"clock": 0}, {"clock": "5"}, {"stand_in": "x"},
+                 {"away_after": -1}):
+        r = http.post("/api/tables", json={"players": 2, **body})
+        assert r.status_code == 400 and "error" in r.json(), body
+
+
+def test_the_clock_hands_the_decision_to_the_stand_in(tmp_path: Path) -> None:
+    store = TableStore(tmp_path / "c.db")
+    c = Client(Lobby(store), clock=30, stand_in="random")
+    table = c.table
+    assert table.deadline is not None
+    seq, deadline = table.deadline
+    seat = table.game.current_player
+    assert c.doc(seat)["clock"]["seat"] == seat
+    # the deadline survives a restart: the same, not 30 s from the restart
+    assert Lobby(TableStore(tmp_path / "c.db")).get(c.id).deadline == (seq, deadline)
+    table.keep(now=deadline - 1)
+    assert table.game.state.seq == seq
+    table.keep(now=deadline + 1)
+    assert table.game.state.seq > seq
+    played = c.http.get(f"/api/tables/{c.id}/decisions").json()["decisions"]
+    assert played[-1] == {"seq": seq, "seat": seat, "played_by": "bot:random (clock)"}
+    assert table.deadline is not None and table.deadline[0] == table.game.state.seq
+
+
+def test_leaving_and_returning() -> None:
+    c = Client(Lobby(), stand_in="random")
+    seat = c.table.game.current_player
+    assert seat is not None
+    assert c.post("leave", seat).json()["away"] == "left"
+    # the stand-in plays every decision of the seat until its person returns
+    assert c.table.game.current_player != seat or c.table.game.is_over
+    played = [d.played_by for d in c.table.decisions() if d.seat == seat]
+    assert played and set(played) == {"bot:random (left)"}
+    assert c.post("return", seat).json()["away"] is None
+    assert c.doc(seat)["away"] == {}
+
+
+def test_a_seat_with_no_page_is_away_until_its_page_returns() -> None:
+    c = Client(Lobby(), away_after=60, stand_in="random")
+    table = c.table
+    seat = table.game.current_player
+    assert seat is not None
+    table.keep(now=table.seen.get(seat, 0) or 1)  # first seen now
+    table.keep(now=table.seen[seat] + 61)
+    assert table.away.get(seat) == "absent"
+    c.doc(seat)  # its page asks again: back
+    assert seat not in table.away
+
+
+def test_the_table_list_shows_progress() -> None:
+    c = Client(Lobby())
+    listed = c.http.get("/api/tables").json()["tables"][0]
+    assert listed["progress"] == 0 and listed["takeback"] == "none"
+    for _ in range(12):
+        c.play_first()
+    assert 0 < c.http.get("/api/tables").json()["tables"][0]["progress"] < 100
