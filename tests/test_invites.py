@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from starlette.testclient import TestClient
 
