@@ -508,3 +508,158 @@ def test_the_page_says_when_the_server_is_gone_and_comes_back(
         assert table.game.state.seq > seq  # the click was sent once the server was back
     finally:
         running.stop()
+
+
+# --- an evening with friends (issue 40): the log, invitations, the end, a phone --------
+
+
+def _told(page: Any) -> list[str]:
+    return [str(p) for p in page.execute_script(
+        "return Array.prototype.map.call(document.querySelectorAll('#events p'),"
+        " function (p) { return p.textContent; });")]
+
+
+def _play_first(table: Any, seat: int, decisions: int) -> None:
+    """Play ``seat``'s first legal action ``decisions`` times (the bots the others')."""
+    from tokaido_rules.wire import encode_action
+
+    for _ in range(decisions):
+        game = _settled(table)
+        if game.is_over:
+            return
+        table.act(seat, {"action": encode_action(game.legal_actions()[0]),
+                         "expected_seq": game.state.seq})
+
+
+def test_the_log_is_told_once_and_whole_in_two_tabs_and_after_a_reload(
+        browser: Any, server: tuple[str, Any]) -> None:
+    """Two tabs of the same seat, one clicking; a reload mid-game; a spectator opened
+    mid-game: each page's log is the seat's (or the public) story so far, every line
+    once, none missing."""
+    from selenium.webdriver.common.by import By
+
+    url, lobby = server
+    table, _ = lobby.create(2, ["base"], bots={"1": "greedy"}, seed=8)
+    token = table.join(0)
+    _play_first(table, 0, 3)  # opened mid-game
+    other = _new_driver()
+    watcher = _new_driver()
+    try:
+        for page in (browser, other):
+            page.get(f"{url}/t/{table.id}#token={token}")
+        watcher.get(f"{url}/t/{table.id}")
+        for clicks in range(8):
+            game = _settled(table)
+            assert _ready(browser, game.state.seq) == "yes"
+            if clicks == 4:
+                browser.refresh()
+                assert _ready(browser, game.state.seq) == "yes"
+            browser.find_elements(By.CSS_SELECTOR, "#actions button.action")[0].click()
+            _settled(table, after=game.state.seq)
+        seq = _settled(table).state.seq
+        for seat, page in ((0, browser), (0, other), (None, watcher)):
+            _shown_at(page, seq)
+            story = [words for _, words in table._audience(seat).steps]
+            assert _told(page) == story, seat
+    finally:
+        other.quit()
+        watcher.quit()
+
+
+def test_a_waiting_page_says_at_once_that_the_server_stopped_and_comes_back(
+        browser: Any) -> None:
+    """A spectator's page waits on a person's decision (its long poll open); the server
+    stops: the page says so without waiting for its poll to time out, and carries on
+    once the server is back."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tokaido_rules.tables import Lobby
+    from tokaido_rules.web import bind, make_server
+
+    lobby = Lobby()
+    table, _ = lobby.create(2, ["base"], bots={"1": "random"}, seed=4)
+    token = table.join(0)
+    running = make_server(lobby, bind("127.0.0.1", 0), animate_ms=0).start()
+    port = running.socket.getsockname()[1]
+    try:
+        browser.get(f"{running.url}/t/{table.id}")
+        _shown_at(browser, table.game.state.seq)
+        running.stop()  # the poll's 25 s are not waited for: 10 s is only a hang guard
+        WebDriverWait(browser, 10).until(lambda d: _by_id(d, "offline").is_displayed())
+        assert "The server has stopped" in _by_id(browser, "offline").text
+        running = make_server(lobby, bind("127.0.0.1", port), animate_ms=0).start()
+        _play_first(table, 0, 1)
+        _by_id(browser, "retry").click()
+        WebDriverWait(browser, 30).until(lambda d: not _by_id(d, "offline").is_displayed())
+        _shown_at(browser, _settled(table).state.seq)
+        assert token
+    finally:
+        running.stop()
+
+
+def test_the_creator_is_seated_and_an_uninvited_page_cannot_take_a_seat(
+        browser: Any, server: tuple[str, Any]) -> None:
+    """From the lobby: the creator lands on seat 0, with a link per invited seat; the
+    lobby offers no way into an invited seat, a page with a wrong link is refused and
+    watches; the right link seats a friend."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    url, lobby = server
+    browser.get(url + "/")
+    _ready_lobby(browser)
+    Select(_by_id(browser, "players")).select_by_visible_text("3")
+    Select(_by_id(browser, "seat-2")).select_by_value("greedy")
+    _by_id(browser, "create").click()
+    WebDriverWait(browser, 30).until(lambda d: "/t/" in d.current_url)
+    table = lobby.tables()[-1]
+    assert [s.kind for s in table.seats] == ["human", "open", "bot"]
+    assert table.seat_list()[1]["kind"] == "invited"
+    _ready(browser)
+    assert _by_id(browser, "who").text == "You play seat 0"
+    assert table.name in _by_id(browser, "name").text
+    WebDriverWait(browser, 30).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, '#invites .invite[data-seat="1"] input'))
+    link = browser.find_element(By.CSS_SELECTOR,
+                                '#invites .invite[data-seat="1"] input').get_attribute("value")
+    friend = _new_driver()
+    try:
+        friend.get(url + "/")
+        _ready_lobby(friend)
+        assert not friend.find_elements(By.CSS_SELECTOR, f'tr[data-table="{table.id}"] '
+                                                         "button.join")
+        friend.get(link.replace("invite=", "invite=x"))  # not the link: refused
+        WebDriverWait(friend, 30).until(lambda d: "invited" in _by_id(d, "error").text
+                                        and "Watching" in _by_id(d, "who").text)
+        assert table.seat_list()[1]["kind"] == "invited"
+        friend.get("about:blank")
+        friend.get(link)
+        WebDriverWait(friend, 30).until(lambda d: _by_id(d, "who").text == "You play seat 1")
+        assert table.seats[1].kind == "human"
+        assert "#token=" in friend.current_url and "invite" not in friend.current_url
+    finally:
+        friend.quit()
+
+
+def test_the_end_says_where_you_placed_and_the_rematch_moves_the_seats_on(
+        browser: Any, server: tuple[str, Any]) -> None:
+    """At the end the page says "You won" or "You placed 2nd"; its rematch button
+    takes the person to the new table, one seat on, with the same token."""
+    url, lobby = server
+    table, _ = lobby.create(2, ["base"], bots={"1": "greedy"}, seed=12)
+    token = table.join(0)
+    _play_first(table, 0, 500)
+    assert table.game.is_over
+    browser.get(f"{url}/t/{table.id}#token={token}")
+    assert _ready(browser) == "over"
+    place = _by_id(browser, "place").text
+    winners = table.game.winners()
+    assert place == ("You won!" if winners == (0,) else "You placed 2nd."), place
+    _by_id(browser, "rematch").click()
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 30).until(lambda d: table.id not in d.current_url)
+    assert table.rematch is not None
+    _ready(browser)
+    assert _by_id(browser, "who").text == "You play seat 1"
+    assert lobby.get(table.rematch).seats[0].bot == "greedy"

@@ -419,12 +419,14 @@ class Table:
     def document(self, seat: int | None, since: int | None = None) -> str:
         """What a client is told, as JSON text: the view of ``seat`` (``None``: the
         public view), its picture and actions, the table's seats, and the log lines and
-        steps (in words, with pictures) since ``since`` (default: none, only now)."""
+        steps (in words, with pictures) since ``since`` (default: none, only now; a
+        page's first request asks since 0, for the whole story so far)."""
         with self._lock:
             if self.stalled is not None:  # the bots' moves the database refused: again
                 self._advance()
             game = self.game
             seq = game.state.seq
+            first = since is None or since <= 0  # a page's first request: the legend too
             since = seq if since is None else max(0, min(since, seq))
             audience = self._audience(seat)
             view = game.public_view() if seat is None else game.view(seat)
@@ -448,7 +450,7 @@ class Table:
                     "current_player": game.current_player, "seats": self.seat_list(),
                     "actions": actions, "purse": self._purse(view), "steps": steps,
                     "scores": scores, "outcome": outcome(game) if game.is_over else None,
-                    "legend": legend_html(view) if since == seq else None,
+                    "legend": legend_html(view) if first or since == seq else None,
                     "view": encode_view(view), "svg": self._picture(seat, seq) or svg(view)}
             text = _dumps(head)
             return text[:-1] + ',"lines":[' + ",".join(lines) + "]}"
