@@ -663,3 +663,101 @@ def test_the_end_says_where_you_placed_and_the_rematch_moves_the_seats_on(
     _ready(browser)
     assert _by_id(browser, "who").text == "You play seat 1"
     assert lobby.get(table.rematch).seats[0].bot == "greedy"
+
+
+def _within(driver: Any, element_id: str, width: int, height: int) -> None:
+    """The element is shown, not empty, and inside the viewport (no sideways scroll)."""
+    r = _rect(driver, element_id)
+    assert r["right"] - r["left"] > 40 and r["bottom"] - r["top"] > 10, (element_id, r)
+    assert 0 <= r["left"] and r["right"] <= width and 0 <= r["top"] < height, (element_id, r)
+
+
+def _not_blank(png: Path) -> None:
+    """A screenshot with something on it: its pixels hold many values, not one flat
+    fill (read with the standard library: PNG chunks, zlib)."""
+    import struct
+    import zlib
+
+    data, at, pixels = png.read_bytes(), 8, b""
+    while at < len(data):
+        size, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"IDAT":
+            pixels += data[at + 8:at + 8 + size]
+        at += 12 + size
+    assert len(set(zlib.decompress(pixels))) > 20, png
+
+
+def test_on_a_phone_the_lobby_a_seat_and_the_end_read_well(
+        browser: Any, server: tuple[str, Any], artefacts: Path) -> None:
+    """At 390 x 844: the lobby, a seat mid-game and the end screen fit the width; the
+    decision comes first, the board shows the spaces one can reach (scrolled to them,
+    the whole road a swipe away) at a size to tap; screenshots of the three."""
+    from selenium.webdriver.common.by import By
+
+    url, lobby = server
+    width, height = 390, 844
+    browser.set_window_size(width, height)
+    table, _ = lobby.create(3, ["base"], bots={"1": "greedy", "2": "greedy"}, seed=31)
+    token = table.join(0)
+    try:
+        inner = browser.execute_script("return window.innerWidth")
+        browser.get(url + "/")
+        _ready_lobby(browser)
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= inner
+        _within(browser, "create", inner, 10_000)
+        browser.save_screenshot(str(artefacts / "phone-lobby.png"))
+        _not_blank(artefacts / "phone-lobby.png")
+        _play_first(table, 0, 1)  # the traveller chosen: on the road
+        browser.get(f"{url}/t/{table.id}#token={token}")
+        for _ in range(20):
+            game = _settled(table)
+            assert _ready(browser, game.state.seq) == "yes"
+            if browser.find_elements(By.CSS_SELECTOR, "#board [data-position].playable"):
+                break
+            browser.find_elements(By.CSS_SELECTOR, "#actions button.action")[0].click()
+            _settled(table, after=game.state.seq)
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= inner
+        for element in ("status", "actions"):
+            _within(browser, element, inner, height)
+        assert _rect(browser, "actions")["top"] < _rect(browser, "board")["top"]
+        board = browser.execute_script(
+            "var b = document.getElementById('board'); return {scroll: b.scrollWidth,"
+            " client: b.clientWidth, left: b.scrollLeft};")
+        assert board["scroll"] > 2 * board["client"]  # large: the road is a swipe wide
+        spaces = browser.execute_script(
+            "var b = document.getElementById('board').getBoundingClientRect();"
+            "return Array.prototype.map.call(document.querySelectorAll("
+            "'#board [data-position].playable'), function (g) {"
+            " var r = g.getBoundingClientRect();"
+            " return {left: r.left, right: r.right, width: r.width,"
+            " inside: r.right > b.left && r.left < b.right}; });")
+        assert any(s["inside"] for s in spaces), spaces  # scrolled to where one can go
+        assert max(s["width"] for s in spaces) >= 24  # big enough to tap
+        browser.save_screenshot(str(artefacts / "phone-seat.png"))  # the decision first
+        _not_blank(artefacts / "phone-seat.png")
+        browser.execute_script("document.getElementById('board').scrollIntoView()")
+        browser.save_screenshot(str(artefacts / "phone-board.png"))  # then the road
+        _not_blank(artefacts / "phone-board.png")
+        _play_first(table, 0, 500)
+        browser.execute_script("window.scrollTo(0, 0)")
+        _shown_at(browser, table.game.state.seq)
+        for element in ("status", "place", "rematch", "scores"):
+            _within(browser, element, inner, height)
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= inner
+        table_box = browser.execute_script(
+            "var t = document.querySelector('#scores table').getBoundingClientRect();"
+            "var s = document.getElementById('scores').getBoundingClientRect();"
+            "return {table: t.right, box: s.right};")
+        assert table_box["table"] <= table_box["box"] + 1 or browser.execute_script(
+            "var s = document.getElementById('scores'); return s.scrollWidth > s.clientWidth"
+            " && getComputedStyle(s).overflowX === 'auto';")
+        browser.save_screenshot(str(artefacts / "phone-end.png"))
+        _not_blank(artefacts / "phone-end.png")
+        page = artefacts / "phone-replay.html"  # the replay's score table keeps its box
+        page.write_text(replay_html(table.game), encoding="utf-8")
+        browser.get(page.as_uri())
+        _by_id(browser, "last").click()
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= inner
+        assert _rect(browser, "scores-box")["right"] <= inner
+    finally:
+        browser.set_window_size(1280, 1600)
