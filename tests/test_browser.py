@@ -669,7 +669,7 @@ def _within(driver: Any, element_id: str, width: int, height: int) -> None:
     """The element is shown, not empty, and inside the viewport (no sideways scroll)."""
     r = _rect(driver, element_id)
     assert r["right"] - r["left"] > 40 and r["bottom"] - r["top"] > 10, (element_id, r)
-    assert 0 <= r["left"] and r["right"] <= width and 0 <= r["top"] < height, (element_id, r)
+    assert r["left"] >= 0 and r["right"] <= width and 0 <= r["top"] < height, (element_id, r)
 
 
 def _not_blank(png: Path) -> None:
