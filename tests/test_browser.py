@@ -578,7 +578,7 @@ def test_a_waiting_page_says_at_once_that_the_server_stopped_and_comes_back(
 
     lobby = Lobby()
     table, _ = lobby.create(2, ["base"], bots={"1": "random"}, seed=4)
-    token = table.join(0)
+    table.join(0)  # the table waits on this person: the spectator's page waits too
     running = make_server(lobby, bind("127.0.0.1", 0), animate_ms=0).start()
     port = running.socket.getsockname()[1]
     try:
@@ -592,7 +592,6 @@ def test_a_waiting_page_says_at_once_that_the_server_stopped_and_comes_back(
         _by_id(browser, "retry").click()
         WebDriverWait(browser, 30).until(lambda d: not _by_id(d, "offline").is_displayed())
         _shown_at(browser, _settled(table).state.seq)
-        assert token
     finally:
         running.stop()
 

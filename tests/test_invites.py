@@ -80,6 +80,9 @@ def test_the_creator_is_seated_and_invited_seats_need_their_link() -> None:
     r = http.post(f"/api/tables/{table}/seats/2/bot", json={"bot": "greedy"},
                   headers=_bearer(host))
     assert r.status_code == 200 and r.json()["seats"][2]["kind"] == "bot"
+    # its invitation's secret does not become a way to see the bot's seat
+    assert http.get(f"/api/tables/{table}",
+                    headers=_bearer(made["invites"]["2"])).status_code == 403
 
 
 def test_bad_creation_bodies_are_refused() -> None:

@@ -259,7 +259,9 @@ class Table:
             record = self._seats[seat]
             if record.kind == "bot":
                 raise TableError(409, f"a {record.bot} bot plays seat {seat} already")
-            self._set_seat(SeatRecord(seat, "bot", bot, record.token_hash))
+            # a joined seat's token still shows its view; an invitation's secret never does
+            kept = record.token_hash if record.kind == "human" else None
+            self._set_seat(SeatRecord(seat, "bot", bot, kept))
             self._advance()
 
     def _set_seat(self, record: SeatRecord) -> None:
