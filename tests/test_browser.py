@@ -584,3 +584,255 @@ def test_the_clock_hands_a_seat_to_a_bot_in_the_page(browser: Any, server: tuple
 
     WebDriverWait(browser, 30).until(lambda d: int(
         d.find_element("tag name", "body").get_attribute("data-seq") or 0) > start)
+
+
+# --- an evening with friends (issue 40): the log, invitations, the end, a phone --------
+
+
+def _told(page: Any) -> list[str]:
+    return [str(p) for p in page.execute_script(
+        "return Array.prototype.map.call(document.querySelectorAll('#events p'),"
+        " function (p) { return p.textContent; });")]
+
+
+def _play_first(table: Any, seat: int, decisions: int) -> None:
+    """Play ``seat``'s first legal action ``decisions`` times (the bots the others')."""
+    from tokaido_rules.wire import encode_action
+
+    for _ in range(decisions):
+        game = _settled(table)
+        if game.is_over:
+            return
+        table.act(seat, {"action": encode_action(game.legal_actions()[0]),
+                         "expected_seq": game.state.seq})
+
+
+def test_the_log_is_told_once_and_whole_in_two_tabs_and_after_a_reload(
+        browser: Any, server: tuple[str, Any]) -> None:
+    """Two tabs of the same seat, one clicking; a reload mid-game; a spectator opened
+    mid-game: each page's log is the seat's (or the public) story so far, every line
+    once, none missing."""
+    from selenium.webdriver.common.by import By
+
+    url, lobby = server
+    table, _ = lobby.create(2, ["base"], bots={"1": "greedy"}, seed=8)
+    token = table.join(0)
+    _play_first(table, 0, 3)  # opened mid-game
+    other = _new_driver()
+    watcher = _new_driver()
+    try:
+        for page in (browser, other):
+            page.get(f"{url}/t/{table.id}#token={token}")
+        watcher.get(f"{url}/t/{table.id}")
+        for clicks in range(8):
+            game = _settled(table)
+            assert _ready(browser, game.state.seq) == "yes"
+            if clicks == 4:
+                browser.refresh()
+                assert _ready(browser, game.state.seq) == "yes"
+            browser.find_elements(By.CSS_SELECTOR, "#actions button.action")[0].click()
+            _settled(table, after=game.state.seq)
+        seq = _settled(table).state.seq
+        for seat, page in ((0, browser), (0, other), (None, watcher)):
+            _shown_at(page, seq)
+            story = [words for _, words in table._audience(seat).steps]
+            assert _told(page) == story, seat
+    finally:
+        other.quit()
+        watcher.quit()
+
+
+def test_a_waiting_page_says_at_once_that_the_server_stopped_and_comes_back(
+        browser: Any) -> None:
+    """A spectator's page waits on a person's decision (its long poll open); the server
+    stops: the page says so without waiting for its poll to time out, and carries on
+    once the server is back."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tokaido_rules.tables import Lobby
+    from tokaido_rules.web import bind, make_server
+
+    lobby = Lobby()
+    table, _ = lobby.create(2, ["base"], bots={"1": "random"}, seed=4)
+    table.join(0)  # the table waits on this person: the spectator's page waits too
+    running = make_server(lobby, bind("127.0.0.1", 0), animate_ms=0).start()
+    port = running.socket.getsockname()[1]
+    try:
+        browser.get(f"{running.url}/t/{table.id}")
+        _shown_at(browser, table.game.state.seq)
+        running.stop()  # the poll's 25 s are not waited for: 10 s is only a hang guard
+        WebDriverWait(browser, 10).until(lambda d: _by_id(d, "offline").is_displayed())
+        assert "The server has stopped" in _by_id(browser, "offline").text
+        running = make_server(lobby, bind("127.0.0.1", port), animate_ms=0).start()
+        _play_first(table, 0, 1)
+        _by_id(browser, "retry").click()
+        WebDriverWait(browser, 30).until(lambda d: not _by_id(d, "offline").is_displayed())
+        _shown_at(browser, _settled(table).state.seq)
+    finally:
+        running.stop()
+
+
+def test_the_creator_is_seated_and_an_uninvited_page_cannot_take_a_seat(
+        browser: Any, server: tuple[str, Any]) -> None:
+    """From the lobby: the creator lands on seat 0, with a link per invited seat; the
+    lobby offers no way into an invited seat, a page with a wrong link is refused and
+    watches; the right link seats a friend."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    url, lobby = server
+    browser.get(url + "/")
+    _ready_lobby(browser)
+    Select(_by_id(browser, "players")).select_by_visible_text("3")
+    Select(_by_id(browser, "seat-2")).select_by_value("greedy")
+    _by_id(browser, "create").click()
+    WebDriverWait(browser, 30).until(lambda d: "/t/" in d.current_url)
+    table = lobby.tables()[-1]
+    assert [s.kind for s in table.seats] == ["human", "open", "bot"]
+    assert table.seat_list()[1]["kind"] == "invited"
+    _ready(browser)
+    assert _by_id(browser, "who").text == "You play seat 0"
+    assert table.name in _by_id(browser, "name").text
+    WebDriverWait(browser, 30).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, '#invites .invite[data-seat="1"] input'))
+    link = browser.find_element(By.CSS_SELECTOR,
+                                '#invites .invite[data-seat="1"] input').get_attribute("value")
+    friend = _new_driver()
+    try:
+        friend.get(url + "/")
+        _ready_lobby(friend)
+        assert not friend.find_elements(By.CSS_SELECTOR, f'tr[data-table="{table.id}"] '
+                                                         "button.join")
+        friend.get(link.replace("invite=", "invite=x"))  # not the link: refused
+        WebDriverWait(friend, 30).until(lambda d: "invited" in _by_id(d, "error").text
+                                        and "Watching" in _by_id(d, "who").text)
+        assert table.seat_list()[1]["kind"] == "invited"
+        friend.get("about:blank")
+        friend.get(link)
+        WebDriverWait(friend, 30).until(lambda d: _by_id(d, "who").text == "You play seat 1")
+        assert table.seats[1].kind == "human"
+        assert "#token=" in friend.current_url and "invite" not in friend.current_url
+    finally:
+        friend.quit()
+
+
+def test_the_end_says_where_you_placed_and_the_rematch_moves_the_seats_on(
+        browser: Any, server: tuple[str, Any]) -> None:
+    """At the end the page says "You won" or "You placed 2nd"; its rematch button
+    takes the person to the new table, one seat on, with the same token."""
+    url, lobby = server
+    table, _ = lobby.create(2, ["base"], bots={"1": "greedy"}, seed=12)
+    token = table.join(0)
+    _play_first(table, 0, 500)
+    assert table.game.is_over
+    browser.get(f"{url}/t/{table.id}#token={token}")
+    assert _ready(browser) == "over"
+    place = _by_id(browser, "place").text
+    winners = table.game.winners()
+    assert place == ("You won!" if winners == (0,) else "You placed 2nd."), place
+    _by_id(browser, "rematch").click()
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 30).until(lambda d: table.id not in d.current_url)
+    assert table.rematch is not None
+    _ready(browser)
+    assert _by_id(browser, "who").text == "You play seat 1"
+    assert lobby.get(table.rematch).seats[0].bot == "greedy"
+
+
+def _within(driver: Any, element_id: str, width: int, height: int) -> None:
+    """The element is shown, not empty, and inside the viewport (no sideways scroll)."""
+    r = _rect(driver, element_id)
+    assert r["right"] - r["left"] > 40 and r["bottom"] - r["top"] > 10, (element_id, r)
+    assert r["left"] >= 0 and r["right"] <= width and 0 <= r["top"] < height, (element_id, r)
+
+
+def _not_blank(png: Path) -> None:
+    """A screenshot with something on it: its pixels hold many values, not one flat
+    fill (read with the standard library: PNG chunks, zlib)."""
+    import struct
+    import zlib
+
+    data, at, pixels = png.read_bytes(), 8, b""
+    while at < len(data):
+        size, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"IDAT":
+            pixels += data[at + 8:at + 8 + size]
+        at += 12 + size
+    assert len(set(zlib.decompress(pixels))) > 20, png
+
+
+def test_on_a_phone_the_lobby_a_seat_and_the_end_read_well(
+        browser: Any, server: tuple[str, Any], artefacts: Path) -> None:
+    """At 390 x 844: the lobby, a seat mid-game and the end screen fit the width; the
+    decision comes first, the board shows the spaces one can reach (scrolled to them,
+    the whole road a swipe away) at a size to tap; screenshots of the three."""
+    from selenium.webdriver.common.by import By
+
+    url, lobby = server
+    width, height = 390, 844
+    browser.set_window_size(width, height)
+    table, _ = lobby.create(3, ["base"], bots={"1": "greedy", "2": "greedy"}, seed=31)
+    token = table.join(0)
+    try:
+        inner = browser.execute_script("return window.innerWidth")
+        browser.get(url + "/")
+        _ready_lobby(browser)
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= inner
+        _within(browser, "create", inner, 10_000)
+        browser.save_screenshot(str(artefacts / "phone-lobby.png"))
+        _not_blank(artefacts / "phone-lobby.png")
+        _play_first(table, 0, 1)  # the traveller chosen: on the road
+        browser.get(f"{url}/t/{table.id}#token={token}")
+        for _ in range(20):
+            game = _settled(table)
+            assert _ready(browser, game.state.seq) == "yes"
+            if browser.find_elements(By.CSS_SELECTOR, "#board [data-position].playable"):
+                break
+            browser.find_elements(By.CSS_SELECTOR, "#actions button.action")[0].click()
+            _settled(table, after=game.state.seq)
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= inner
+        for element in ("status", "actions"):
+            _within(browser, element, inner, height)
+        assert _rect(browser, "actions")["top"] < _rect(browser, "board")["top"]
+        board = browser.execute_script(
+            "var b = document.getElementById('board'); return {scroll: b.scrollWidth,"
+            " client: b.clientWidth, left: b.scrollLeft};")
+        assert board["scroll"] > 2 * board["client"]  # large: the road is a swipe wide
+        spaces = browser.execute_script(
+            "var b = document.getElementById('board').getBoundingClientRect();"
+            "return Array.prototype.map.call(document.querySelectorAll("
+            "'#board [data-position].playable'), function (g) {"
+            " var r = g.getBoundingClientRect();"
+            " return {left: r.left, right: r.right, width: r.width,"
+            " inside: r.right > b.left && r.left < b.right}; });")
+        assert any(s["inside"] for s in spaces), spaces  # scrolled to where one can go
+        assert max(s["width"] for s in spaces) >= 24  # big enough to tap
+        browser.save_screenshot(str(artefacts / "phone-seat.png"))  # the decision first
+        _not_blank(artefacts / "phone-seat.png")
+        browser.execute_script("document.getElementById('board').scrollIntoView()")
+        browser.save_screenshot(str(artefacts / "phone-board.png"))  # then the road
+        _not_blank(artefacts / "phone-board.png")
+        _play_first(table, 0, 500)
+        browser.execute_script("window.scrollTo(0, 0)")
+        _shown_at(browser, table.game.state.seq)
+        for element in ("status", "place", "rematch", "scores"):
+            _within(browser, element, inner, height)
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= inner
+        table_box = browser.execute_script(
+            "var t = document.querySelector('#scores table').getBoundingClientRect();"
+            "var s = document.getElementById('scores').getBoundingClientRect();"
+            "return {table: t.right, box: s.right};")
+        assert table_box["table"] <= table_box["box"] + 1 or browser.execute_script(
+            "var s = document.getElementById('scores'); return s.scrollWidth > s.clientWidth"
+            " && getComputedStyle(s).overflowX === 'auto';")
+        browser.save_screenshot(str(artefacts / "phone-end.png"))
+        _not_blank(artefacts / "phone-end.png")
+        page = artefacts / "phone-replay.html"  # the replay's score table keeps its box
+        page.write_text(replay_html(table.game), encoding="utf-8")
+        browser.get(page.as_uri())
+        _by_id(browser, "last").click()
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= inner
+        assert _rect(browser, "scores-box")["right"] <= inner
+    finally:
+        browser.set_window_size(1280, 1600)

@@ -372,8 +372,8 @@ def test_replay_reads_a_seat_copy_and_shows_what_the_seat_saw(
                        "copy of the log, what it saw")
     assert len(seen) == len(everything)
     differ = [(a, b) for a, b in zip(everything[1:], seen[1:], strict=True) if a != b]
-    assert differ == [("  82. seat 2: take the Devotion amulet: -1 coins",
-                       "  82. seat 2: take amulet (details hidden): -1 coins")]
+    assert differ == [("  82. seat 2: take the Devotion amulet: -1 coin",
+                       "  82. seat 2: take amulet (details hidden): -1 coin")]
     assert "crossroads.take_amulet" not in "\n".join(seen)  # a display name, not the id
     assert seen[-1] == everything[-1] and seen[-1].startswith("Winner")
 

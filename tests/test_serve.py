@@ -612,3 +612,59 @@ def test_the_host_and_the_operator_delete_tables(tmp_path: Path) -> None:
     assert missing.returncode == 2
     assert missing.stderr == f"error: --db {tmp_path / 'none.db'}: no such database\n"
     assert not (tmp_path / "none.db").exists()
+
+
+# --- stopping with pages open, and the addresses printed (issue 40) --------------------
+
+
+def test_ctrl_c_with_a_page_waiting_stops_at_once_and_tells_the_page(tmp_path: Path) -> None:
+    """SIGINT while a page's long poll waits: the poll is answered at once that the
+    server is stopping, the terminal says so, and the process ends (the bound here is
+    only a guard against a hang)."""
+    db, port = tmp_path / "tables.db", str(_free_port())
+    url = f"http://127.0.0.1:{port}"
+    proc, lines = _start(db, "--port", port, "--players", "2", "--bots", "greedy")
+    seat_url = re.search(r"(http://\S+)/t/(\S+)#token=(\S+)", lines[0])
+    assert seat_url is not None, lines
+    table, token = seat_url.group(2), seat_url.group(3)
+    try:
+        _until_up(url)
+        seq = _call(f"{url}/api/tables/{table}", token=token)[1]["seq"]
+        page = http.client.HTTPConnection("127.0.0.1", int(port), timeout=40)
+        page.request("GET", f"/api/tables/{table}?since={seq}&wait=30",
+                     headers={"Authorization": f"Bearer {token}"})  # sent: it waits
+        _call(f"{url}/api/tables")  # answered after the poll was taken up
+        proc.send_signal(signal.SIGINT)
+        answer = page.getresponse()
+        status, body = answer.status, json.loads(answer.read())
+        page.close()
+        try:
+            _, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("tokaido serve did not end after Ctrl-C") from None
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=30)
+    assert status == 503 and body["stopping"] is True
+    assert "tokaido serve: stopping; 1 waiting page told" in err
+    assert "tokaido serve: stopped" in err
+
+
+def test_bound_to_every_address_the_links_name_this_machines_addresses(
+        tmp_path: Path) -> None:
+    """With ``--host 0.0.0.0`` the first line is as it always was; lines after it give
+    the links with the machine's own addresses, never 0.0.0.0 nor loopback."""
+    db, port = tmp_path / "tables.db", str(_free_port())
+    proc, lines = _start(db, "--port", port, "--host", "0.0.0.0", "--players", "2")
+    try:
+        assert lines[0].startswith("Tokaido: you are seat 0 of 2: open http://0.0.0.0:")
+        assert proc.stdout is not None
+        more = [proc.stdout.readline() for _ in web.reachable_hosts("0.0.0.0")]
+    finally:
+        _stop_server(proc)
+    assert all(line.startswith("From another device: http://") for line in more), more
+    assert not [line for line in more if "0.0.0.0" in line or "127.0.0.1" in line]
+    assert all(f"#token={lines[0].split('#token=')[1].strip()}" in line for line in more)
+    assert web.reachable_hosts("127.0.0.1") == ["127.0.0.1"]
+    assert web.reachable_hosts("::1") == ["[::1]"]

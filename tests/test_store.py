@@ -56,10 +56,11 @@ class FailingStore(TableStore):
         super().append(table_id, first, lines, decision, seat)
 
     def create(self, record: TableRecord, lines: Sequence[str] = (),
-               rules: TableRules | None = None) -> None:
+               rules: TableRules | None = None,
+               rematch_of: str | None = None) -> None:
         if self.failing:
             raise StoreError(f"{self.path}: database or disk is full")
-        super().create(record, lines, rules)
+        super().create(record, lines, rules, rematch_of)
 
 
 def _snapshot(table: Table) -> tuple[Any, ...]:
@@ -318,6 +319,13 @@ def test_the_fixture_of_schema_1_opens_migrates_resumes_and_plays_on(tmp_path: P
     stored = "".join(line + "\n" for line in [people.record.header,
                                                 *lobby.store.lines(V1_TABLE)])
     assert verify_log(stored, allow_unfinished=True).ok
+    # stored before tables had names (layout 4): named on resume, for good
+    names = {people.name, bots.name}
+    assert len(names) == 2 and all(n.count("-") == 2 for n in names)
+    lobby.store.close()
+    again = Lobby(TableStore(path))
+    assert {again.get(V1_TABLE).name, again.get(V1_BOTS_TABLE).name} == names
+    assert again.get(people.name).id == V1_TABLE
 
 
 def test_a_migration_step_runs_once_in_one_transaction(tmp_path: Path,

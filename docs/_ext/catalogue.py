@@ -230,7 +230,7 @@ class StepsDirective(SphinxDirective):
         for plugin, steps in plugins.items():
             rows = [[_literal(step.kind), "decision" if step.is_decision else "engine step",
                      _decided_by(step), _joined(_event_link(a.TYPE) for a in step.answers),
-                     step.doc or "-"]
+                     (step.doc or "-") + (f' Shown as "{step.words}".' if step.words else "")]
                     for step in steps]
             result += [_rubric(plugin),
                        _table(("kind", "step", "decided by", "answered by", "what it is"),

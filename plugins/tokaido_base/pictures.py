@@ -56,9 +56,15 @@ def notes(scene: Scene) -> list[Note]:
         out.append(Note("Inn meals", _names(scene, hand), cards=hand))
     elif hand is None:
         out.append(Note("Inn meals", f"{scene.size(INN_HAND)} meal(s), face down"))
-    decks = ", ".join(f"{registry.card_kind_label(kind)} {scene.size(zone)}"
-                      for zone, kind in DECKS.items())
-    out.append(Note("Decks", decks))
+    decks = [f"{registry.card_kind_label(kind)} {scene.size(zone)}"
+             for zone, kind in DECKS.items()]
+    for zone, spec in registry.decks.items():  # the shuffled decks of other plugins too
+        if zone not in DECKS and spec.shuffled and not zone.startswith("base."):
+            kinds = {registry.cards[c].kind for c in spec.cards if c in registry.cards}
+            label = (registry.card_kind_label(kinds.pop()) if len(kinds) == 1
+                     else zone.partition(".")[2] or zone)
+            decks.append(f"{label} {scene.size(zone)}")
+    out.append(Note("Decks", ", ".join(decks)))
     return out
 
 

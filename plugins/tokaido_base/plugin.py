@@ -206,34 +206,50 @@ class BasePlugin:
         }
         for kind, run in steps.items():
             registry.add_step(kind, run=run, doc=RUN_STEP_DOCS.get(kind, ""))
-        registry.add_step("base.choose_traveller", legal=r.legal_choose_traveller, ordered=True,
+        registry.add_step("base.choose_traveller",
+                          words="choose a traveller",
+                          legal=r.legal_choose_traveller, ordered=True,
                           shapes_game=True, answers=(ChooseTraveller,),
                           doc="Each seat keeps one of the two traveller tiles it was dealt "
                               "(the step's piece is the seat: there are no travellers yet).")
-        registry.add_step("base.buy_souvenirs", legal=r.legal_buy_souvenirs,
+        registry.add_step("base.buy_souvenirs",
+                          words="buy souvenirs at the village",
+                          legal=r.legal_buy_souvenirs,
                           explain=r.explain_buy_souvenirs, ordered=True, automatic=True,
                           answers=(BuySouvenirs,),
                           doc="At a village: buy any affordable set of the revealed "
                               "souvenirs, or none (Zen-emon names his 1-coin card).")
-        registry.add_step("base.temple", legal=r.legal_donate, explain=r.explain_donate,
+        registry.add_step("base.temple",
+                          words="donate at the temple",
+                          legal=r.legal_donate, explain=r.explain_donate,
                           ordered=True, answers=(Donate,),
                           doc="At a temple: donate 1, 2 or 3 coins.")
-        registry.add_step("base.bank_coin", legal=r.legal_bank_coin,
+        registry.add_step("base.bank_coin",
+                          words="add a coin from the bank to the donation, or not",
+                          legal=r.legal_bank_coin,
                           ordered=True, answers=(AddBankCoin,),
                           doc="Hirotada adds a coin from the bank to his donation, or not.")
-        registry.add_step("base.keep_encounter", legal=r.legal_keep_encounter,
+        registry.add_step("base.keep_encounter",
+                          words="keep one of the two encounters",
+                          legal=r.legal_keep_encounter,
                           ordered=True, answers=(KeepEncounter,),
                           doc="Yoshiyasu keeps one of the two encounter cards he drew; the "
                               "other goes back to the deck.")
-        registry.add_step("base.choose_panorama", legal=r.legal_choose_panorama, ordered=True,
+        registry.add_step("base.choose_panorama",
+                          words="choose a panorama to go on with",
+                          legal=r.legal_choose_panorama, ordered=True,
                           automatic=True, answers=(ChoosePanorama,),
                           doc="The next section of a panorama of the traveller's choice "
                               "(Annaibito, Hiroshige), among those not complete.")
-        registry.add_step("base.satsuki_meal", legal=r.legal_satsuki_meal,
+        registry.add_step("base.satsuki_meal",
+                          words="keep the free meal, or return it",
+                          legal=r.legal_satsuki_meal,
                           ordered=True, answers=(SatsukiMeal,),
                           doc="Satsuki keeps the meal she drew for free, or returns it "
                               "under the deck.")
-        registry.add_step("base.meal", legal=r.legal_buy_meal, explain=r.explain_buy_meal,
+        registry.add_step("base.meal",
+                          words="buy a meal at the inn",
+                          legal=r.legal_buy_meal, explain=r.explain_buy_meal,
                           ordered=True, automatic=r.hand_seen_by_all, answers=(BuyMeal,),
                           doc="At an inn: buy one meal of the hand not eaten before, or "
                               "none.")

@@ -119,6 +119,17 @@ DECISIONS = {
 """Crossroads decisions: kind -> (legal actions, answering action type, automatic, doc).
 ``automatic``: a lone possible answer is taken by the engine (it is public)."""
 
+WORDS = {
+    "crossroads.option": "choose the action of the stop",
+    "crossroads.second_option": "take the other action of the stop, or not",
+    "crossroads.take_amulet": "choose an amulet",
+    "crossroads.buy_legendary": "buy a legendary object, or not",
+    "crossroads.take_calligraphy": "buy a calligraphy card, or not",
+    "crossroads.jirocho": "stake a coin on the Fortune die, or not",
+    "crossroads.vitality": "move again with Vitality, or not",
+}
+"""What each Crossroads decision asks, as the page of ``tokaido serve`` says it."""
+
 
 class CrossroadsPlugin:
     """Crossroads: six travellers, five piles of cards, the Fortune die, and a second
@@ -150,7 +161,7 @@ class CrossroadsPlugin:
         for kind, (legal, answer, automatic, doc) in DECISIONS.items():
             # each legal function makes its actions in canonical order
             registry.add_step(kind, legal=legal, ordered=True, automatic=automatic,
-                              answers=(answer,), doc=doc)
+                              answers=(answer,), doc=doc, words=WORDS[kind])
         registry.add_action(TakeOption, r.resolve_take_option)
         registry.add_action(TakeAmulet, r.resolve_take_amulet)
         registry.add_action(BuyLegendary, r.resolve_buy_legendary)

@@ -156,13 +156,16 @@ class NewEncounters:
                 "Kitoushi and Takuhatsuso ask for 1 coin, if it can be paid and would give "
                 "something.")
         registry.add_step(
-            "new-encounters.itamae_choice", legal=legal_pay(ITAMAE), answers=(PayPromo,),
+            "new-encounters.itamae_choice", words="pay 1 coin for the top meal, or not",
+            legal=legal_pay(ITAMAE), answers=(PayPromo,),
             doc="Itamae: pay 1 coin for the top meal card (kept if not eaten yet), or not.")
         registry.add_step(
-            "new-encounters.takuhatsuso_choice", legal=legal_pay(TAKUHATSUSO),
+            "new-encounters.takuhatsuso_choice", words="pay 1 coin for 4 points, or not",
+            legal=legal_pay(TAKUHATSUSO),
             answers=(PayPromo,), doc="Takuhatsuso: pay 1 coin for 4 points, or not.")
         registry.add_step(
-            "new-encounters.kitoushi_choice", legal=legal_kitoushi,
+            "new-encounters.kitoushi_choice", words="pay 1 coin for a panorama section, or not",
+            legal=legal_kitoushi,
             answers=(KitoushiPanorama,),
             doc="Kitoushi: pay 1 coin for the next section of a panorama of the "
                 "traveller's choice, or not.")

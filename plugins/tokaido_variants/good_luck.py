@@ -73,7 +73,9 @@ class GoodLuck:
         registry.add_step("good-luck.offer", run=run_offer,
                           doc="At setup: each player in departure order is offered a "
                               "random amulet (``good-luck.buy``).")
-        registry.add_step("good-luck.buy", legal=legal_buy, answers=(BuyLuck,),
+        registry.add_step("good-luck.buy",
+                          words="buy a lucky amulet, or not",
+                          legal=legal_buy, answers=(BuyLuck,),
                           doc="Pay 1 coin for a random amulet, or not (only with a coin, "
                               "while amulets are left).")
         registry.add_action(BuyLuck, resolve_buy)

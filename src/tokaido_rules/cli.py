@@ -1046,7 +1046,7 @@ def _serve(args: argparse.Namespace) -> int:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
 
-        from .web import bind, serve
+        from .web import WILDCARD_HOSTS, bind, reachable_hosts, serve
     except ImportError:
         raise _UsageError("tokaido serve needs the web extra: pip install '.[web]' in a "
                           "clone, or the wheel with [web]") from None
@@ -1112,6 +1112,12 @@ def _serve(args: argparse.Namespace) -> int:
             print(f"Others join seats {', '.join(map(str, opened))} at {where}/", flush=True)
         print(f"Spectators watch at {where}/t/{table.id}", flush=True)
     print(f"All tables: {where}/ (the database is {args.db}; Ctrl-C stops)", flush=True)
+    if args.host in WILDCARD_HOSTS:  # 0.0.0.0 is no address another device can open
+        for address in reachable_hosts(args.host):
+            there = f"http://{address}:{args.port}"
+            print(f"From another device: {there}/"
+                  + (f"  (seat {args.human}: {there}/t/{table.id}#token={token})"
+                     if players is not None else ""), flush=True)
     serve(lobby, host=args.host, port=args.port, sock=sock,
           max_connections=args.max_connections, **limits)
     return 0

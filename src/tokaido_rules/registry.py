@@ -58,7 +58,10 @@ class StepType:
 
     ``doc``, ``answers`` and ``plugin`` describe the step for the catalogue of step
     kinds in the reference: what it is (one sentence), the action types that answer the
-    decision (none for a step the engine runs), and the plugin that registered it."""
+    decision (none for a step the engine runs), and the plugin that registered it.
+    ``words``: what is being decided, as a person is told it ("choose where to stop"):
+    a verb phrase that reads after "Your decision:" and after "Waiting for seat 2 to";
+    :attr:`prompt` falls back on ``doc`` for a step registered without."""
 
     kind: str
     run: StepRunner | None
@@ -70,10 +73,20 @@ class StepType:
     doc: str = ""
     answers: tuple[type[Action], ...] = ()
     plugin: str = ""
+    words: str = ""
 
     @property
     def is_decision(self) -> bool:
         return self.legal is not None
+
+    @property
+    def prompt(self) -> str:
+        """What is being decided, in words: ``words``, else made from ``doc`` (its first
+        sentence) or the kind, so that a step of any plugin can be told."""
+        if self.words:
+            return self.words
+        first = self.doc.split(". ")[0].strip().rstrip(".")
+        return f"decide ({first})" if first else f"decide ({self.kind})"
 
 
 @frozen
@@ -372,7 +385,7 @@ class Registry:
                  legal: LegalFn | None = None, explain: ExplainFn | None = None,
                  ordered: bool = False, shapes_game: bool = False,
                  automatic: bool | AutomaticFn = False, doc: str = "",
-                 answers: tuple[type[Action], ...] = ()) -> None:
+                 answers: tuple[type[Action], ...] = (), words: str = "") -> None:
         """Register a step kind: ``run`` (performed by the engine) or ``legal`` (a decision).
 
         ``explain(state, step, action)`` may say why an action is not legal for this
@@ -394,6 +407,9 @@ class Registry:
         traveller's player) and ``answers`` (the action types that answer the decision)
         document the step kind: the reference's catalogue of step kinds shows them, so
         that bots, front ends and log readers know the vocabulary of decisions.
+        ``words`` (a decision's only): what is being decided, as the page of
+        ``tokaido serve`` tells a person ("buy souvenirs at the village"), a short verb
+        phrase; see :attr:`StepType.prompt`.
         """
         if (run is None) == (legal is None):
             raise PluginDefinitionError(f"step {kind!r} needs exactly one of run= or legal=")
@@ -403,6 +419,8 @@ class Registry:
         if shapes_game and legal is None:
             raise PluginDefinitionError(f"step {kind!r}: only a decision (legal=) can shape "
                                         "the game")
+        if words and legal is None:
+            raise PluginDefinitionError(f"step {kind!r}: only a decision (legal=) has words")
         if answers and legal is None:
             raise PluginDefinitionError(f"step {kind!r}: only a decision (legal=) is "
                                         "answered by actions")
@@ -412,7 +430,7 @@ class Registry:
         self._unique(self.steps, kind, "step")
         self.steps[kind] = StepType(kind, run, legal, explain, ordered, shapes_game,
                                     automatic, doc=doc, answers=tuple(answers),
-                                    plugin=self.plugin)
+                                    plugin=self.plugin, words=words)
 
     def add_event(self, cls: type[Event]) -> None:
         """Register an event type under its wire name ``cls.TYPE``, with the upcasters it

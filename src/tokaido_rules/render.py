@@ -46,7 +46,7 @@ from attrs import frozen
 
 from .events import Action, CardsMoved, CoinsChanged, Event, GameOver, Move, Scored, fold
 from .frozen import EMPTY, FrozenMap
-from .model import COLLECTION
+from .model import COLLECTION, GameState
 from .scene import Note as Note  # what a picture shows: in the core, kept importable here
 from .scene import Scene as Scene
 from .scene import TravellerFacts as TravellerFacts
@@ -55,7 +55,7 @@ from .scene import traveller_facts as traveller_facts
 
 if TYPE_CHECKING:
     from .engine import Game, Score
-    from .model import GameState, Space
+    from .model import Space
     from .registry import Registry
     from .ruleset import Ruleset
     from .views import View
@@ -170,7 +170,8 @@ def _words(ruleset: Ruleset) -> _Words:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    """``"1 coin"``, ``"-1 coin"``, ``"0 coins"``, ``"2 coins"``."""
+    return f"{n} {word}{'' if abs(n) == 1 else 's'}"
 
 
 @frozen
@@ -471,9 +472,10 @@ def _who(state: GameState, piece: int) -> str:
     return f"seat {p.seat} ({state.rules.registry.traveller_name(p.traveller)})"
 
 
-def describe_action(state: GameState, action: Action, *, facts: bool = False) -> str:
+def describe_action(state: GameState | Game, action: Action, *, facts: bool = False) -> str:
     """One line for a decision, in the words of the table (display names, not ids);
-    ``state`` is the game when the decision was taken. With ``facts``, each card and
+    ``state`` is the game when the decision was taken (its state, or the
+    :class:`~tokaido_rules.Game` itself). With ``facts``, each card and
     traveller it names is followed by what a player choosing needs:
     ``"seat 0: buy Sake (souvenir, food and drink family, 2 coins)"``,
     ``"seat 1: choose Kinko (7 starting coins; pays 1 coin less for every meal)"``
@@ -481,6 +483,8 @@ def describe_action(state: GameState, action: Action, *, facts: bool = False) ->
     replay viewer's lines); without, the names alone, short enough for a terminal's
     numbered list (``tokaido play``, whose screen shows the facts of the village's
     souvenirs, the inn's meals and the travellers offered) and the journey."""
+    if not isinstance(state, GameState):
+        state = state.state  # a game: the decision is taken on its state
     registry = state.rules.registry
     if isinstance(action, Move) and type(action) is Move:
         space = registry.space_kind(state.rules.board[action.position].kind).label
@@ -500,7 +504,7 @@ def describe_effects(events: Sequence[Event], state: GameState,
         piece = getattr(ev, "piece", None)
         said = None
         if isinstance(ev, CoinsChanged):
-            said = f"{'+' if ev.delta > 0 else ''}{ev.delta} coins"
+            said = f"{'+' if ev.delta > 0 else ''}{_plural(ev.delta, 'coin')}"
         elif isinstance(ev, Scored):
             said = (f"{'+' if ev.points > 0 else ''}{ev.points} "
                     f"{registry.category_label(ev.category)}")
@@ -686,8 +690,8 @@ def _piece_lines(sc: Scene, found: Sequence[Note], width: int) -> list[str]:
         turn = "> " if p.seat is not None and p.seat == sc.current_player else "  "
         head = [f"{turn}{names[i]:<{name_w}}", f"at {p.position:>2} {places[i]:<{place_w}}"]
         if p.seat is not None:
-            head += [f"{p.coins:>2} coin{'' if p.coins == 1 else 's'}",
-                     f"{p.total:>3} points"]
+            head += [f"{p.coins:>2} coin{'' if abs(p.coins) == 1 else 's'}",
+                     f"{p.total:>3} point{'' if abs(p.total) == 1 else 's'}"]
         lines += _pack(head, width, "", "      ", sep="  ")
         if p.seat is None:
             continue
@@ -1061,7 +1065,7 @@ class _Picture:
         neutral traveller), ringed if its seat is to play, its figures as a tooltip."""
         out, p = self.out, self.sc.pieces[i]
         colour = self.colour(i)
-        tip = f"{self.sc.who(i)}: {p.coins} coins, {p.total} points"
+        tip = f"{self.sc.who(i)}: {_plural(p.coins, 'coin')}, {_plural(p.total, 'point')}"
         standing = self.standing(i)
         if standing is not None:
             tip += f", {_ordinal(standing.rank)}" + (", winner" if standing.winner else "")

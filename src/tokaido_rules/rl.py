@@ -61,6 +61,10 @@ from .ruleset import Rules, Ruleset, Setup
 from .simulate import wilson_interval
 from .views import View
 
+__all__ = ["ActionIndex", "ObservationEncoder", "TokaidoAEC", "TokaidoGymEnv", "Evaluation",
+           "Policy", "Played", "first_legal", "random_legal", "bot_policy", "evaluate",
+           "raw_env", "env", "REWARDS", "ENGINES", "GYM_ID"]
+
 REWARDS = ("score_difference", "win")
 ENGINES = ("auto", "fast", "reference")
 """The engines an environment may play on (as ``tokaido simulate --engine``)."""

@@ -278,7 +278,7 @@ class _CorePlugin:
         registry.add_zone(COLLECTION, "public")
         registry.add_zone(SECRET, "seat")
         registry.add_step(MOVE, legal=legal_moves, explain=_explain_move,  # type: ignore[arg-type]
-                          ordered=True, answers=(Move,),
+                          ordered=True, answers=(Move,), words="choose where to stop",
                           doc="The rearmost traveller moves forward to a free space, never "
                               "past the next inn; the seat that ``tokaido_decider`` names "
                               "moves a traveller without a seat (the 2-player neutral).")

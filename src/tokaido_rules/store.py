@@ -97,6 +97,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         seat INTEGER NOT NULL,
         why TEXT NOT NULL,
         PRIMARY KEY (table_id, seat)) WITHOUT ROWID"""),
+    # 4: each table's readable name, and the table its rematch was made as
+    ("""CREATE TABLE names (
+        table_id TEXT PRIMARY KEY REFERENCES tables(id),
+        name TEXT NOT NULL UNIQUE,
+        rematch TEXT) WITHOUT ROWID""",),
 )
 """The steps from one layout of the database to the next: step ``n`` (from 1) takes a
 database of layout ``n - 1`` to layout ``n``, one SQL statement after another. A
@@ -132,7 +137,8 @@ SeatKind = Literal["open", "human", "bot"]
 class SeatRecord:
     """One seat of a stored table: ``open`` (nobody has joined yet), ``human`` (joined:
     ``token_hash`` is the SHA-256 of its secret token, never the token itself) or
-    ``bot`` (``bot`` names it)."""
+    ``bot`` (``bot`` names it). An ``open`` seat with a ``token_hash`` is *invited*: the
+    hash is that of its invitation's secret, which joining it needs."""
 
     seat: int
     kind: SeatKind
@@ -154,6 +160,11 @@ class TableRecord:
     host_hash: str
     header: str
     seats: tuple[SeatRecord, ...]
+    name: str = ""
+    """Its readable name (layout 4; a table stored before has none until it is given
+    one)."""
+    rematch: str | None = None
+    """The id of the table made as its rematch, once there is one."""
 
 
 @frozen
@@ -304,10 +315,12 @@ class TableStore:
             self._held = None
 
     def create(self, record: TableRecord, lines: Sequence[str] = (),
-               rules: TableRules | None = None) -> None:
-        """Store a new table: its header, seats, first log lines (its setup, up to
-        the first decision) and its rules for take-backs, clocks and leaving, in one
-        transaction."""
+               rules: TableRules | None = None,
+               rematch_of: str | None = None) -> None:
+        """Store a new table: its header, seats, name, first log lines (its setup, up
+        to the first decision) and its rules for take-backs, clocks and leaving, in one
+        transaction; ``rematch_of``: the table it is the rematch of, which then names
+        it."""
         with self._transaction() as db:
             db.execute("BEGIN IMMEDIATE")
             db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?)", (
@@ -321,6 +334,13 @@ class TableStore:
                 db.execute("INSERT INTO table_rules VALUES (?, ?, ?, ?, ?)",
                            (record.id, rules.takeback, rules.clock, rules.stand_in,
                             rules.away_after))
+            if record.name:
+                db.execute("INSERT INTO names VALUES (?, ?, NULL)", (record.id, record.name))
+            if rematch_of is not None:
+                db.execute("UPDATE names SET rematch = ? WHERE table_id = ?",
+                           (record.id, rematch_of))
+                if not db.execute("SELECT changes()").fetchone()[0]:
+                    raise StoreError(f"{self.path}: table {rematch_of} has no name row")
 
     def tables(self) -> list[TableRecord]:
         """Every stored table, oldest first."""
@@ -333,10 +353,19 @@ class TableStore:
                     "SELECT table_id, seat, kind, bot, token_hash FROM seats "
                     "ORDER BY table_id, seat"):
                 seats.setdefault(table_id, []).append(SeatRecord(seat, kind, bot, token_hash))
+            names = {row[0]: (row[1], row[2]) for row in db.execute(
+                "SELECT table_id, name, rematch FROM names")}
         return [TableRecord(i, created, players, tuple(json.loads(plugins)),
                             tuple(json.loads(options).items()), host_hash, header,
-                            tuple(seats.get(i, ())))
+                            tuple(seats.get(i, ())), *names.get(i, ("", None)))
                 for i, created, players, plugins, options, host_hash, header in rows]
+
+    def set_name(self, table_id: str, name: str) -> None:
+        """Give a table stored without a name (before layout 4) its name."""
+        with self._transaction() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO names VALUES (?, ?, NULL) ON CONFLICT (table_id) "
+                       "DO NOTHING", (table_id, name))
 
     def lines(self, table_id: str) -> list[str]:
         """The table's log lines after its header, in order."""
@@ -387,8 +416,8 @@ class TableStore:
             missing = [i for i in table_ids if i not in known]
             if missing:
                 raise StoreError(f"{self.path}: no table {missing[0]}")
-            for name in ("away", "clocks", "takebacks", "table_rules", "activity",
-                         "decisions", "lines", "seats"):
+            for name in ("names", "away", "clocks", "takebacks", "table_rules",
+                         "activity", "decisions", "lines", "seats"):
                 db.executemany(f"DELETE FROM {name} WHERE table_id = ?",
                                [(i,) for i in table_ids])
             db.executemany("DELETE FROM tables WHERE id = ?", [(i,) for i in table_ids])

@@ -1,8 +1,10 @@
 """The tables of a game server, transport aside: what ``tokaido serve`` runs behind HTTP.
 
-A :class:`Lobby` holds tables; each :class:`Table` is one game with its seats. A seat is
-``open`` until someone joins it, then ``human``, played by whoever holds its secret
-token, or ``bot``. Bots play their seats' decisions as soon as they come up. Who played
+A :class:`Lobby` holds tables; each :class:`Table` is one game with its seats, and a
+readable name ("misty-heron-42"). A seat is ``open`` (anyone may join it) or
+``invited`` (joining needs its invitation's secret, which only the host can hand out)
+until someone joins it, then ``human``, played by whoever holds its secret token, or
+``bot``. Bots play their seats' decisions as soon as they come up. Who played
 each decision (``human`` or ``bot:NAME``) is recorded with the table, and a seat whose
 player leaves can be handed to a bot.
 
@@ -19,6 +21,7 @@ at its last ``seq``.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import copy
 import hashlib
@@ -28,8 +31,10 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any, NamedTuple
+
+import attrs
 
 from .bots import BOTS, next_action
 from .chance import bot_seed, new_seed
@@ -52,8 +57,8 @@ from .takeback import TakeBack, check_take_back
 from .viewer import Narrator
 from .wire import decode_action, encode_action, encode_view
 
-__all__ = ["TableError", "Lobby", "Table", "MAX_TABLES", "PICTURES_KEPT", "PICTURES_CACHED",
-           "BOT_DELAY_VARIABLE"]
+__all__ = ["TableError", "Lobby", "Table", "NewTable", "MAX_TABLES", "PICTURES_KEPT",
+           "PICTURES_CACHED", "BOT_DELAY_VARIABLE", "NAME_WORDS"]
 
 MAX_TABLES = 2_000
 """The most tables a lobby holds; creating one more is refused (finished tables count:
@@ -71,6 +76,49 @@ told in words only."""
 PICTURES_CACHED = 16
 """How many pictures a table keeps once drawn (about 45 kB each), the latest first out
 last: each seat's client asks for each picture once, spectators and reloads again."""
+
+
+NAME_WORDS: tuple[tuple[str, ...], tuple[str, ...]] = (
+    ("amber", "autumn", "bamboo", "bright", "cherry", "cloudy", "coastal", "early",
+     "gentle", "golden", "hidden", "jade", "lantern", "misty", "mossy", "quiet", "rainy",
+     "silver", "snowy", "spring", "sunny", "twilight", "windy", "winter"),
+    ("bridge", "crane", "fan", "ferry", "fox", "heron", "inn", "kite", "lake", "maple",
+     "moon", "orchard", "path", "pine", "river", "road", "shrine", "teahouse", "tide",
+     "valley", "village", "wave", "willow", "wind"),
+)
+"""The words of the tables' names: one of each, and a number from 10 to 99."""
+
+
+def _draw_name(taken: Collection[str]) -> str:
+    """A readable table name none of ``taken`` has: two words and a number, drawn from
+    the system's secure source (no seed: a name tells nothing of the game)."""
+    for tries in range(200):
+        first, second = (secrets.choice(words) for words in NAME_WORDS)
+        top = 90 if tries < 100 else 9000  # many taken: longer numbers
+        name = f"{first}-{second}-{10 + secrets.randbelow(top)}"
+        if name not in taken:
+            return name
+    raise TableError(409, "no free table name: delete some tables")
+
+
+def _invite_secret(host_token: str, table_id: str, seat: int) -> str:
+    """The secret of the invitation to ``seat``: made from the host's token, so that
+    the host can show it again while the server keeps only its hash."""
+    digest = hmac.new(host_token.encode(), f"invite:{table_id}:{seat}".encode(),
+                      hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+class NewTable(NamedTuple):
+    """A table just made (:meth:`Lobby.open_table`): the host's token, the seat its
+    creator sits at and that seat's token (``None``: nobody seated), and the secret of
+    each invited seat's invitation."""
+
+    table: Table
+    host_token: str
+    seat: int | None
+    token: str | None
+    invites: dict[int, str]
 
 
 class TableError(TokaidoError):
@@ -176,6 +224,10 @@ class Table:
         self.connected = 0
         """How many requests of its seats are under way (a page's long poll)."""
         self.gone = False
+        self.name = record.name or record.id
+        """The table's readable name (unique at its server)."""
+        self.rematch: str | None = record.rematch
+        """The id of the table made as its rematch, once there is one."""
 
     # --- seats ------------------------------------------------------------------------
 
@@ -190,13 +242,15 @@ class Table:
             return None
         digest = _hash(token)
         for s in self._seats:
-            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+            if (s.kind != "open" and s.token_hash is not None
+                    and hmac.compare_digest(s.token_hash, digest)):
                 return s.seat
         raise TableError(403, "this token is not a seat's token at this table")
 
-    def join(self, seat: object) -> str:
-        """Take an open seat: its new secret token, shown once (the server keeps only
-        its hash)."""
+    def join(self, seat: object, invite: object = None) -> str:
+        """Take an open seat, or an invited one with its invitation's secret
+        (``invite``; 403 without it, or with another): its new secret token, shown once
+        (the server keeps only its hash)."""
         with self._lock:
             if type(seat) is not int or not 0 <= seat < len(self._seats):
                 raise TableError(400, f"seat must be from 0 to {len(self._seats) - 1}")
@@ -204,10 +258,25 @@ class Table:
             if record.kind != "open":
                 raise TableError(409, f"seat {seat} is taken"
                                  + (f" (a {record.bot} bot plays it)" if record.bot else ""))
+            if invite is not None and not isinstance(invite, str):
+                raise TableError(400, "invite must be the invitation's secret (a string)")
+            if record.token_hash is not None and (invite is None or not hmac.compare_digest(
+                    record.token_hash, _hash(invite))):
+                raise TableError(403, f"seat {seat} is kept for an invited person: "
+                                 "joining it needs the link of its invitation")
             token = secrets.token_urlsafe(32)
             self._set_seat(SeatRecord(seat, "human", None, _hash(token)))
             self._wind_clock()
             return token
+
+    def invites(self, host_token: str | None) -> dict[int, str]:
+        """The secret of the invitation of each seat still invited (not joined yet):
+        for the host's token only (403 for any other)."""
+        if host_token is None or not self.is_host(host_token):
+            raise TableError(403, "only the host's token may see the invitations")
+        with self._lock:
+            return {s.seat: _invite_secret(host_token, self.id, s.seat) for s in self._seats
+                    if s.kind == "open" and s.token_hash is not None}
 
     def hand_to_bot(self, seat: int, bot: object) -> None:
         """Let a bot play ``seat`` from now on (its player leaves); the seat's token
@@ -218,7 +287,9 @@ class Table:
             record = self._seats[seat]
             if record.kind == "bot":
                 raise TableError(409, f"a {record.bot} bot plays seat {seat} already")
-            self._set_seat(SeatRecord(seat, "bot", bot, record.token_hash))
+            # a joined seat's token still shows its view; an invitation's secret never does
+            kept = record.token_hash if record.kind == "human" else None
+            self._set_seat(SeatRecord(seat, "bot", bot, kept))
             self._advance()
 
     def _set_seat(self, record: SeatRecord) -> None:
@@ -239,7 +310,8 @@ class Table:
         if token is None:
             return False
         digest = _hash(token)
-        own = self._seats[seat].token_hash
+        record = self._seats[seat]
+        own = record.token_hash if record.kind != "open" else None
         return hmac.compare_digest(self.record.host_hash, digest) or (
             own is not None and hmac.compare_digest(own, digest))
 
@@ -604,7 +676,8 @@ class Table:
                  takebacks: int | None = None) -> str:
         """What a client is told, as JSON text: the view of ``seat`` (``None``: the
         public view), its picture and actions, the table's seats, and the log lines and
-        steps (in words, with pictures) since ``since`` (default: none, only now).
+        steps (in words, with pictures) since ``since`` (default: none, only now; a
+        page's first request asks since 0, for the whole story so far).
 
         A client that is ahead of the table (``since`` beyond its seq), or that knows
         another number of take-backs than ``takebacks``, missed a take-back: it gets
@@ -618,6 +691,7 @@ class Table:
                 takebacks is not None and takebacks != len(self.takebacks)))
             if reset:
                 since = 0
+            first = since is None or since <= 0  # a page's first request: the legend too
             since = seq if since is None else max(0, min(since, seq))
             audience = self._audience(seat)
             view = game.public_view() if seat is None else game.view(seat)
@@ -632,13 +706,16 @@ class Table:
             scores = None
             if game.is_over:
                 scores = [{"seat": s.seat, "traveller": s.traveller, "total": s.total,
-                           "rank": s.rank, "winner": s.winner,
-                           "categories": dict(s.categories)} for s in final_standings(game)]
-            head = {"table": self.id, "seat": seat, "seq": seq, "over": game.is_over,
+                           "rank": s.rank, "winner": s.winner, "tiebreak": s.tiebreak,
+                           "tied": s.tied, "categories": dict(s.categories)}
+                          for s in final_standings(game)]
+            head = {"table": self.id, "name": self.name, "rematch": self.rematch,
+                    "deciding": self._deciding(game),
+                    "seat": seat, "seq": seq, "over": game.is_over,
                     "current_player": game.current_player, "seats": self.seat_list(),
                     "actions": actions, "purse": self._purse(view), "steps": steps,
                     "scores": scores, "outcome": outcome(game) if game.is_over else None,
-                    "legend": legend_html(view) if since == seq else None,
+                    "legend": legend_html(view) if first or since == seq else None,
                     "view": encode_view(view), "svg": self._picture(seat, seq) or svg(view)}
             head.update(self._evening(seat, reset))
             text = _dumps(head)
@@ -686,6 +763,17 @@ class Table:
             return [{"seat": t.seat, "from_seq": t.from_seq, "to_seq": t.to_seq,
                      "consent": list(t.consent), "at": t.at} for t in self.takebacks]
 
+    @staticmethod
+    def _deciding(game: Game) -> dict[str, Any] | None:
+        """Whose decision it is and what is being decided, in the words its plugin
+        registered with the step kind (``None`` once the game is over)."""
+        step = game.current_step
+        if step is None:
+            return None
+        kind = game.ruleset.registry.steps.get(step.kind)
+        return {"seat": step.seat, "kind": step.kind,
+                "words": kind.prompt if kind is not None else f"decide ({step.kind})"}
+
     def _purse(self, view: Any) -> list[dict[str, Any]]:
         """What the seat holds (each traveller it plays): coins, points and its
         collection with each card's facts, shown beside its actions. Empty for a
@@ -714,7 +802,8 @@ class Table:
         out = []
         for s in self._seats:
             traveller = next((p.traveller for p in pieces if p.seat == s.seat), None)
-            out.append({"seat": s.seat, "kind": s.kind, "bot": s.bot,
+            kind = "invited" if s.kind == "open" and s.token_hash is not None else s.kind
+            out.append({"seat": s.seat, "kind": kind, "bot": s.bot,
                         "traveller": names(traveller) if traveller else None})
         return out
 
@@ -737,7 +826,8 @@ class Table:
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it."""
         with self._lock:
-            return {"table": self.id, "players": self.record.players,
+            return {"table": self.id, "name": self.name, "rematch": self.rematch,
+                    "players": self.record.players,
                     "plugins": list(self.record.plugins), "options": dict(self.record.options),
                     "created": self.record.created, "seq": self.game.state.seq,
                     "over": self.game.is_over, "seats": self.seat_list(),
@@ -834,6 +924,13 @@ class Lobby:
             self._broken[record.id] = reason
             self.on_refused(record.id, reason)
             return
+        if not record.name:  # stored before tables had names
+            try:
+                name = _draw_name({t.name for t in self._tables.values()})
+                self.store.set_name(record.id, name)
+                record = attrs.evolve(record, name=name)
+            except (StoreError, TableError):
+                pass  # named by its id until a later start
         table = Table(record, game, self.store, decisions, len(lines),
                       self._evening_rules().get(record.id))
         self._resume_evening(table)
@@ -851,9 +948,54 @@ class Lobby:
         """A new table (``bots``: seat number to bot name; the other seats are open),
         and its host token, which may hand any seat to a bot. ``takeback``, ``clock``,
         ``stand_in``, ``away_after``: its :class:`~tokaido_rules.store.TableRules`."""
+        made = self.open_table(players, plugins, options, bots, seed, takeback=takeback,
+                               clock=clock, stand_in=stand_in, away_after=away_after)
+        return made.table, made.host_token
+
+    def open_table(self, players: object, plugins: object = ("base",),
+                   options: object = None, bots: object = None, seed: int | None = None,
+                   *, seat: object = None, invite: object = (), takeback: object = "none",
+                   clock: object = None, stand_in: object = "greedy",
+                   away_after: object = None) -> NewTable:
+        """A new table, stored in one transaction with its seats: ``bots`` (seat number
+        to bot name) are played by bots, ``seat`` (if given) is its creator's, joined at
+        once, the seats in ``invite`` (a list of seat numbers, or ``True``: every seat
+        left) are invited, the others open. The host's token may hand any seat to a bot
+        and show the invitations again (:meth:`Table.invites`). ``takeback``, ``clock``,
+        ``stand_in``, ``away_after``: its :class:`~tokaido_rules.store.TableRules`."""
         rules = _table_rules(takeback, clock, stand_in, away_after)
         if type(players) is not int or not 2 <= players <= 5:
             raise TableError(400, "players must be from 2 to 5")
+        bot_seats = self._bot_seats(players, {} if bots is None else bots)
+        if seat is not None and (type(seat) is not int or not 0 <= seat < players
+                                 or seat in bot_seats):
+            raise TableError(400, f"seat must be a seat from 0 to {players - 1} that no "
+                             "bot plays")
+        left = [s for s in range(players) if s not in bot_seats and s != seat]
+        if invite is True:
+            invited = set(left)
+        elif (isinstance(invite, list | tuple)
+              and all(type(s) is int and s in left for s in invite)):
+            invited = set(invite)
+        else:
+            raise TableError(400, "invite must be true or a list of the seats that are "
+                             "neither a bot's nor the creator's")
+        return self._make(players, plugins, options, seed, seated=seat, rules=rules,
+                          kinds=lambda table_id, host: {
+                              **{s: SeatRecord(s, "bot", b) for s, b in bot_seats.items()},
+                              **{s: SeatRecord(s, "open", None,
+                                               _hash(_invite_secret(host, table_id, s)))
+                                 for s in invited}})
+
+    def _make(self, players: int, plugins: object, options: object, seed: int | None,
+              *, seated: int | None,
+              kinds: Callable[[str, str], dict[int, SeatRecord]],
+              rules: TableRules, host: str | None = None, host_hash: str | None = None,
+              rematch_of: Table | None = None) -> NewTable:
+        """Build, store (one transaction) and serve a new table. ``kinds(id, host)``:
+        the records of the seats that are not open; ``seated``: a seat joined by its
+        creator; ``rules``: its take-backs, clock and leaving; ``host_hash`` (a rematch):
+        the host of the table it follows."""
         if (not isinstance(plugins, list | tuple) or not plugins
                 or not all(isinstance(p, str) for p in plugins)):
             raise TableError(400, "plugins must be a list of plugin ids")
@@ -861,7 +1003,6 @@ class Lobby:
             options = {}
         if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
             raise TableError(400, "options must be an object of option names to values")
-        bot_seats = self._bot_seats(players, {} if bots is None else bots)
         try:
             ruleset = Ruleset.build([str(p) for p in plugins], dict(options))
             game = new_game(players, seed=new_seed() if seed is None else seed,
@@ -871,26 +1012,70 @@ class Lobby:
         with self._lock:
             if self.size >= self.max_tables:
                 raise TableError(409, f"this server holds {self.max_tables} tables already")
-            host = secrets.token_urlsafe(32)
+            if host is None:
+                host = secrets.token_urlsafe(32)
             feed = LogFeed(game)
             first = [line.rstrip("\n") for line in feed.new_lines(game)]
-            seats = tuple(SeatRecord(s, "bot", bot_seats[s]) if s in bot_seats
-                          else SeatRecord(s, "open") for s in range(players))
-            record = TableRecord(secrets.token_urlsafe(9), time.time(), players,
+            table_id = secrets.token_urlsafe(9)
+            given = kinds(table_id, host)
+            token = None if seated is None else secrets.token_urlsafe(32)
+            if seated is not None and token is not None:
+                given[seated] = SeatRecord(seated, "human", None, _hash(token))
+            seats = tuple(given.get(s, SeatRecord(s, "open")) for s in range(players))
+            name = _draw_name({t.name for t in self._tables.values()})
+            record = TableRecord(table_id, time.time(), players,
                                  tuple(ruleset.ids), tuple(sorted(ruleset.options.items())),
-                                 _hash(host), first[0], seats)
+                                 host_hash or _hash(host), first[0], seats, name)
             if self.store is not None:
-                try:
-                    if rules == TableRules():  # the defaults: nothing to store
-                        self.store.create(record, first[1:])  # one transaction
-                    else:
-                        self.store.create(record, first[1:], rules)
+                try:  # one transaction
+                    self.store.create(record, first[1:],
+                                      None if rules == TableRules() else rules,  # defaults
+                                      None if rematch_of is None else rematch_of.id)
                 except StoreError as exc:
                     raise _unstored(exc) from None
             table = Table(record, game, self.store, (), len(first) - 1, rules)
+            if rematch_of is not None:
+                rematch_of.rematch = table.id
+                rematch_of._changed(rematch_of)
             self._adopt(table)
         table.start()
-        return table, host
+        invites = {s.seat: _invite_secret(host, table_id, s.seat) for s in seats
+                   if s.kind == "open" and s.token_hash is not None}
+        return NewTable(table, host, seated, token, invites)
+
+    def rematch(self, table: Table, token: str | None) -> tuple[Table, int | None]:
+        """The rematch of a finished ``table`` (made once; asked again, the same): the
+        same rules and people, each seat moved on by one (seat ``s`` plays seat ``s +
+        1``, the last the first). Each person keeps their token, the host theirs, each
+        bot plays on at its seat's new place. Asked with a seat's token or the host's
+        (403 else; 409 before the end). The table, and the seat ``token`` plays there
+        (``None`` for the host's token)."""
+        seat = table.seat_for(token) if token is not None and not table.is_host(token) \
+            else None
+        if token is None or (seat is None and not table.is_host(token)):
+            raise TableError(403, "a rematch is asked with a seat's token or the host's")
+        n = len(table.seats)
+        moved = None if seat is None else (seat + 1) % n
+        with table._lock:
+            if not table.game.is_over:
+                raise TableError(409, "the game is not over")
+            if table.rematch is not None and table.rematch in self._tables:
+                return self._tables[table.rematch], moved
+
+            def kinds(table_id: str, host: str) -> dict[int, SeatRecord]:
+                out = {}
+                for s in table.seats:
+                    if s.kind != "open":  # an unjoined seat is open at the rematch
+                        out[(s.seat + 1) % n] = SeatRecord((s.seat + 1) % n, s.kind, s.bot,
+                                                           s.token_hash)
+                return out
+
+            # the same rules: the options, and the take-backs, clock, stand-in and
+            # away-after of the table's rules (the stand-in as the host last named it)
+            made = self._make(n, list(table.record.plugins), dict(table.record.options),
+                              None, seated=None, kinds=kinds, rules=table.rules,
+                              host_hash=table.record.host_hash, rematch_of=table)
+        return made.table, moved
 
     @staticmethod
     def _bot_seats(players: int, bots: object) -> dict[int, str]:
@@ -909,6 +1094,8 @@ class Lobby:
     def get(self, table_id: str) -> Table:
         """The table ``table_id`` (404: none; 409: a refused table, with the reason)."""
         table = self._tables.get(table_id)
+        if table is None:  # a name works as well as an id
+            table = next((t for t in self._tables.values() if t.name == table_id), None)
         if table is None and table_id in self._waiting:
             self._take(table_id)  # asked for before the background came to it
             table = self._tables.get(table_id)

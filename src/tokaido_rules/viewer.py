@@ -459,6 +459,7 @@ h1 { font-size: 20px; margin: 8px 0; }
          border-radius: 8px; padding: 8px 12px; margin: 8px 0; min-height: 1.4em; }
 #lines p { margin: 2px 0; }
 table { border-collapse: collapse; font-size: 14px; margin: 8px 0; }
+#scores-box { overflow-x: auto; max-width: 100%; }
 th, td { border-bottom: 1px solid #d8d2c4; padding: 4px 10px; text-align: left; }
 td.points, td.coins, td.rank, td.category { text-align: right; }
 tr.winner td { background: #fbeab0; font-weight: bold; }
@@ -486,7 +487,7 @@ tr.winner td { background: #fbeab0; font-weight: bold; }
 <main>
 <div id="lines"></div>
 <p id="outcome"></p>
-<table id="scores"><thead><tr></tr></thead><tbody></tbody></table>
+<div id="scores-box"><table id="scores"><thead><tr></tr></thead><tbody></tbody></table></div>
 <div id="board"></div>
 <details id="legend"><summary>Legend</summary>__LEGEND__</details>
 </main>

@@ -5,12 +5,20 @@ The tables (:mod:`tokaido_rules.tables`) are kept in SQLite
 (:mod:`tokaido_rules.store`): a restarted server resumes every game at its last seq.
 The pages and the server speak the JSON wire format (:mod:`tokaido_rules.wire`):
 
-- ``GET /api/tables``: the tables, their seats and who plays them;
+- ``GET /api/tables``: the tables, their names, seats and who plays them;
   ``POST /api/tables`` with ``{"players": N, "plugins": [...], "options": {...},
-  "bots": {"1": "greedy"}}`` creates one (the seats without a bot are open) and
-  answers its id and the host's token, which may hand any seat to a bot;
-- ``POST /api/tables/ID/join`` with ``{"seat": N}``: take an open seat; the answer
-  holds the seat's secret token, shown once;
+  "bots": {"1": "greedy"}, "seat": 0, "invite": true}`` creates one and answers its
+  id, its name and the host's token, which may hand any seat to a bot. Without
+  ``seat`` nobody is seated, and the seats without a bot are open unless ``invite``
+  (``true``, or a list of seats) makes them invited; with ``seat`` the answer holds
+  that seat's ``token`` as well, and ``invites`` the secret of each invitation;
+- ``POST /api/tables/ID/join`` with ``{"seat": N}``: take an open seat (an invited
+  seat needs ``"invite": SECRET`` too); the answer holds the seat's secret token,
+  shown once; ``GET /api/tables/ID/invites`` with the host's token: the invitations
+  of the seats not joined yet;
+- ``POST /api/tables/ID/rematch`` with a seat's token or the host's, once the game is
+  over: the table of the rematch (made once), the same people with the seats moved on
+  by one; each keeps their token. ``ID`` may be a table's name as well as its id;
 - ``GET /api/tables/ID?since=SEQ&wait=S``: with ``Authorization: Bearer TOKEN``, the
   seat's view, picture and actions; without a token, the public view (a spectator's).
   With the log lines and the steps in words since ``SEQ``; with ``wait``, the answer
@@ -48,7 +56,9 @@ Beside the requests, the server keeps its tables alive (:class:`Server`): from i
 on, and every :data:`KEEP_SECONDS` after, the bots play every decision at hand that is a
 bot's (a restart, or a write that failed, left it unplayed), finished and abandoned
 tables expire, and tables deleted from the database by ``tokaido tables delete`` are
-dropped. A clean stop (Ctrl-C, SIGTERM) lets the bots play before the process ends.
+dropped. A clean stop (Ctrl-C, SIGTERM) answers every waiting request at once (503, with
+``"stopping": true``: the pages say the server is gone, and come back with it), lets the
+bots play, and ends.
 """
 
 from __future__ import annotations
@@ -74,7 +84,8 @@ from .tables import Lobby, Table, TableError
 __all__ = ["create_app", "serve", "make_server", "Server", "bind", "ServeError",
            "LOCAL_HOSTS", "MAX_BODY", "MAX_CONNECTIONS", "HEADER_SECONDS", "BODY_SECONDS",
            "IDLE_SECONDS", "MAX_WAIT", "MAX_PER_ADDRESS", "CREATES_PER_MINUTE",
-           "EXPIRE_FINISHED_DAYS", "EXPIRE_ABANDONED_DAYS", "KEEP_SECONDS"]
+           "EXPIRE_FINISHED_DAYS", "EXPIRE_ABANDONED_DAYS", "KEEP_SECONDS", "STOP_SECONDS",
+           "reachable_hosts", "WILDCARD_HOSTS"]
 
 MAX_BODY = 64_000
 """The largest request body accepted, in bytes (an action is a few dozen): a larger
@@ -115,6 +126,10 @@ BODY_SECONDS = 10.0
 
 IDLE_SECONDS = 5
 """How long a kept-alive connection may stay idle between requests."""
+
+STOP_SECONDS = 5
+"""At a stop, the longest the server waits for the requests under way (the waiting
+ones are answered at once) before it cancels them."""
 
 MAX_WAIT = 30.0
 """The longest a long-polling request waits for the game to move on."""
@@ -171,6 +186,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
 
     waiters: dict[str, list[asyncio.Future[None]]] = {}
     waiting = threading.Lock()
+    stopping = threading.Event()
 
     created: dict[str, deque[float]] = {}  # by client address: when it created tables
 
@@ -185,6 +201,18 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 future.get_loop().call_soon_threadsafe(_resolve, future)
 
     lobby.on_change = changed
+
+    def stop_waiting() -> int:
+        """The server stops: answer every waiting request now (503, ``stopping``), and
+        any request from now on; how many were waiting."""
+        stopping.set()
+        with waiting:
+            futures = [f for some in waiters.values() for f in some]
+            waiters.clear()
+        for future in futures:
+            with contextlib.suppress(RuntimeError):
+                future.get_loop().call_soon_threadsafe(_resolve, future)
+        return len(futures)
 
     def error(status: int, message: str) -> Response:
         return JSONResponse({"error": message}, status_code=status)
@@ -295,25 +323,32 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     async def create_table(request: Request) -> Response:
         body = await body_of(request)
         if not isinstance(body, dict) or not set(body) <= {"players", "plugins", "options",
-                                                           "bots", *EVENING_FIELDS}:
+                                                           "bots", "seat", "invite",
+                                                           *EVENING_FIELDS}:
             raise _BadRequest(400, 'the body is {"players": N, "plugins": [...], '
-                              '"options": {...}, "bots": {"SEAT": "BOT"}, "takeback": '
-                              '"none", "clock": S, "stand_in": "BOT", "away_after": S}')
+                              '"options": {...}, "bots": {"SEAT": "BOT"}, "seat": N, '
+                              '"invite": true, "takeback": "none", "clock": S, '
+                              '"stand_in": "BOT", "away_after": S}')
         may_create(request.client.host if request.client else "")
         evening = {k: body[k] for k in EVENING_FIELDS if k in body}
-        table, host = await run_in_threadpool(functools.partial(
-            lobby.create, body.get("players"), body.get("plugins", ["base"]),
-            body.get("options"), body.get("bots"), **evening))
-        return JSONResponse({"table": table.id, "host_token": host, **table.summary()},
+        made = await run_in_threadpool(functools.partial(
+            lobby.open_table, body.get("players"), body.get("plugins", ["base"]),
+            body.get("options"), body.get("bots"), seat=body.get("seat"),
+            invite=body.get("invite", ()), **evening))
+        return JSONResponse({"table": made.table.id, "host_token": made.host_token,
+                             **made.table.summary(), "seat": made.seat,
+                             "token": made.token,
+                             "invites": {str(s): v for s, v in made.invites.items()}},
                             status_code=201)
 
     @api
     async def join(request: Request) -> Response:
         table = table_of(request)
         body = await body_of(request)
-        if not isinstance(body, dict) or set(body) != {"seat"}:
-            raise _BadRequest(400, 'the body is {"seat": N}')
-        token = await run_in_threadpool(table.join, body["seat"])
+        if not isinstance(body, dict) or not {"seat"} <= set(body) <= {"seat", "invite"}:
+            raise _BadRequest(400, 'the body is {"seat": N}, with "invite": SECRET for an '
+                              'invited seat')
+        token = await run_in_threadpool(table.join, body["seat"], body.get("invite"))
         return JSONResponse({"table": table.id, "seat": body["seat"], "token": token},
                             status_code=201)
 
@@ -352,8 +387,14 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         return table.game.state.seq == since and (known is None
                                                   or known == len(table.takebacks))
 
+    def gone() -> Response:
+        return JSONResponse({"error": "the server is stopping", "stopping": True},
+                            status_code=503, headers={"Cache-Control": "no-store"})
+
     async def answer(table: Table, seat: int | None, since: float | None,
                      wait: float | None, known: int | None = None) -> Response:
+        if stopping.is_set():
+            return gone()
         if wait and since is not None and same(table, since, known):
             future = asyncio.get_running_loop().create_future()
             with waiting:
@@ -367,6 +408,8 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                     left = waiters.get(table.id, [])
                     if future in left:
                         left.remove(future)
+            if stopping.is_set():
+                return gone()
         return json_text(await run_in_threadpool(
             table.document, seat, None if since is None else int(since), known))
 
@@ -479,6 +522,22 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         await run_in_threadpool(table.set_stand_in, body["bot"])
         return JSONResponse({"stand_in": table.rules.stand_in})
 
+    # --- invitations and the rematch ---------------------------------------------------
+
+    @api
+    async def invites(request: Request) -> Response:
+        table = table_of(request)
+        found = table.invites(token_of(request))
+        return JSONResponse({"table": table.id, "name": table.name,
+                             "invites": {str(s): v for s, v in found.items()}},
+                            headers={"Cache-Control": "no-store"})
+
+    @api
+    async def rematch(request: Request) -> Response:
+        table = table_of(request)
+        new, seat = await run_in_threadpool(lobby.rematch, table, token_of(request))
+        return JSONResponse({**new.summary(), "seat": seat}, status_code=201)
+
     async def not_found(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 404
         return error(status, "no such page" if status == 404 else "not allowed here")
@@ -500,11 +559,15 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         Route("/api/tables/{table}/leave", leave, methods=["POST"]),
         Route("/api/tables/{table}/return", come_back, methods=["POST"]),
         Route("/api/tables/{table}/stand-in", stand_in, methods=["POST"]),
+        Route("/api/tables/{table}/invites", invites),
+        Route("/api/tables/{table}/rematch", rematch, methods=["POST"]),
     ]
-    return Starlette(routes=routes, exception_handlers={HTTPException: not_found},
-                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)),
-                                 Middleware(GZipMiddleware, minimum_size=1000,
-                                            compresslevel=5)])
+    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found},
+                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)),
+                                Middleware(GZipMiddleware, minimum_size=1000,
+                                           compresslevel=5)])
+    app.state.stop_waiting = stop_waiting
+    return app
 
 
 def _resolve(future: asyncio.Future[None]) -> None:
@@ -609,6 +672,49 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
     return Guarded
 
 
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+
+
+def reachable_hosts(host: str) -> list[str]:
+    """The addresses by which another device may reach a server bound to ``host``: for
+    a wildcard address (``0.0.0.0``, ``::``) this machine's own addresses that are
+    neither loopback nor link-local, the one of the default route first (found without
+    sending anything); for any other, ``host`` itself. IPv6 addresses in brackets."""
+    import ipaddress
+
+    if host not in WILDCARD_HOSTS:
+        return ["[" + host + "]" if ":" in host else host]
+    found: list[str] = []
+    probes = [(socket.AF_INET, "192.0.2.1")]  # documentation addresses: nothing is sent
+    if host == "::":
+        probes.append((socket.AF_INET6, "2001:db8::1"))
+    for family, probe in probes:
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as udp:
+                udp.connect((probe, 9))
+                found.append(str(udp.getsockname()[0]))
+        except OSError:
+            continue
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None)
+    except OSError:
+        infos = []
+    found += [str(info[4][0]) for info in infos
+              if info[0] == socket.AF_INET or (host == "::" and info[0] == socket.AF_INET6)]
+    out: list[str] = []
+    for raw in found:
+        try:
+            address = ipaddress.ip_address(raw.split("%")[0])
+        except ValueError:
+            continue
+        if address.is_loopback or address.is_link_local or address.is_unspecified:
+            continue
+        text = f"[{address}]" if address.version == 6 else str(address)
+        if text not in out:
+            out.append(text)
+    return out
+
+
 def bind(host: str, port: int) -> socket.socket:
     """The listening socket of the server; a busy or unusable address is a
     :class:`ServeError` saying so."""
@@ -627,28 +733,38 @@ def make_server(lobby: Lobby, sock: socket.socket, *, host: str = "127.0.0.1",
                 creates_per_minute: int = CREATES_PER_MINUTE,
                 expire_finished_days: float = EXPIRE_FINISHED_DAYS,
                 expire_abandoned_days: float = EXPIRE_ABANDONED_DAYS,
-                keep_seconds: float = KEEP_SECONDS) -> Server:
+                keep_seconds: float = KEEP_SECONDS,
+                say: Callable[[str], None] | None = None) -> Server:
     """The uvicorn server of ``lobby`` on the bound socket ``sock`` (:func:`bind`),
     ready to ``run()``; the limits are those above, smaller in tests (0 days: a table
-    never expires)."""
+    never expires). ``say``: where the server tells what it does as it stops (the
+    terminal, for ``tokaido serve``)."""
     import uvicorn
 
     hosts = LOCAL_HOSTS if host in ("127.0.0.1", "localhost", "::1") else ("*",)
-    config = uvicorn.Config(create_app(lobby, hosts=hosts, animate_ms=animate_ms,
-                                       creates_per_minute=creates_per_minute),
+    app = create_app(lobby, hosts=hosts, animate_ms=animate_ms,
+                     creates_per_minute=creates_per_minute)
+    tell = say or (lambda text: None)
+    config = uvicorn.Config(app,
                             http=_guarded_protocol(max_connections, header_seconds,
                                                    max_per_address),
                             timeout_keep_alive=idle_seconds, log_level="warning",
-                            lifespan="off", ws="none")
+                            lifespan="off", ws="none",
+                            timeout_graceful_shutdown=STOP_SECONDS)
     keeper = _Keeper(lobby, keep_seconds, expire_finished_days * 86_400,
                      expire_abandoned_days * 86_400)
 
     class Stopping(uvicorn.Server):
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            """Once the requests are answered, let the bots play, before uvicorn
+            """Answer the waiting requests at once (the pages say the server is gone),
+            then, once the requests are answered, let the bots play, before uvicorn
             passes the signal that stopped it on."""
+            told = app.state.stop_waiting()
+            tell(f"tokaido serve: stopping; {told} waiting page"
+                 f"{'' if told == 1 else 's'} told")
             await super().shutdown(sockets)
             await asyncio.to_thread(keeper.stop)
+            tell("tokaido serve: stopped")
 
     return Server(Stopping(config), sock, keeper)
 
@@ -771,6 +887,7 @@ def serve(lobby: Lobby, *, host: str = "127.0.0.1", port: int = 8000,
     ``limits``: the other keywords of :func:`make_server`."""
     most = MAX_CONNECTIONS if max_connections is None else max_connections
     _raise_open_files_limit(most)
+    limits.setdefault("say", lambda text: print(text, file=sys.stderr, flush=True))
     make_server(lobby, sock or bind(host, port), host=host, max_connections=most,
                 **limits).run()
 
