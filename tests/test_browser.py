@@ -564,6 +564,48 @@ def test_a_take_back_and_its_refusal_in_the_page(browser: Any, server: tuple[str
     assert shown == [s["words"] for s in fresh["steps"]]
 
 
+def test_a_take_back_redraws_every_page_once_and_play_goes_on(
+        browser: Any, server: tuple[str, Any]) -> None:
+    """Both halves of issue 40 together: a table made with its creator seated and the
+    other seat invited (joined by its link); the creator's page in two tabs and a
+    spectator's. A take-back answers every page with a lower seq and the whole log:
+    each redraws it once (no line twice, none missing), and play goes on from there in
+    every tab, each line still told once."""
+    from selenium.webdriver.common.by import By
+
+    url, lobby = server
+    made = lobby.open_table(2, ["base"], seed=11, seat=0, invite=[1])
+    table = made.table
+    table.join(1, made.invites[1])
+    other, watcher = _new_driver(), _new_driver()
+    try:
+        for page in (browser, other):
+            page.get(f"{url}/t/{table.id}#token={made.token}")
+        watcher.get(f"{url}/t/{table.id}")
+        _play_until(table, 0, True)
+        before = table.game.state.seq
+        for page in (browser, other, watcher):
+            _shown_at(page, before)
+        to = table.take_back_check(0).to_seq
+        assert to is not None and to < before
+        _by_id(browser, "takeback").click()
+        for seat, page in ((0, browser), (0, other), (None, watcher)):
+            _body_is(page, "data-takebacks", "1")
+            _shown_at(page, to)
+            assert _told(page) == [w for _, w in table._audience(seat).steps], seat
+        # on from the point taken back: a click in one tab, the friend's turns after
+        assert _ready(browser, to) == "yes"
+        browser.find_elements(By.CSS_SELECTOR, "#actions button.action")[0].click()
+        _play_until(table, 0, True)
+        seq = table.game.state.seq
+        for seat, page in ((0, browser), (0, other), (None, watcher)):
+            _shown_at(page, seq)
+            assert _told(page) == [w for _, w in table._audience(seat).steps], seat
+    finally:
+        other.quit()
+        watcher.quit()
+
+
 def test_the_clock_hands_a_seat_to_a_bot_in_the_page(browser: Any, server: tuple[str, Any]
                                                      ) -> None:
     """A table with a one-second clock: the page shows the time left; when it runs out

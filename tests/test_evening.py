@@ -12,9 +12,10 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from tokaido_rules import verify_log
-from tokaido_rules.store import TableStore
+from tokaido_rules.store import TableRules, TableStore
 from tokaido_rules.tables import Lobby, Table
 from tokaido_rules.web import create_app
+from tokaido_rules.wire import encode_action
 
 
 class Client:
@@ -191,3 +192,92 @@ def test_the_table_list_shows_progress() -> None:
     for _ in range(12):
         c.play_first()
     assert 0 < c.http.get("/api/tables").json()["tables"][0]["progress"] < 100
+
+
+# --- take-backs and clocks with invitations and the rematch (both halves of issue 40) ---
+
+
+def test_an_invited_seat_not_taken_has_no_say_in_take_backs() -> None:
+    """An invited seat nobody has taken is no one's: its invitation's secret is not a
+    seat's token (no take-back, no answer, no leaving), and its consent is not waited
+    for; once joined by its link the seat is a person's like any other."""
+    lobby = Lobby()
+    http = TestClient(create_app(lobby, animate_ms=0), base_url="http://127.0.0.1")
+    made = lobby.open_table(3, ["base"], seed=1, seat=0, invite=[2], takeback="all")
+    table = made.table
+    secret = made.invites[2]
+    friend = http.post(f"/api/tables/{table.id}/join", json={"seat": 1}).json()["token"]
+    assert made.token is not None
+    tokens = {0: made.token, 1: friend}
+    for path, body in (("takeback", {}), ("takeback/answer", {"agree": True}),
+                       ("leave", {}), ("return", {})):
+        r = http.post(f"/api/tables/{table.id}/{path}", json=body,
+                      headers={"Authorization": f"Bearer {secret}"})
+        assert r.status_code == 403, (path, r.text)
+    for _ in range(200):  # the people play until seat 0 may take back
+        game = table.game
+        seat = game.current_player
+        assert seat in tokens, "the invited seat's turn came first"
+        table.act(seat, {"action": encode_action(game.legal_actions()[0]),
+                         "expected_seq": game.state.seq})
+        if seat == 0 and table.take_back_check(0).allowed:
+            break
+    asked = http.post(f"/api/tables/{table.id}/takeback",
+                      headers={"Authorization": f"Bearer {tokens[0]}"}).json()
+    assert asked["done"] is False and asked["waiting"] == [1]  # not the invited seat
+    joined = http.post(f"/api/tables/{table.id}/join", json={"seat": 2, "invite": secret})
+    assert joined.status_code == 201, joined.text
+    late = {"Authorization": f"Bearer {joined.json()['token']}"}
+    r = http.post(f"/api/tables/{table.id}/takeback/answer", json={"agree": True},
+                  headers=late)
+    assert r.status_code == 409  # asked before they came: not theirs to answer
+    yes = http.post(f"/api/tables/{table.id}/takeback/answer", json={"agree": True},
+                    headers={"Authorization": f"Bearer {tokens[1]}"}).json()
+    assert yes["done"] is True and table.takeback_list()[0]["consent"] == [1]
+    assert http.get(f"/api/tables/{table.id}", headers=late).json()["seat"] == 2
+
+
+def test_a_rematch_has_the_table_rules_of_the_old_table(tmp_path: Path) -> None:
+    """The rematch plays by the same rules: the take-back rule, the clock, the stand-in
+    (as the host last named it) and the away-after, stored with it; the old table's
+    take-backs stay the old table's."""
+    path = tmp_path / "r.db"
+    lobby = Lobby(TableStore(path))
+    http = TestClient(create_app(lobby, animate_ms=0), base_url="http://127.0.0.1")
+    made = http.post("/api/tables", json={
+        "players": 2, "seat": 0, "bots": {"1": "greedy"}, "takeback": "all",
+        "clock": 90, "stand_in": "random", "away_after": 120}).json()
+    table = lobby.get(made["table"])
+    host = {"Authorization": f"Bearer {made['host_token']}"}
+    assert http.post(f"/api/tables/{table.id}/stand-in", json={"bot": "greedy"},
+                     headers=host).status_code == 200
+    for _ in range(200):
+        game = table.game
+        if game.state.seq and table.take_back_check(0).allowed:
+            break
+        table.act(0, {"action": encode_action(game.legal_actions()[0]),
+                      "expected_seq": game.state.seq})
+    done = http.post(f"/api/tables/{table.id}/takeback",
+                     headers={"Authorization": f"Bearer {made['token']}"}).json()
+    assert done["done"] is True  # nobody else at the table to ask
+    for _ in range(500):
+        game = table.game
+        if game.is_over:
+            break
+        table.act(0, {"action": encode_action(game.legal_actions()[0]),
+                      "expected_seq": game.state.seq})
+    r = http.post(f"/api/tables/{table.id}/rematch", headers=host)
+    assert r.status_code == 201, r.text
+    again = r.json()
+    assert (again["takeback"], again["clock"]) == ("all", 90)
+    rematch = lobby.get(again["table"])
+    wanted = TableRules("all", 90, "greedy", 120)
+    assert rematch.rules == wanted and rematch.takebacks == []
+    assert rematch.deadline is not None  # its clock runs for the person's first decision
+    assert len(table.takebacks) == 1
+    assert lobby.store is not None
+    lobby.store.close()
+    resumed = Lobby(TableStore(path))
+    assert resumed.get(again["table"]).rules == wanted
+    assert resumed.get(table.id).rematch == again["table"]
+    assert len(resumed.get(table.id).takebacks) == 1

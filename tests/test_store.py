@@ -328,6 +328,33 @@ def test_the_fixture_of_schema_1_opens_migrates_resumes_and_plays_on(tmp_path: P
     assert again.get(people.name).id == V1_TABLE
 
 
+def test_a_database_of_layout_3_gains_the_names_of_layout_4(tmp_path: Path) -> None:
+    """Layout 3 (take-backs, clocks, seats away) and layout 4 (names) came with the same
+    issue, one after the other: a database of layout 3, made as that version made it
+    (no ``names`` table), is brought to layout 4; its tables keep their rules, their
+    take-backs and their clock's deadline, and get their names."""
+    assert SCHEMA == len(MIGRATIONS) == 4
+    path = tmp_path / "tables.db"
+    lobby = Lobby(TableStore(path))
+    table, _ = lobby.create(2, ["base"], seed=3, takeback="all", clock=60,
+                            stand_in="random")
+    token = table.join(0)
+    table.join(1)
+    deadline = table.deadline
+    assert lobby.store is not None and deadline is not None
+    lobby.store.close()
+    with sqlite3.connect(path) as db:  # as the version of layout 3 left it
+        db.execute("DROP TABLE names")
+        db.execute("PRAGMA user_version = 3")
+    again = Lobby(TableStore(path))
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 4
+    resumed = again.get(table.id)
+    assert resumed.rules == TableRules("all", 60.0, "random", None)
+    assert resumed.deadline == deadline and resumed.seat_for(token) == 0
+    assert resumed.name != table.id and again.get(resumed.name) is resumed
+
+
 def test_a_migration_step_runs_once_in_one_transaction(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A step appended to MIGRATIONS is run on an older database once (the version is
