@@ -592,7 +592,7 @@ def bot_spec(name: str) -> BotSpec:
     except TypeError as exc:
         raise UnknownBotError(f"bot {name!r}: {exc}", name) from None
     doc = (getattr(factory, "__doc__", None) or "").strip()
-    summary = _one_line(doc.split("\n\n")[0], 120) if doc else ""
+    summary = _one_line(doc.split("\n\n")[0], 300) if doc else ""
     return BotSpec(name, factory, options, summary, BOTS.distribution(name),
                    actions_only(factory))
 
