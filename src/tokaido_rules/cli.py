@@ -400,10 +400,16 @@ def _bot_args(text: str, items: Sequence[str]) -> tuple[list[str],
     if not names:
         raise _UsageError(f"--bots takes registered bot names (tokaido bots lists them), "
                           f"got {text!r}")
-    for name in names:
-        bot_factory(name)
-    given = parse_bot_options(items, names)
-    return names, {n: check_options(n, o) for n, o in given.items()}
+    try:
+        for name in names:
+            bot_factory(name)
+    except TokaidoError as exc:
+        raise _UsageError(f"--bots: {exc}") from None
+    try:
+        given = parse_bot_options(items, names)
+        return names, {n: check_options(n, o) for n, o in given.items()}
+    except TokaidoError as exc:
+        raise _UsageError(f"--bot-option: {exc}") from None
 
 
 def _kinds(args: argparse.Namespace) -> list[str]:
