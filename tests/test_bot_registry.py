@@ -166,7 +166,7 @@ def test_bot_options_are_typed_and_checked() -> None:
         check_options("search", {"samples": 2.5})
     assert parse_bot_options(["search.samples=3", " search.margin = 2"], ["search"]) == {
         "search": {"samples": "3", "margin": "2"}}
-    with pytest.raises(UnknownBotError, match="NAME.KEY=VALUE"):
+    with pytest.raises(UnknownBotError, match=r"NAME\.KEY=VALUE"):
         parse_bot_options(["samples=3"], ["search"])
     assert make_bot("search", 1, {"samples": "2"}).samples == 2  # type: ignore[attr-defined]
     assert BotOption("flag", "bool", False).value("yes") is True
@@ -233,7 +233,7 @@ def test_next_action_refuses_a_failing_bot_and_leaves_the_game() -> None:
     with pytest.raises(BotError, match=r"bot 'mine' \(seat \d\) raised KeyError") as raised:
         next_action(Raising(), game, "mine")
     assert raised.value.bot == "mine"
-    with pytest.raises(BotError, match="'Wrong'.*not legal"):
+    with pytest.raises(BotError, match=r"'Wrong'.*not legal"):
         next_action(Wrong(), game)
     assert (game.state, game.events) == before
     fast = FastGame.new(2, seed=5)
