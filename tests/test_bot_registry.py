@@ -301,3 +301,22 @@ def test_a_stored_table_naming_a_bot_no_longer_installed_goes_on(
     assert again.game.is_over
     assert "unknown bot 'ghost'" in again.bot_trouble[0]
     assert capsys.readouterr().err.count("unknown bot 'ghost'") == 1
+
+
+def test_play_saves_the_game_when_a_bot_fails(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`tokaido play` with a bot that raises: one line naming the bot, status 2, and the
+    game as it stood before the bot was asked is saved (it loads, and it is not over)."""
+    from tokaido_rules import load_log
+    from tokaido_rules.cli import main
+
+    monkeypatch.setitem(BOTS, "raising", Raising)
+    monkeypatch.setattr("builtins.input", lambda: "1")
+    saved = tmp_path / "saved.jsonl"
+    assert main(["play", "--players", "2", "--seed", "3", "--bots", "raising",
+                 "--save-to", str(saved)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: bot 'raising' (seat 1) raised KeyError")
+    game = load_log(saved.read_text(encoding="utf-8"))
+    assert not game.is_over and game.current_player == 1

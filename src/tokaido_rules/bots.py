@@ -116,24 +116,24 @@ class BotOption:
     checked and converted before any game is played."""
 
     name: str
-    type: str
-    """``"int"``, ``"float"``, ``"str"`` or ``"bool"``."""
+    kind: str
+    """Its type: ``"int"``, ``"float"``, ``"str"`` or ``"bool"``."""
     default: object
     """What the factory uses when the option is not given (``None`` allowed: then the
     value ``none`` gives it)."""
     help: str = ""
 
     def __attrs_post_init__(self) -> None:
-        if self.type not in _TYPES:
+        if self.kind not in _TYPES:
             raise ValueError(f"bot option {self.name!r}: type must be one of "
-                             f"{', '.join(_TYPES)}, got {self.type!r}")
+                             f"{', '.join(_TYPES)}, got {self.kind!r}")
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.name):
             raise ValueError(f"bot option {self.name!r} is not a keyword name")
 
     def value(self, raw: object) -> object:
         """``raw`` as this option's type: text is parsed (``none`` for ``None`` where
         the default is ``None``), a typed value is checked. Raises ``ValueError``."""
-        kind = _TYPES[self.type]
+        kind = _TYPES[self.kind]
         if isinstance(raw, str) and kind is not str:
             text = raw.strip().lower()
             if text == "none" and self.default is None:
@@ -146,13 +146,13 @@ class BotOption:
                 return kind(text)
             except ValueError:
                 raise ValueError(f"{raw!r} is not {'an' if kind is int else 'a'} "
-                                 f"{self.type}") from None
+                                 f"{self.kind}") from None
         if raw is None and self.default is None:
             return None
         if kind is float and isinstance(raw, int) and not isinstance(raw, bool):
             return float(raw)
         if type(raw) is not kind:
-            raise ValueError(f"{raw!r} is not {'an' if kind is int else 'a'} {self.type}")
+            raise ValueError(f"{raw!r} is not {'an' if kind is int else 'a'} {self.kind}")
         return raw
 
 

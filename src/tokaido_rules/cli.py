@@ -1203,7 +1203,7 @@ def _bots(args: argparse.Namespace) -> int:
             continue
         rows.append({"name": name, "package": spec.distribution, "fast": spec.actions_only,
                      "summary": spec.summary,
-                     "options": [{"name": o.name, "type": o.type, "default": o.default,
+                     "options": [{"name": o.name, "type": o.kind, "default": o.default,
                                   "help": o.help} for o in spec.options]})
     if args.format == "json":
         print(json.dumps({"bots": rows}, indent=2))
