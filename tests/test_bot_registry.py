@@ -320,3 +320,18 @@ def test_play_saves_the_game_when_a_bot_fails(
     assert len(err) == 1 and err[0].startswith("error: bot 'raising' (seat 1) raised KeyError")
     game = load_log(saved.read_text(encoding="utf-8"))
     assert not game.is_over and game.current_player == 1
+
+
+def test_a_registered_class_given_directly_is_named_by_its_entry_point() -> None:
+    """A package's bot class handed to simulate (not its name) is still named by the
+    name it is registered under, loaded or not."""
+    code = ("from tokaido_lab_bots import PickBot\n"
+            "from tokaido_rules.simulate import simulate\n"
+            "print(sorted(simulate(1, 2, ('base',), (PickBot, 'random')).summary"
+            ".win_rate_by_bot))\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(FIXTURE),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=TIMEOUT, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['pick', 'random']"

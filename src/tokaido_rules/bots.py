@@ -556,10 +556,16 @@ class BotRegistry(MutableMapping[str, Callable[..., Bot]]):
         return entries[0][0]
 
     def name_of(self, factory: object) -> str | None:
-        """The name ``factory`` is registered under, if it is loaded or built in."""
+        """The name ``factory`` is registered under (loaded or not: an entry point whose
+        target is its ``module:qualname``), or ``None``."""
         for name, f in (*self._added.items(), *self._loaded.items(),
                         *self._built_in.items()):
             if f is factory and name in self:
+                return name
+        target = _target(factory)
+        for name, entries in self._entries().items():
+            if (name in self and name not in self._added
+                    and any(t == target for _, t, _ in entries)):
                 return name
         return None
 
