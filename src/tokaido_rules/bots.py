@@ -212,9 +212,19 @@ def next_action(bot: Bot, game: Decides, name: str | None = None) -> Action:
             action = bot.choose(view)
         except Exception as exc:
             raise _failed(bot, name, seat, exc) from exc
-    if action not in actions:
+    if not is_legal(action, actions):
         raise _illegal(bot, name, seat, action)
     return action
+
+
+def is_legal(action: object, actions: tuple[Action, ...]) -> bool:
+    """Whether ``action`` is one of ``actions``: first by identity (a bot almost always
+    answers one of the very objects it was given, and comparing actions field by field
+    is what would cost), then by equality."""
+    for candidate in actions:
+        if candidate is action:
+            return True
+    return action in actions
 
 
 def _one_line(text: str, limit: int = 200) -> str:

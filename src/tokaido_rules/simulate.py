@@ -59,6 +59,7 @@ from .bots import (
     bot_name,
     check_bot,
     check_options,
+    is_legal,
     make_bot,
     next_action,
 )
@@ -220,7 +221,7 @@ def play_fast(game: FastGame, bots: Sequence[Bot], random_decisions: Collection[
                 action = choosers[index](actions)
             except Exception as exc:  # the bot's own failure, told in one line
                 raise _failed(bots[index], label, index, exc) from exc
-            if action not in actions:
+            if not is_legal(action, actions):
                 raise _illegal(bots[index], label, index, action)
         game.apply(action)
         asked += 1
