@@ -351,10 +351,10 @@ def test_a_bot_move_that_fails_is_played_at_the_next_round(
     real = bots.next_action
     faults = [RuntimeError("the disk is full")]
 
-    def failing(bot: Any, game: Any) -> Any:
+    def failing(bot: Any, game: Any, *name: Any) -> Any:
         if faults:
             raise faults.pop()
-        return real(bot, game)
+        return real(bot, game, *name)
 
     monkeypatch.setattr(tables, "next_action", failing)
     view = table.game.view(0)

@@ -20,6 +20,7 @@ from .engine import (
     reproduce,
 )
 from .errors import (
+    BotError,
     FoldError,
     IllegalActionError,
     LogError,
@@ -37,6 +38,7 @@ from .errors import (
     SetupError,
     StaleActionError,
     TokaidoError,
+    UnknownBotError,
     UnknownPluginError,
 )
 from .events import (
@@ -117,12 +119,12 @@ __all__ = [
     "DeckSet", "Event", "GameOver", "Move", "QueueSet", "Scored", "TravellerSet", "decisions",
     "fold", "field_names", "relative_piece",
     # errors
-    "FoldError", "IllegalActionError", "LogError", "LogFormatError", "LogPluginError",
+    "BotError", "FoldError", "IllegalActionError", "LogError", "LogFormatError", "LogPluginError",
     "LogSequenceError", "LogStateError", "LogVersionError", "MissingRequirementError",
     "OptionError", "PluginConflictError", "PluginDefinitionError", "PluginError",
     "ReproductionError",
     "RulesetError",
-    "SetupError", "StaleActionError", "TokaidoError", "UnknownPluginError",
+    "SetupError", "StaleActionError", "TokaidoError", "UnknownBotError", "UnknownPluginError",
     "UnknownSeatError",
     "__version__",
 ]

@@ -16,15 +16,28 @@ game.
   the hidden cards consistently with its view (:func:`determinize`)
   several times, plays each close candidate out to the end with greedy players, and
   keeps the best on average.
+
+Bots are found by name in the entry-point group ``tokaido_rules.bots`` (:data:`BOTS`,
+:data:`BOT_GROUP`): any installed package may add one, a callable called as
+``factory(seed=..., **options)`` that returns a :class:`Bot`, and may declare its options
+(:class:`BotOption`, in its ``bot_options`` attribute). :func:`make_bot` makes a bot from
+a name, a class, a factory or an object; :func:`next_action` refuses a bot that raises or
+answers an action that is not legal with a one-line :class:`~tokaido_rules.BotError`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
-from typing import Protocol
+import copy
+import re
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, MutableMapping
+from importlib import metadata
+from typing import Any, ClassVar, Protocol
+
+from attrs import frozen
 
 from .chance import event_stream, random_below, shuffle
 from .engine import Game, make_rules
+from .errors import BotError, UnknownBotError
 from .events import Action, Move
 from .frozen import FrozenMap
 from .model import GameState
@@ -89,6 +102,60 @@ def determinize(view: View, seed: int) -> Game:
     return Game(state, ())
 
 
+_TYPES: dict[str, type] = {"int": int, "float": float, "str": str, "bool": bool}
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+@frozen
+class BotOption:
+    """One option a bot's factory takes as a keyword (``--bot-option NAME.KEY=VALUE``).
+
+    A factory declares its options in its ``bot_options`` attribute (a tuple of these),
+    so that ``tokaido bots`` can list them and a value given on the command line is
+    checked and converted before any game is played."""
+
+    name: str
+    kind: str
+    """Its type: ``"int"``, ``"float"``, ``"str"`` or ``"bool"``."""
+    default: object
+    """What the factory uses when the option is not given (``None`` allowed: then the
+    value ``none`` gives it)."""
+    help: str = ""
+
+    def __attrs_post_init__(self) -> None:
+        if self.kind not in _TYPES:
+            raise ValueError(f"bot option {self.name!r}: type must be one of "
+                             f"{', '.join(_TYPES)}, got {self.kind!r}")
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.name):
+            raise ValueError(f"bot option {self.name!r} is not a keyword name")
+
+    def value(self, raw: object) -> object:
+        """``raw`` as this option's type: text is parsed (``none`` for ``None`` where
+        the default is ``None``), a typed value is checked. Raises ``ValueError``."""
+        kind = _TYPES[self.kind]
+        if isinstance(raw, str) and kind is not str:
+            text = raw.strip().lower()
+            if text == "none" and self.default is None:
+                return None
+            if kind is bool:
+                if text in _TRUE or text in _FALSE:
+                    return text in _TRUE
+                raise ValueError(f"{raw!r} is not true or false")
+            try:
+                return kind(text)
+            except ValueError:
+                raise ValueError(f"{raw!r} is not {'an' if kind is int else 'a'} "
+                                 f"{self.kind}") from None
+        if raw is None and self.default is None:
+            return None
+        if kind is float and isinstance(raw, int) and not isinstance(raw, bool):
+            return float(raw)
+        if type(raw) is not kind:
+            raise ValueError(f"{raw!r} is not {'an' if kind is int else 'a'} {self.kind}")
+        return raw
+
+
 class Bot(Protocol):
     """A player: given its seat's view, return one of ``view.legal_actions``."""
 
@@ -119,18 +186,62 @@ class Decides(Protocol):
     def view(self, seat: int | None) -> View: ...
 
 
-def next_action(bot: Bot, game: Decides) -> Action:
+def next_action(bot: Bot, game: Decides, name: str | None = None) -> Action:
     """Ask ``bot`` for the decision of the seat whose turn it is: from its view, or, for
     an :class:`ActionsBot`, from the legal actions alone (a reference game or a fast
-    one: :class:`Decides`)."""
+    one: :class:`Decides`).
+
+    A bot that raises, or answers anything but one of the legal actions, is refused with
+    :class:`~tokaido_rules.BotError` (one line, naming the bot: ``name``, else
+    :func:`bot_name`); the game is not touched, so it stays as it was."""
     seat = game.current_player
     if seat is None:
         raise ValueError("the game is over: nobody decides")
     choose_from: Callable[[tuple[Action, ...]], Action] | None = getattr(
         bot, "choose_from", None)
     if choose_from is not None:
-        return choose_from(game.legal_actions())
-    return bot.choose(game.view(seat))
+        actions = game.legal_actions()
+        try:
+            action = choose_from(actions)
+        except Exception as exc:  # the bot's own failure, told in one line
+            raise _failed(bot, name, seat, exc) from exc
+    else:
+        view = game.view(seat)
+        actions = view.legal_actions
+        try:
+            action = bot.choose(view)
+        except Exception as exc:
+            raise _failed(bot, name, seat, exc) from exc
+    if not is_legal(action, actions):
+        raise _illegal(bot, name, seat, action)
+    return action
+
+
+def is_legal(action: object, actions: tuple[Action, ...]) -> bool:
+    """Whether ``action`` is one of ``actions``: first by identity (a bot almost always
+    answers one of the very objects it was given, and comparing actions field by field
+    is what would cost), then by equality."""
+    for candidate in actions:
+        if candidate is action:
+            return True
+    return action in actions
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[:limit - 3] + "..."
+
+
+def _failed(bot: object, name: str | None, seat: int, exc: Exception) -> BotError:
+    label = name or bot_name(bot)
+    return BotError(f"bot {label!r} (seat {seat}) raised {type(exc).__name__}: "
+                    f"{_one_line(str(exc))}", label)
+
+
+def _illegal(bot: object, name: str | None, seat: int, action: object) -> BotError:
+    label = name or bot_name(bot)
+    return BotError(f"bot {label!r} (seat {seat}) answered an action that is not legal: "
+                    f"{_one_line(repr(action))}", label)
 
 
 class RandomBot:
@@ -257,6 +368,15 @@ class SearchBot:
     alone (:func:`determinize`).
     """
 
+    bot_options: ClassVar[tuple[BotOption, ...]] = (
+        BotOption("samples", "int", 6, "sampled completions of the view per close call"),
+        BotOption("margin", "float", 3.0, "points from the best greedy value that make a "
+                  "close call"),
+        BotOption("horizon", "int", None, "decisions played out per playout (none: to the end)"),
+        BotOption("rollout_depth", "int", 1, "the greedy players' lookahead in playouts"),
+    )
+    """What ``--bot-option search.KEY=VALUE`` sets."""
+
     def __init__(self, seed: int = 0, samples: int = 6, margin: float = 3.0,
                  horizon: int | None = None, rollout_depth: int = 1,
                  whole_game: Collection[str] | None = None) -> None:
@@ -309,9 +429,310 @@ class SearchBot:
         return outcome(game, seat)
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {
+# --- bots from any package: the registry ----------------------------------------------
+
+BOT_GROUP = "tokaido_rules.bots"
+"""The entry-point group where packages register bots: ``name = "module:factory"``."""
+
+def bot_options(factory: object) -> tuple[BotOption, ...]:
+    """The options ``factory`` declares (its ``bot_options`` attribute; none if absent).
+    A declaration that is not a tuple of :class:`BotOption` is refused (``TypeError``)."""
+    declared = getattr(factory, "bot_options", ())
+    if not isinstance(declared, tuple) or not all(isinstance(o, BotOption) for o in declared):
+        raise TypeError("bot_options must be a tuple of BotOption")
+    return declared
+
+
+@frozen
+class BotSpec:
+    """A registered bot: what ``tokaido bots`` lists."""
+
+    name: str
+    factory: Callable[..., Bot]
+    options: tuple[BotOption, ...]
+    summary: str
+    """The first line of the factory's docstring."""
+    distribution: str
+    """The installed distribution that registers it."""
+    actions_only: bool
+    """Whether it chooses from the legal actions alone (an :class:`ActionsBot` class, or
+    a factory with ``actions_only = True``): such a bot can play on the fast engine."""
+
+
+_BUILT_IN: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "search": SearchBot,
 }
-"""The bots by name (for ``--bots`` on the command line); each takes a seed."""
+
+
+def _target(factory: object) -> str:
+    return f"{getattr(factory, '__module__', '?')}:{getattr(factory, '__qualname__', '?')}"
+
+
+class BotRegistry(MutableMapping[str, Callable[..., Bot]]):
+    """The bots by name: the built-in ones and every entry point of :data:`BOT_GROUP`
+    of the installed packages, read once, when first asked, and loaded (imported) only
+    when named. A mapping of name to factory; setting a name adds a bot to this process
+    (tests do), ``del`` removes it.
+
+    A name registered by two packages with different targets is refused when used
+    (:class:`~tokaido_rules.UnknownBotError` naming both), never silently one of them;
+    a target that fails to import is refused the same way, naming the bot."""
+
+    def __init__(self, built_in: Mapping[str, Callable[..., Bot]]) -> None:
+        self._built_in = dict(built_in)
+        self._found: dict[str, list[tuple[str, str, metadata.EntryPoint | None]]] | None = None
+        self._loaded: dict[str, Callable[..., Bot]] = {}
+        self._added: dict[str, Callable[..., Bot]] = {}
+        self._removed: set[str] = set()
+
+    def _entries(self) -> dict[str, list[tuple[str, str, metadata.EntryPoint | None]]]:
+        """name -> (distribution, target, entry point) of every registration."""
+        if self._found is None:
+            found: dict[str, list[tuple[str, str, metadata.EntryPoint | None]]] = {
+                name: [("tokaido-rules", _target(f), None)] for name, f in self._built_in.items()}
+            for ep in metadata.entry_points(group=BOT_GROUP):
+                dist = ep.dist.name if ep.dist is not None else "?"
+                target = ep.value.replace(" ", "")
+                known = found.setdefault(ep.name, [])
+                if all(t != target for _, t, _ in known):
+                    known.append((dist, target, ep))
+            self._found = found
+        return self._found
+
+    def reload(self) -> None:
+        """Read the entry points again (after installing a package in this process)."""
+        self._found = None
+        self._loaded.clear()
+
+    def __getitem__(self, name: str) -> Callable[..., Bot]:
+        if name in self._added:
+            return self._added[name]
+        if name in self._removed or not isinstance(name, str):
+            raise KeyError(name)
+        if name in self._loaded:
+            return self._loaded[name]
+        entries = self._entries().get(name)
+        if not entries:
+            raise KeyError(name)
+        if len(entries) > 1:
+            where = ", ".join(f"{d} ({t})" for d, t, _ in entries)
+            raise UnknownBotError(f"bot {name!r} is registered more than once: {where}; "
+                                  "uninstall one of them", name)
+        _, target, ep = entries[0]
+        if ep is None:
+            factory = self._built_in[name]
+        else:
+            try:
+                factory = ep.load()
+            except Exception as exc:
+                raise UnknownBotError(f"bot {name!r} ({target}) cannot be loaded: "
+                                      f"{type(exc).__name__}: {_one_line(str(exc))}",
+                                      name) from exc
+            if not callable(factory):
+                raise UnknownBotError(f"bot {name!r} ({target}) is not callable", name)
+        self._loaded[name] = factory
+        return factory
+
+    def __setitem__(self, name: str, factory: Callable[..., Bot]) -> None:
+        self._removed.discard(name)
+        self._added[name] = factory
+
+    def __delitem__(self, name: str) -> None:
+        if name not in self:
+            raise KeyError(name)
+        self._added.pop(name, None)
+        if name in self._entries():
+            self._removed.add(name)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and (name in self._added or (
+            name not in self._removed and name in self._entries()))
+
+    def __iter__(self) -> Iterator[str]:
+        names = {n for n in self._entries() if n not in self._removed} | set(self._added)
+        return iter(sorted(names, key=lambda n: (n not in self._built_in, n)))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def distribution(self, name: str) -> str:
+        """The distribution that registers ``name`` (``"-"`` for one added in this
+        process)."""
+        if name in self._added:
+            return "-"
+        entries = self._entries().get(name) or [("-", "", None)]
+        return entries[0][0]
+
+    def name_of(self, factory: object) -> str | None:
+        """The name ``factory`` is registered under (loaded or not: an entry point whose
+        target is its ``module:qualname``), or ``None``."""
+        for name, f in (*self._added.items(), *self._loaded.items(),
+                        *self._built_in.items()):
+            if f is factory and name in self:
+                return name
+        target = _target(factory)
+        for name, entries in self._entries().items():
+            if (name in self and name not in self._added
+                    and any(t == target for _, t, _ in entries)):
+                return name
+        return None
+
+
+BOTS = BotRegistry(_BUILT_IN)
+"""The bots by name (``--bots`` on the command line): name -> factory, called as
+``factory(seed=..., **options)``. The built-in ones and those of every installed package
+(entry-point group :data:`BOT_GROUP`); see :class:`BotRegistry`."""
+
+
+def _unknown(name: str) -> UnknownBotError:
+    return UnknownBotError(f"unknown bot {name!r} (installed: {', '.join(BOTS)}; a "
+                           f"package registers one in the entry-point group {BOT_GROUP})",
+                           name)
+
+
+def bot_factory(name: str) -> Callable[..., Bot]:
+    """The factory registered as ``name``; an unknown name raises
+    :class:`~tokaido_rules.UnknownBotError` (a subclass of ``SetupError``)."""
+    if not isinstance(name, str) or name not in BOTS:
+        raise _unknown(str(name))
+    return BOTS[name]
+
+
+def bot_spec(name: str) -> BotSpec:
+    """What :data:`BOTS` knows of ``name``: its factory, options, summary, package."""
+    factory = bot_factory(name)
+    try:
+        options = bot_options(factory)
+    except TypeError as exc:
+        raise UnknownBotError(f"bot {name!r}: {exc}", name) from None
+    doc = (getattr(factory, "__doc__", None) or "").strip()
+    summary = _one_line(doc.split("\n\n")[0], 300) if doc else ""
+    return BotSpec(name, factory, options, summary, BOTS.distribution(name),
+                   actions_only(factory))
+
+
+def actions_only(bot: object) -> bool:
+    """Whether ``bot`` (a factory, class or object) chooses from the legal actions alone:
+    it has ``choose_from`` (:class:`ActionsBot`) or says ``actions_only = True``."""
+    return bool(getattr(bot, "actions_only", False)) or callable(
+        getattr(bot, "choose_from", None))
+
+
+BotLike = Any
+"""A bot as the library takes it: a registered name, a :class:`Bot` object, or a class
+or factory called as ``factory(seed=..., **options)``."""
+
+
+def is_bot_object(bot: object) -> bool:
+    """Whether ``bot`` is a bot itself (it has ``choose``), not a class or factory."""
+    return not isinstance(bot, type) and callable(getattr(bot, "choose", None))
+
+
+def bot_name(bot: BotLike) -> str:
+    """The name statistics and errors give ``bot``: a name as given; a registered
+    class or factory (or an object of a registered class) by its registered name; else
+    its ``bot_name`` attribute, else its class's (or function's) name."""
+    if isinstance(bot, str):
+        return bot
+    kind = bot if not is_bot_object(bot) else type(bot)
+    registered = BOTS.name_of(kind)
+    if registered is not None:
+        return registered
+    own = getattr(bot, "bot_name", None)
+    if isinstance(own, str) and own:
+        return own
+    return str(getattr(kind, "__name__", type(bot).__name__))
+
+
+def check_options(bot: BotLike, options: Mapping[str, object] | None) -> dict[str, object]:
+    """``options`` checked against what ``bot`` declares and converted to its types
+    (text from the command line is parsed); an option it does not declare, or a value
+    it cannot take, raises :class:`~tokaido_rules.UnknownBotError`. A bot object takes
+    no options."""
+    given = dict(options or {})
+    if not given:
+        return {}
+    name = bot_name(bot)
+    if is_bot_object(bot):
+        raise UnknownBotError(f"bot {name!r} is an object already made: it takes no "
+                              "options", name)
+    factory = bot_factory(bot) if isinstance(bot, str) else bot
+    try:
+        declared = {o.name: o for o in bot_options(factory)}
+    except TypeError as exc:
+        raise UnknownBotError(f"bot {name!r}: {exc}", name) from None
+    out: dict[str, object] = {}
+    for key, raw in sorted(given.items()):
+        option = declared.get(key)
+        if option is None:
+            has = ", ".join(declared) or "none"
+            raise UnknownBotError(f"bot {name!r} has no option {key!r} (its options: {has})",
+                                  name)
+        try:
+            out[key] = option.value(raw)
+        except ValueError as exc:
+            raise UnknownBotError(f"bot {name!r}, option {key}: {exc}", name) from None
+    return out
+
+
+def make_bot(bot: BotLike, seed: int, options: Mapping[str, object] | None = None) -> Bot:
+    """A bot ready to play: a name or a class or factory is called as
+    ``factory(seed=seed, **options)`` (options checked: :func:`check_options`); a bot
+    object is copied (``copy.deepcopy``), so that every game starts it from the same
+    state. A bad name, option or factory raises :class:`~tokaido_rules.BotError`
+    (:class:`~tokaido_rules.UnknownBotError` for the name and options)."""
+    name = bot_name(bot)
+    checked = check_options(bot, options)
+    if is_bot_object(bot):
+        try:
+            return copy.deepcopy(bot)  # type: ignore[no-any-return]
+        except Exception as exc:
+            raise BotError(f"bot {name!r} cannot be copied for a new game: "
+                           f"{type(exc).__name__}: {_one_line(str(exc))}", name) from exc
+    factory = bot_factory(bot) if isinstance(bot, str) else bot
+    if not callable(factory):
+        raise UnknownBotError(f"{bot!r} is not a bot: give a name, a Bot (with choose), "
+                              "or a class or factory that makes one", name)
+    try:
+        made = factory(seed=seed, **checked)
+    except Exception as exc:
+        raise BotError(f"bot {name!r} could not be made: {type(exc).__name__}: "
+                       f"{_one_line(str(exc))}", name) from exc
+    if not callable(getattr(made, "choose", None)):
+        raise BotError(f"bot {name!r}: its factory returned {type(made).__name__}, which "
+                       "has no choose(view)", name)
+    return made
+
+
+def check_bot(bot: BotLike) -> str:
+    """``bot``'s name, once it is known to be usable as a bot: a registered name, a bot
+    object, or a callable (a class or factory); else :class:`~tokaido_rules.UnknownBotError`."""
+    if isinstance(bot, str):
+        bot_factory(bot)
+        return bot
+    if is_bot_object(bot) or callable(bot):
+        return bot_name(bot)
+    raise UnknownBotError(f"{bot!r} is not a bot: give a name, a Bot (with choose), or a "
+                          "class or factory that makes one", type(bot).__name__)
+
+
+def parse_bot_options(items: Iterable[str],
+                      names: Collection[str]) -> dict[str, dict[str, str]]:
+    """``NAME.KEY=VALUE`` items (``--bot-option``) as name -> key -> text; ``NAME`` must
+    be one of ``names`` (the bots in play). Malformed items raise
+    :class:`~tokaido_rules.UnknownBotError`; the values are checked by
+    :func:`check_options` when the bots are made."""
+    out: dict[str, dict[str, str]] = {}
+    for item in items:
+        match = re.fullmatch(r"\s*([^.=\s]+)\.([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)", item)
+        if match is None:
+            raise UnknownBotError(f"a bot option is NAME.KEY=VALUE, e.g. search.samples=4, "
+                                  f"got {item!r}")
+        name, key, value = match.group(1), match.group(2), match.group(3).strip()
+        if name not in names:
+            raise UnknownBotError(f"bot option {item!r}: {name!r} is not among the bots "
+                                  f"in play ({', '.join(sorted(names))})", name)
+        out.setdefault(name, {})[key] = value
+    return out

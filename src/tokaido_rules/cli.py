@@ -29,7 +29,7 @@ from typing import Any, NoReturn
 import attrs
 
 from . import __version__
-from .bots import BOTS
+from .bots import BOTS, bot_factory, bot_spec, check_options, make_bot, parse_bot_options
 from .chance import new_seed
 from .engine import Game, initial_state, new_game, replay
 from .errors import SetupError, TokaidoError
@@ -177,7 +177,11 @@ def _build_parser() -> _Parser:
     sim.add_argument("--games", type=int, default=None,
                      help="play a batch of games and print statistics (default 1)")
     sim.add_argument("--bots", default="random", metavar="BOT,...",
-                     help=f"bots by seat, cycled ({', '.join(BOTS)}; default random)")
+                     help="bots by seat, cycled: registered names (tokaido bots lists "
+                          "them; default random)")
+    sim.add_argument("--bot-option", action="append", default=[], metavar="BOT.KEY=VALUE",
+                     help="an option of a bot in play, e.g. search.samples=4 (repeatable; "
+                          "tokaido bots lists them)")
     sim.add_argument("--random-decisions", default="", metavar="KIND,...",
                      help="decision kinds taken at random instead of by the bots, e.g. "
                           "base.choose_traveller to deal travellers by chance")
@@ -202,7 +206,10 @@ def _build_parser() -> _Parser:
     ply.add_argument("--players", type=int, default=None, help="2 to 5 (default 4)")
     ply.add_argument("--human", type=int, default=0, help="your seat (default 0)")
     ply.add_argument("--bots", default="greedy", metavar="BOT,...",
-                     help=f"the other seats' bots, cycled ({', '.join(BOTS)})")
+                     help="the other seats' bots, cycled (tokaido bots lists them)")
+    ply.add_argument("--bot-option", action="append", default=[], metavar="BOT.KEY=VALUE",
+                     help="an option of a bot in play, e.g. search.samples=4 (repeatable; "
+                          "tokaido bots lists them)")
     ply.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     ply.add_argument("--plugins", default=None,
                      help="comma-separated plugin ids (default base)")
@@ -227,7 +234,10 @@ def _build_parser() -> _Parser:
     srv.add_argument("--open", default="", metavar="SEAT,...",
                      help="seats left open for other people to join (default none)")
     srv.add_argument("--bots", default="greedy", metavar="BOT,...",
-                     help=f"the other seats' bots, cycled ({', '.join(BOTS)})")
+                     help="the other seats' bots, cycled (tokaido bots lists them)")
+    srv.add_argument("--bot-option", action="append", default=[], metavar="BOT.KEY=VALUE",
+                     help="an option of a bot in play, e.g. search.samples=4 (repeatable; "
+                          "tokaido bots lists them)")
     srv.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     srv.add_argument("--plugins", default="base", help="comma-separated plugin ids")
     srv.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE",
@@ -256,6 +266,42 @@ def _build_parser() -> _Parser:
     srv.add_argument("--expire-abandoned-days", type=float, default=None, metavar="DAYS",
                      help="delete an unfinished table with no action and no seat's page "
                           "connected for this long (default 3; 0: never)")
+    bts = command("bots", "list the installed bots and their options")
+    bts.add_argument("--format", choices=("text", "json"), default="text",
+                     help="output: text or json")
+    bts.add_argument("--width", type=int, metavar="COLUMNS",
+                     help="text output's width (default: the terminal's, else 80)")
+    trn = command("tournament", "rate bots against each other: every line-up, seats "
+                                "rotated; ratings, win rates, scores, head to head")
+    trn.add_argument("--bots", required=True, metavar="BOT,...",
+                     help="the bots entered (two or more distinct names)")
+    trn.add_argument("--bot-option", action="append", default=[], metavar="BOT.KEY=VALUE",
+                     help="an option of a bot in play, e.g. search.samples=4 (repeatable; "
+                          "tokaido bots lists them)")
+    trn.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
+    trn.add_argument("--games", type=int, default=None,
+                     help="games in all, spread over the line-ups and seat rotations "
+                          "(default: one round of them)")
+    trn.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    trn.add_argument("--plugins", default="base", help="comma-separated plugin ids")
+    trn.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE",
+                     help="a rule option (repeatable)")
+    trn.add_argument("--engine", choices=ENGINES, default="auto",
+                     help="auto, fast or reference (default auto; the same games)")
+    trn.add_argument("--jobs", type=int, default=None,
+                     help="worker processes (default 1; the same output)")
+    trn.add_argument("--dask", metavar="ADDRESS",
+                     help="run the games on a Dask cluster (extra tokaido-rules[dask]; the "
+                          "same output)")
+    trn.add_argument("--format", choices=("text", "json", "csv"), default="text",
+                     help="output: text, json or csv (default text)")
+    trn.add_argument("--plot", metavar="FILE.png",
+                     help="plot the ratings with their intervals (extra tokaido-rules[plot])")
+    trn.add_argument("--progress", action="store_true",
+                     help="show a progress bar and the time taken on stderr (off by "
+                          "default: the output is the same whatever the machine)")
+    trn.add_argument("--width", type=int, metavar="COLUMNS",
+                     help="text output's width (default: the terminal's, else 80)")
     tbl = command("tables", "list or delete the tables of a tokaido serve database")
     tbl_sub = tbl.add_subparsers(dest="tables_command", metavar="ACTION", help="one of:")
     said = "list the tables: id, created, last active, seats, seq, over"
@@ -314,26 +360,56 @@ def _width(args: argparse.Namespace) -> int:
 
 
 def play_bots(game: Game, seed: int, names: Sequence[str] = ("random",),
-              random_decisions: Collection[str] = ()) -> Game:
-    """Play to the end with the named bots (cycled over the seats); decisions of the
-    kinds in ``random_decisions`` are taken at random instead."""
-    bots = [BOTS[names[seat % len(names)]](seed ^ BOT_SALT ^ (seat * 0x9E3779B9))
-            for seat in range(game.players)]
+              random_decisions: Collection[str] = (),
+              bot_options: Mapping[str, Mapping[str, object]] | None = None) -> Game:
+    """Play to the end with the named bots (cycled over the seats, each made with its
+    options in ``bot_options``); decisions of the kinds in ``random_decisions`` are
+    taken at random instead. A bot that fails raises :class:`~tokaido_rules.BotError`."""
+    seats = [names[seat % len(names)] for seat in range(game.players)]
+    bots = _seat_bots(seed, seats, bot_options)
     asked = 0
     while not game.is_over:
-        game = game.apply(decide(game, bots, random_decisions, seed, asked))
+        game = game.apply(decide(game, bots, random_decisions, seed, asked, seats))
         asked += 1
     return game
 
 
+def _seat_bots(seed: int, seats: Sequence[str],
+               bot_options: Mapping[str, Mapping[str, object]] | None) -> list[Any]:
+    given = bot_options or {}
+    return [make_bot(name, seed ^ BOT_SALT ^ (seat * 0x9E3779B9), given.get(name))
+            for seat, name in enumerate(seats)]
+
+
 def play_fast_bots(game: FastGame, seed: int, names: Sequence[str] = ("random",),
-                   random_decisions: Collection[str] = ()) -> FastGame:
+                   random_decisions: Collection[str] = (),
+                   bot_options: Mapping[str, Mapping[str, object]] | None = None) -> FastGame:
     """:func:`play_bots` on the fast simulator (in place): the same bots, seeded alike,
     make the same game. Every bot must choose from the legal actions alone
     (:func:`~tokaido_rules.simulate.fast_bot`)."""
-    bots = [BOTS[names[seat % len(names)]](seed ^ BOT_SALT ^ (seat * 0x9E3779B9))
-            for seat in range(game.players)]
-    return play_fast(game, bots, random_decisions, seed)
+    seats = [names[seat % len(names)] for seat in range(game.players)]
+    return play_fast(game, _seat_bots(seed, seats, bot_options), random_decisions, seed,
+                     seats)
+
+
+def _bot_args(text: str, items: Sequence[str]) -> tuple[list[str],
+                                                         dict[str, dict[str, object]]]:
+    """``--bots`` and ``--bot-option``, checked: the names (each registered) and each
+    named bot's options, typed. A bad name or option is one line (UnknownBotError)."""
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    if not names:
+        raise _UsageError(f"--bots takes registered bot names (tokaido bots lists them), "
+                          f"got {text!r}")
+    try:
+        for name in names:
+            bot_factory(name)
+    except TokaidoError as exc:
+        raise _UsageError(f"--bots: {exc}") from None
+    try:
+        given = parse_bot_options(items, names)
+        return names, {n: check_options(n, o) for n, o in given.items()}
+    except TokaidoError as exc:
+        raise _UsageError(f"--bot-option: {exc}") from None
 
 
 def _kinds(args: argparse.Namespace) -> list[str]:
@@ -378,7 +454,8 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
     try:
         results = play_games(args.games, args.players, plugins, bots, args.seed, options,
                              executor=executor, keep_logs=bool(args.out),
-                             random_decisions=_kinds(args), engine=args.engine)
+                             random_decisions=_kinds(args), engine=args.engine,
+                             bot_options=args.bot_opts)
         start = time.perf_counter()
         with progress as bar:
             task = bar.add_task("games", total=args.games)
@@ -671,10 +748,7 @@ def _simulate(args: argparse.Namespace) -> int:
         raise _UsageError("--plugins needs at least one plugin id")
     options = _parse_options(args.option)
     ruleset = Ruleset.build(plugins, options)
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    unknown = [b for b in bots if b not in BOTS]
-    if not bots or unknown:
-        raise _UsageError(f"--bots takes names among {', '.join(BOTS)}, got {args.bots!r}")
+    bots, args.bot_opts = _bot_args(args.bots, args.bot_option)
     try:
         args.engine = choose_engine(args.engine, ruleset, bots)
     except SetupError as exc:
@@ -689,10 +763,10 @@ def _simulate(args: argparse.Namespace) -> int:
     kinds = decision_kinds(ruleset, _kinds(args))
     if args.engine == "fast":  # played fast, told from the same game on the reference
         game = play_fast_bots(FastGame.new(args.players, seed=args.seed, plugins=ruleset),
-                              args.seed, bots, kinds).to_game()
+                              args.seed, bots, kinds, args.bot_opts).to_game()
     else:
         game = play_bots(new_game(args.players, seed=args.seed, plugins=ruleset), args.seed,
-                         bots, kinds)
+                         bots, kinds, args.bot_opts)
     if args.log is not None:
         _write(args.log, dump_log(game, viewer=args.view))
     title = f"Tokaido: {args.players} players, seed {args.seed}, plugins {','.join(ruleset.ids)}"
@@ -950,11 +1024,9 @@ def _play(args: argparse.Namespace) -> int:
     """Play; Ctrl-C, SIGTERM, SIGHUP and the end of the input save the game (:func:`_save`)
     and exit with 128 + the signal's number, or 0 at the end of the input (2 if the
     game could not be saved)."""
-    from .play import GameInterrupted, run, stop_on_signals
+    from .play import BotFailed, GameInterrupted, run, stop_on_signals
 
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if not bots or any(b not in BOTS for b in bots):
-        raise _UsageError(f"--bots takes names among {', '.join(BOTS)}, got {args.bots!r}")
+    bots, bot_opts = _bot_args(args.bots, args.bot_option)
     if args.resume:
         game = _read_log(args.resume)
         _check_resumed(args, game)
@@ -982,7 +1054,10 @@ def _play(args: argparse.Namespace) -> int:
     try:
         with stop_on_signals():
             end = run(game, args.human, bots, game.seed, read, sys.stdout, width=width,
-                      show_scores=lambda end: _print_scores(end, width))
+                      show_scores=lambda end: _print_scores(end, width), bot_options=bot_opts)
+    except BotFailed as failed:  # the game as it stood before the bot was asked: saved
+        _save(args, failed.game, f"error: {failed}.")
+        return 2
     except GameInterrupted as stop:
         _save(args, stop.game, STOPPED_BY.get(stop.signum, "Stopped!"))
         return 128 + stop.signum
@@ -1053,9 +1128,7 @@ def _serve(args: argparse.Namespace) -> int:
     from .store import TIMEOUT, TableStore
     from .tables import Lobby, TableError
 
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if not bots or any(b not in BOTS for b in bots):
-        raise _UsageError(f"--bots takes names among {', '.join(BOTS)}, got {args.bots!r}")
+    bots, bot_opts = _bot_args(args.bots, args.bot_option)
     if not 0 < args.port < 65536:
         raise _UsageError("--port must be from 1 to 65535")
     if args.max_connections is not None and args.max_connections < 1:
@@ -1088,7 +1161,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     # the server's lock on the database first: a second server on it stops here
     store = TableStore(args.db, timeout=timeout, exclusive=True)
-    lobby = Lobby(store, background=True, on_refused=refused)
+    lobby = Lobby(store, background=True, on_refused=refused, bot_options=bot_opts)
     if args.max_tables is not None:
         lobby.max_tables = args.max_tables
     players = args.players
@@ -1120,6 +1193,114 @@ def _serve(args: argparse.Namespace) -> int:
                      if players is not None else ""), flush=True)
     serve(lobby, host=args.host, port=args.port, sock=sock,
           max_connections=args.max_connections, **limits)
+    return 0
+
+
+def _bots(args: argparse.Namespace) -> int:
+    """``tokaido bots``: every registered bot, its package, whether it plays on the fast
+    engine, what it is, and its options (name, type, default, what it does)."""
+    rows: list[dict[str, Any]] = []
+    for name in BOTS:
+        try:
+            spec = bot_spec(name)
+        except TokaidoError as exc:  # listed, with why it cannot be used
+            rows.append({"name": name, "package": BOTS.distribution(name), "fast": False,
+                         "summary": f"unusable: {_one_line(exc)}", "options": []})
+            continue
+        rows.append({"name": name, "package": spec.distribution, "fast": spec.actions_only,
+                     "summary": spec.summary,
+                     "options": [{"name": o.name, "type": o.kind, "default": o.default,
+                                  "help": o.help} for o in spec.options]})
+    if args.format == "json":
+        print(json.dumps({"bots": rows}, indent=2))
+        return 0
+    width = _width(args)
+    for r in rows:
+        head = f"{r['name']} ({r['package']}; {'plays' if r['fast'] else 'not'} on the fast engine)"
+        print(textwrap.fill(head, width))
+        if r["summary"]:
+            print(textwrap.fill(r["summary"], width, initial_indent="  ",
+                                subsequent_indent="  "))
+    options = [[r["name"], o["name"], o["type"],
+                "none" if o["default"] is None else str(o["default"]), o["help"]]
+               for r in rows for o in r["options"]]
+    if options:
+        print()
+        _print_table(Grid(["bot", "option", "type", "default", "what it sets"], options,
+                          left=5), width)
+    print("\nSet an option with --bot-option BOT.KEY=VALUE (simulate, tournament, play, "
+          "serve).")
+    return 0
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    """``tokaido tournament``: :func:`~tokaido_rules.tournament.run_tournament` on an
+    executor, formatted (:mod:`tokaido_rules.tournament`)."""
+    from . import tournament
+
+    names, bot_opts = _bot_args(args.bots, args.bot_option)
+    if args.jobs is not None and args.dask:
+        raise _UsageError("--jobs and --dask: give one of them")
+    jobs = 1 if args.jobs is None else args.jobs
+    if jobs < 1:
+        raise _UsageError("--jobs must be at least 1")
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        raise _UsageError("--plot needs the plot extra: pip install '.[plot]' in a clone, or the "
+                          "wheel with [plot]")
+    plugins = _plugin_ids(args.plugins)
+    if not plugins:
+        raise _UsageError("--plugins needs at least one plugin id")
+    options = _parse_options(args.option)
+    plan = tournament.plan(names, args.players, args.games, args.seed, plugins, options,
+                           bot_opts, engine=args.engine)  # checked before any game
+    tune_jit()
+    executor: Any = None
+    client: Any = None
+    if args.dask:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise _UsageError("--dask needs the dask extra: pip install '.[dask]' in a clone, or "
+                              "the wheel with [dask]") from None
+        try:
+            client = Client(args.dask, timeout="10s")  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError) as exc:
+            raise _UsageError(f"cannot reach the Dask cluster at {args.dask}: {exc}") from None
+        executor = client.get_executor()
+    elif jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        executor = ProcessPoolExecutor(jobs, initializer=_worker_init)
+    progress = _progress_bar(plan.games if args.progress else 0)
+    stopped = True
+    start = time.perf_counter()
+    try:
+        with progress as bar:
+            task = bar.add_task("games", total=plan.games)
+            result = tournament.play(plan, executor=executor,
+                                     progress=lambda n: bar.update(task, completed=n))
+        stopped = False
+    finally:
+        if client is not None:
+            client.close()
+        elif executor is not None:
+            if stopped:
+                _stop_workers(executor)
+            else:
+                executor.shutdown(cancel_futures=True)
+    if args.progress:
+        print(f"{plan.games} games in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    if args.plot:
+        try:
+            tournament.plot(result, args.plot)
+        except OSError as exc:
+            raise _UsageError(f"cannot write {args.plot}: {exc.strerror}") from None
+    if args.format == "json":
+        print(json.dumps(tournament.to_document(result), indent=2))
+    elif args.format == "csv":
+        sys.stdout.write(tournament.to_csv(result))
+    else:
+        sys.stdout.write(tournament.to_text(result, width=_width(args)))
     return 0
 
 
@@ -1271,6 +1452,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve(args)
         if args.command == "tables":
             return _tables(args)
+        if args.command == "bots":
+            return _bots(args)
+        if args.command == "tournament":
+            return _tournament(args)
         if args.command == "build-fast":
             return _build_fast(args)
         raise _UsageError(f"unknown command {args.command!r}")

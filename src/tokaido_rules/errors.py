@@ -92,6 +92,26 @@ class SetupError(TokaidoError, ValueError):
     """A game cannot be set up as asked (player count, travellers, stacked decks, ...)."""
 
 
+class BotError(TokaidoError):
+    """A bot failed: it raised while choosing, answered an action that is not legal, or
+    could not be made. ``bot`` is its name (the registered one where it has one). The
+    game is left as it was before the bot was asked: nothing was applied."""
+
+    def __init__(self, message: str, bot: str = "") -> None:
+        super().__init__(message)
+        self.bot = bot
+
+    def __reduce__(self) -> tuple[type[BotError], tuple[str, str]]:
+        # raised in a worker process (--jobs, Dask), it travels back whole
+        return (type(self), (str(self), self.bot))
+
+
+class UnknownBotError(BotError, SetupError):
+    """A bot name that no installed package registers (entry-point group
+    ``tokaido_rules.bots``), or an option the bot does not declare or a value it
+    cannot take: refused before any game is played."""
+
+
 class FoldError(TokaidoError):
     """An event does not fit the state it is applied to (e.g. a draw from an empty deck)."""
 

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import signal
 import textwrap
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any, NoReturn, TextIO
 
-from .bots import BOTS, Bot, next_action
+from .bots import Bot, BotLike, bot_name, make_bot, next_action
 from .chance import bot_seed
 from .engine import Game
+from .errors import BotError
 from .events import Action, Event, GameOver
 from .log import dump_log
 from .model import GameState
@@ -90,6 +91,18 @@ class GameInterrupted(KeyboardInterrupt):
         self.signum = signum
 
 
+class BotFailed(BotError):
+    """A bot's seat failed during :func:`run` (it raised, or answered an action that is
+    not legal): ``game`` is the game as it stood before the bot was asked, to save."""
+
+    def __init__(self, message: str, bot: str, game: Game) -> None:
+        super().__init__(message, bot)
+        self.game = game
+
+    def __reduce__(self) -> Any:
+        return (type(self), (str(self), self.bot, self.game))
+
+
 def _raise_signal(signum: int, frame: object) -> NoReturn:
     raise SessionSignal(signum)
 
@@ -128,9 +141,10 @@ def signals_ignored() -> Iterator[None]:
             signal.signal(signum, handler)
 
 
-def run(game: Game, human: int, bot_names: Sequence[str], seed: int,
+def run(game: Game, human: int, bot_names: Sequence[BotLike], seed: int,
         read: Callable[[], str], out: TextIO, *, width: int = 80,
-        show_scores: Callable[[Game], None] | None = None) -> Game:
+        show_scores: Callable[[Game], None] | None = None,
+        bot_options: Mapping[str, Mapping[str, object]] | None = None) -> Game:
     """Play until the end (or ``quit``); return the game as it stands. ``seed`` seeds
     the bots (:func:`bot_seed`): the same seed, the same bots. ``width``: of the
     screen, in characters. ``show_scores`` shows the final scores (default: the plain
@@ -138,11 +152,17 @@ def run(game: Game, human: int, bot_names: Sequence[str], seed: int,
     with ``rich`` at a terminal). Ctrl-C raises :class:`GameInterrupted` with the game
     as it stands, and so does a :class:`SessionSignal` (:func:`stop_on_signals`). The
     end of the input (``read`` raises :exc:`EOFError`) returns the game as it stands,
-    as ``quit`` does."""
+    as ``quit`` does. ``bot_names``: registered names (or bot objects, classes or
+    factories), each made with its options in ``bot_options`` (name -> options); a bot
+    that fails raises :class:`~tokaido_rules.BotError` with the game as it stood."""
+    given = bot_options or {}
+    seats = [s for s in range(game.players) if s != human]
+    made = [bot_names[i % len(bot_names)] for i in range(len(seats))]
     bots: dict[int, Bot] = {
-        seat: BOTS[bot_names[i % len(bot_names)]](bot_seed(seed, seat))
-        for i, seat in enumerate(s for s in range(game.players) if s != human)
+        seat: make_bot(maker, bot_seed(seed, seat), given.get(bot_name(maker)))
+        for seat, maker in zip(seats, made, strict=True)
     }
+    names = {seat: bot_name(maker) for seat, maker in zip(seats, made, strict=True)}
     shown_board = False
     try:
         while not game.is_over:
@@ -150,7 +170,11 @@ def run(game: Game, human: int, bot_names: Sequence[str], seed: int,
             assert seat is not None
             if seat != human:
                 before = game
-                game = game.apply(next_action(bots[seat], game))
+                try:
+                    action = next_action(bots[seat], game, names[seat])
+                except BotError as exc:
+                    raise BotFailed(str(exc), exc.bot, game) from exc
+                game = game.apply(action)
                 new = game.events[before.state.seq:]
                 print(_fill(describe_public(new, before.state, game.state, human), width),
                       file=out)

@@ -48,7 +48,7 @@ except ImportError as exc:  # say which extra brings them, not only what is miss
     raise ImportError(f"tokaido_rules.rl needs the 'rl' extra ({exc.name} is missing): "
                       "pip install '.[rl]' in a clone, or the wheel with [rl]") from exc
 
-from .bots import BOTS, Bot, next_action
+from .bots import Bot, BotLike, bot_name, check_bot, check_options, make_bot, next_action
 from .chance import new_seed
 from .engine import Game, make_rules, new_game
 from .errors import IllegalActionError, SetupError, TokaidoError
@@ -445,7 +445,9 @@ class TokaidoAEC(_Plays, AECEnv):  # type: ignore[misc]
 
 class TokaidoGymEnv(_Plays, gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.int64]):
     """One seat of Tokaido as a single-agent Gymnasium environment; the other seats are
-    played by bots (names from :data:`tokaido_rules.bots.BOTS`, cycled).
+    played by bots (names from :data:`tokaido_rules.bots.BOTS`, or bot objects, classes
+    or factories: :func:`~tokaido_rules.bots.make_bot`; cycled), each made with its
+    options in ``bot_options`` (bot name -> options).
 
     An illegal action ends the episode with reward -1 (``info["illegal"]``): agents
     should sample from ``observation["action_mask"]``. ``engine``: ``"auto"``,
@@ -454,15 +456,21 @@ class TokaidoGymEnv(_Plays, gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.in
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 - gymnasium declares it per instance
 
-    def __init__(self, players: int = 4, seat: int = 0, opponents: Sequence[str] = ("greedy",),
+    def __init__(self, players: int = 4, seat: int = 0,
+                 opponents: Sequence[BotLike] = ("greedy",),
                  plugins: Iterable[str | object] = ("base",),
                  options: Mapping[str, object] | None = None,
                  reward: str = "score_difference", render_mode: str | None = None,
-                 engine: str = "auto") -> None:
+                 engine: str = "auto",
+                 bot_options: Mapping[str, Mapping[str, object]] | None = None) -> None:
         if not 0 <= seat < players:
             raise TokaidoError(f"seat must be from 0 to {players - 1}")
-        if not opponents or any(o not in BOTS for o in opponents):
-            raise TokaidoError(f"opponents are bot names among {sorted(BOTS)}")
+        if not opponents or isinstance(opponents, str):
+            raise TokaidoError("opponents: at least one bot (a sequence of names or bots)")
+        names = [check_bot(o) for o in opponents]
+        given = dict(bot_options or {})
+        self._bot_options = [check_options(o, given.get(n))
+                             for n, o in zip(names, opponents, strict=True)]
         self.table = _Table(players, plugins, options, reward, engine)
         self.seat = seat
         self.opponents = tuple(opponents)
@@ -494,7 +502,9 @@ class TokaidoGymEnv(_Plays, gymnasium.Env[dict[str, np.ndarray[Any, Any]], np.in
         draw = _seed_source(self._np_random)
         self.played = self.table.start(draw())
         others = [s for s in range(self.table.players) if s != self.seat]
-        self.bots = {s: BOTS[self.opponents[i % len(self.opponents)]](draw())
+        count = len(self.opponents)
+        self.bots = {s: make_bot(self.opponents[i % count], draw(),
+                                 self._bot_options[i % count])
                      for i, s in enumerate(others)}
         self._advance()
         return self.table.observe(self.played, self.seat), {}
@@ -570,15 +580,18 @@ def random_legal(seed: int = 0) -> Policy:
     return policy
 
 
-def bot_policy(name: str, seed: int = 0) -> Policy:
-    """A bot of :data:`~tokaido_rules.bots.BOTS` (``"greedy"``, ...) as a policy: it
-    chooses from the seat's view (:meth:`TokaidoGymEnv.view`), as it does at a table."""
-    if name not in BOTS:
-        raise TokaidoError(f"unknown bot {name!r} (known: {sorted(BOTS)})")
-    bot = BOTS[name](seed)
+def bot_policy(name: BotLike, seed: int = 0,
+               options: Mapping[str, object] | None = None) -> Policy:
+    """A bot of :data:`~tokaido_rules.bots.BOTS` (``"greedy"``, any registered name, or
+    a bot object, class or factory) as a policy, made with ``options``: it chooses from
+    the seat's view (:meth:`TokaidoGymEnv.view`), as it does at a table. A bot that
+    raises or answers an action that is not legal raises
+    :class:`~tokaido_rules.BotError`."""
+    bot = make_bot(name, seed, options)
+    label = bot_name(name)
 
     def policy(env: TokaidoGymEnv, observation: dict[str, np.ndarray[Any, Any]]) -> int:
-        chosen = bot.choose(env.view())
+        chosen = next_action(bot, env.played, label)
         return next(n for n, a in env.legal_actions().items() if a == chosen)
     return policy
 
@@ -610,20 +623,24 @@ class Evaluation:
 
 
 def evaluate(policy: Policy, games: int, *, players: int = 4, seat: int = 0,
-             opponents: Sequence[str] = ("random",), plugins: Iterable[str | object] = ("base",),
+             opponents: Sequence[BotLike] = ("random",),
+             plugins: Iterable[str | object] = ("base",),
              options: Mapping[str, object] | None = None, seed: int = 0,
-             engine: str = "auto") -> Evaluation:
+             engine: str = "auto",
+             bot_options: Mapping[str, Mapping[str, object]] | None = None) -> Evaluation:
     """Play ``games`` games of ``policy`` in ``seat`` against bots (cycled over the other
     seats) and count its wins and margins.
 
     The games and the bots' seeds come from ``seed`` alone (the environment's generator),
     never from the policy: two policies evaluated with the same arguments meet the same
     deals and the same opponents, so their win rates compare fairly. ``engine``: as
-    :class:`TokaidoGymEnv`'s (the same figures on either)."""
+    :class:`TokaidoGymEnv`'s (the same figures on either); ``opponents`` and
+    ``bot_options``: as :class:`TokaidoGymEnv`'s."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise TokaidoError(f"games must be a positive number, got {games!r}")
     env = TokaidoGymEnv(players=players, seat=seat, opponents=opponents, plugins=plugins,
-                        options=options, reward="score_difference", engine=engine)
+                        options=options, reward="score_difference", engine=engine,
+                        bot_options=bot_options)
     wins = margins = 0.0
     for game in range(games):
         observation, _ = env.reset(seed=seed if game == 0 else None)

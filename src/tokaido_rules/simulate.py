@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import os
+import pickle
 import time
 from collections import deque
 from collections.abc import (
@@ -40,7 +41,7 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from functools import lru_cache
 from itertools import islice
 from statistics import NormalDist
@@ -48,10 +49,23 @@ from typing import Any, TypeVar
 
 from attrs import field, frozen
 
-from .bots import BOTS, Bot, next_action
+from .bots import (
+    Bot,
+    BotLike,
+    _failed,
+    _illegal,
+    actions_only,
+    bot_factory,
+    bot_name,
+    check_bot,
+    check_options,
+    is_legal,
+    make_bot,
+    next_action,
+)
 from .chance import bot_seed, random_below
 from .engine import Game, new_game
-from .errors import SetupError
+from .errors import SetupError, UnknownBotError
 from .events import Action, Event
 from .fast import FastGame, covers
 from .log import SeatCopy, dump_log
@@ -91,7 +105,9 @@ class GameSpec:
     plugins: tuple[str, ...]
     options: tuple[tuple[str, Any], ...]
     bots: tuple[str, ...]
-    """One bot name per seat (see :data:`tokaido_rules.bots.BOTS`)."""
+    """One bot name per seat (see :data:`tokaido_rules.bots.BOTS`): the registered name,
+    or, for a bot given as an object, class or factory, :func:`~tokaido_rules.bots.bot_name`
+    (what the statistics call it)."""
     keep_log: bool = False
     random_decisions: tuple[str, ...] = ()
     """Decision kinds taken uniformly at random (seeded by the game) instead of by the
@@ -100,6 +116,13 @@ class GameSpec:
     engine: str = "reference"
     """``"reference"`` or ``"fast"`` (:func:`choose_engine`): the engine that plays the
     game. The game is the same on either."""
+    makers: tuple[Any, ...] = ()
+    """Per seat, the bot object, class or factory given instead of a name (``None``
+    where the name is registered); empty when every bot is given by name. It travels
+    with the spec, so to another process it must pickle."""
+    bot_options: tuple[tuple[tuple[str, Any], ...], ...] = ()
+    """Per seat, the options its bot's factory is called with (checked and typed:
+    :func:`~tokaido_rules.bots.check_options`); empty: none anywhere."""
 
 
 @frozen
@@ -135,16 +158,17 @@ ENGINES = ("auto", "fast", "reference")
 """The engines a batch may ask for (:func:`choose_engine`)."""
 
 
-def fast_bot(name: str) -> bool:
-    """Whether the bot ``name`` (of :data:`~tokaido_rules.bots.BOTS`) can play on the fast
-    simulator: it chooses from the legal actions alone (an
+def fast_bot(bot: BotLike) -> bool:
+    """Whether ``bot`` (a name of :data:`~tokaido_rules.bots.BOTS`, or a bot object,
+    class or factory) can play on the fast simulator: it chooses from the legal actions
+    alone (:func:`~tokaido_rules.bots.actions_only`: an
     :class:`~tokaido_rules.bots.ActionsBot`, such as the random bot). A bot that needs
     its seat's view (greedy, search) cannot: the simulator would have to rebuild the
     reference game at every decision."""
-    return getattr(BOTS[name], "choose_from", None) is not None
+    return actions_only(bot_factory(bot) if isinstance(bot, str) else bot)
 
 
-def choose_engine(engine: str, ruleset: Ruleset, bots: Iterable[str]) -> str:
+def choose_engine(engine: str, ruleset: Ruleset, bots: Iterable[BotLike]) -> str:
     """The engine that plays games of ``ruleset`` with ``bots``: ``"fast"`` or
     ``"reference"``.
 
@@ -158,7 +182,7 @@ def choose_engine(engine: str, ruleset: Ruleset, bots: Iterable[str]) -> str:
         raise SetupError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if engine == "reference":
         return engine
-    slow = sorted({name for name in bots if not fast_bot(name)})
+    slow = sorted({bot_name(bot) for bot in bots if not fast_bot(bot)})
     covered = covers(ruleset)
     if engine == "auto":
         return "fast" if covered and not slow else "reference"
@@ -174,12 +198,14 @@ def choose_engine(engine: str, ruleset: Ruleset, bots: Iterable[str]) -> str:
 
 
 def play_fast(game: FastGame, bots: Sequence[Bot], random_decisions: Collection[str],
-              seed: int) -> FastGame:
+              seed: int, names: Sequence[str] | None = None) -> FastGame:
     """Play a fast game to the end in place, as :func:`decide` would on the reference
     engine: each seat's bot chooses from the legal actions (``choose_from``: every bot
     must be an :class:`~tokaido_rules.bots.ActionsBot`), a decision of a kind in
     ``random_decisions`` is taken uniformly at random (draw ``n`` of ``seed`` for the
-    ``n``-th decision asked)."""
+    ``n``-th decision asked). A bot that raises or answers an action that is not legal
+    is refused (:class:`~tokaido_rules.BotError`, naming it: ``names`` by seat) before
+    its answer is applied."""
     choosers: list[Callable[[tuple[Action, ...]], Action]] = [
         bot.choose_from for bot in bots]  # type: ignore[attr-defined]
     asked = 0
@@ -189,7 +215,14 @@ def play_fast(game: FastGame, bots: Sequence[Bot], random_decisions: Collection[
             action = actions[random_below(seed, asked, 2, len(actions))]
         else:
             seat = game.current_player
-            action = choosers[seat if seat is not None else 0](actions)
+            index = seat if seat is not None else 0
+            label = None if names is None else names[index]
+            try:
+                action = choosers[index](actions)
+            except Exception as exc:  # the bot's own failure, told in one line
+                raise _failed(bots[index], label, index, exc) from exc
+            if not is_legal(action, actions):
+                raise _illegal(bots[index], label, index, action)
         game.apply(action)
         asked += 1
     return game
@@ -198,7 +231,7 @@ def play_fast(game: FastGame, bots: Sequence[Bot], random_decisions: Collection[
 def _fast_result(spec: GameSpec, index: int, ruleset: Ruleset,
                  bots: Sequence[Bot]) -> GameResult:
     game = play_fast(FastGame.new(spec.players, seed=spec.seed, plugins=ruleset), bots,
-                     spec.random_decisions, spec.seed)
+                     spec.random_decisions, spec.seed, spec.bots)
     winners = game.winners()
     seats = tuple(
         SeatResult(s.seat, spec.bots[s.seat], s.traveller, s.total, s.rank,
@@ -213,14 +246,14 @@ def play_game(spec: GameSpec, index: int = 0) -> GameResult:
     """Play one game to the end with the spec's bots (each seeded from the game seed), on
     the spec's engine."""
     ruleset = _ruleset(spec.plugins, spec.options)
-    bots = [BOTS[name](bot_seed(spec.seed, seat))  # one way: a bot cannot find the game's
-            for seat, name in enumerate(spec.bots)]
+    bots = seat_bots(spec)
     if spec.engine == "fast":
         return _fast_result(spec, index, ruleset, bots)
     game = new_game(spec.players, seed=spec.seed, plugins=ruleset)
     asked = 0
     while not game.is_over:
-        game = game.apply(decide(game, bots, spec.random_decisions, spec.seed, asked))
+        game = game.apply(decide(game, bots, spec.random_decisions, spec.seed, asked,
+                                 spec.bots))
         asked += 1
     winners = game.winners()
     seats = tuple(
@@ -232,17 +265,32 @@ def play_game(spec: GameSpec, index: int = 0) -> GameResult:
                       dump_log(game) if spec.keep_log else None)
 
 
+def seat_bots(spec: GameSpec) -> list[Bot]:
+    """The bots of a game, one per seat, each seeded one way from the game's seed (a bot
+    cannot find the game's) and made with the seat's options
+    (:func:`~tokaido_rules.bots.make_bot`)."""
+    out: list[Bot] = []
+    for seat, name in enumerate(spec.bots):
+        maker = spec.makers[seat] if spec.makers else None
+        options = dict(spec.bot_options[seat]) if spec.bot_options else {}
+        out.append(make_bot(name if maker is None else maker, bot_seed(spec.seed, seat),
+                            options))
+    return out
+
+
 def decide(game: Game, bots: Sequence[Bot], random_decisions: Collection[str], seed: int,
-           decisions: int) -> Action:
+           decisions: int, names: Sequence[str] | None = None) -> Action:
     """The action of the seat deciding: its bot's choice, or a uniformly random legal
     action (draw ``decisions`` of ``seed``) for a decision of a kind in
-    ``random_decisions``."""
+    ``random_decisions``. A bot that fails is refused with
+    :class:`~tokaido_rules.BotError` naming it (``names`` by seat)."""
     step = game.current_step
     if step is not None and step.kind in random_decisions:
         actions = game.legal_actions()
         return actions[random_below(seed, decisions, 2, len(actions))]
     seat = game.current_player
-    return next_action(bots[seat if seat is not None else 0], game)
+    index = seat if seat is not None else 0
+    return next_action(bots[index], game, None if names is None else names[index])
 
 
 PYPY_JIT = "trace_eagerness=20"
@@ -493,26 +541,73 @@ def decision_kinds(ruleset: Ruleset, kinds: Iterable[str]) -> tuple[str, ...]:
 
 
 def specs(games: int, players: int, plugins: Iterable[str] = ("base",),
-          bots: Sequence[str] = ("random",), seed: int = 0,
+          bots: Sequence[BotLike] = ("random",), seed: int = 0,
           options: Mapping[str, object] | None = None,
           keep_logs: bool = False, random_decisions: Iterable[str] = (),
-          engine: str = "reference") -> list[GameSpec]:
-    """The specs of a batch; ``bots`` is cycled over the seats; ``random_decisions``
+          engine: str = "reference",
+          bot_options: Mapping[str, Mapping[str, object]] | None = None) -> list[GameSpec]:
+    """The specs of a batch; ``bots`` (names, bot objects, classes or factories) is
+    cycled over the seats; ``bot_options``: bot name -> its options
+    (:func:`~tokaido_rules.bots.check_options`); ``random_decisions``
     (:attr:`GameSpec.random_decisions`) must be decision kinds of the ruleset; ``engine``
     is resolved by :func:`choose_engine`."""
     return list(_specs(games, players, plugins, bots, seed, options, keep_logs,
-                       random_decisions, engine))
+                       random_decisions, engine, bot_options))
 
 
-def _specs(games: int, players: int, plugins: Iterable[str], bots: Sequence[str], seed: int,
-           options: Mapping[str, object] | None, keep_logs: bool,
-           random_decisions: Iterable[str], engine: str = "reference") -> Iterator[GameSpec]:
+def seat_makers(bots: Sequence[BotLike], players: int,
+                bot_options: Mapping[str, Mapping[str, object]] | None = None,
+                ) -> tuple[tuple[str, ...], tuple[Any, ...],
+                           tuple[tuple[tuple[str, Any], ...], ...]]:
+    """The seats' bots, checked: their names, their makers (:attr:`GameSpec.makers`)
+    and their options (:attr:`GameSpec.bot_options`), ``bots`` cycled over ``players``
+    seats. A bad bot, option, or an option for a bot not in play raises
+    :class:`~tokaido_rules.UnknownBotError` (a ``SetupError``)."""
+    if not bots or isinstance(bots, str):
+        raise SetupError("at least one bot is needed (a sequence of names or bots)")
+    names = tuple(check_bot(b) for b in bots)
+    given = {str(k): dict(v) for k, v in (bot_options or {}).items()}
+    stray = sorted(set(given) - set(names))
+    if stray:
+        raise UnknownBotError(f"options for bot(s) not in play: {', '.join(stray)} (in play: "
+                              f"{', '.join(dict.fromkeys(names))})", stray[0])
+    checked = {n: tuple(sorted(check_options(b, given.get(n)).items()))
+               for n, b in zip(names, bots, strict=True)}
+    seats = [i % len(bots) for i in range(players)]
+    makers = tuple(None if isinstance(bots[i], str) else bots[i] for i in seats)
+    return (tuple(names[i] for i in seats),
+            makers if any(m is not None for m in makers) else (),
+            tuple(checked[names[i]] for i in seats) if any(checked.values()) else ())
+
+
+def check_picklable(makers: Iterable[Any]) -> None:
+    """Refuse, before any game, a bot given as an object, class or factory that cannot
+    go to another process (a ``--jobs`` pool, a Dask cluster): it must pickle (a class
+    or function defined at a module's top level, an object of such a class)."""
+    for maker in makers:
+        if maker is None:
+            continue
+        try:
+            pickle.dumps(maker)
+        except Exception as exc:
+            name = bot_name(maker)
+            raise UnknownBotError(
+                f"bot {name!r} cannot go to another process (--jobs, Dask): a bot given "
+                f"to a pool must pickle ({type(exc).__name__}: {_line(str(exc))}); define "
+                "it at a module's top level, register it by name, or play without an "
+                "executor", name) from None
+
+
+def _line(text: str) -> str:
+    return " ".join(text.split())[:200]
+
+
+def _specs(games: int, players: int, plugins: Iterable[str], bots: Sequence[BotLike],
+           seed: int, options: Mapping[str, object] | None, keep_logs: bool,
+           random_decisions: Iterable[str], engine: str = "reference",
+           bot_options: Mapping[str, Mapping[str, object]] | None = None,
+           ) -> Iterator[GameSpec]:
     """:func:`specs`, checked at once and then made one at a time."""
-    if not bots:
-        raise SetupError("at least one bot is needed")
-    unknown = [b for b in bots if b not in BOTS]
-    if unknown:
-        raise SetupError(f"unknown bot(s) {unknown} (known: {sorted(BOTS)})")
     if not isinstance(games, int) or isinstance(games, bool) or games < 1:
         raise SetupError(f"games must be a positive number, got {games!r}")
     check_players(players)
@@ -520,10 +615,13 @@ def _specs(games: int, players: int, plugins: Iterable[str], bots: Sequence[str]
     frozen_options = tuple(sorted((options or {}).items()))
     ruleset = _ruleset(plugin_ids, frozen_options)  # fail early on a bad ruleset
     by_chance = decision_kinds(ruleset, random_decisions)
-    seats = tuple(bots[i % len(bots)] for i in range(players))
-    chosen = choose_engine(engine, ruleset, seats)
+    seats, makers, seat_options = seat_makers(bots, players, bot_options)
+    chosen = choose_engine(engine, ruleset, [
+        name if not makers or makers[i] is None else makers[i]
+        for i, name in enumerate(seats)])
     return (GameSpec(players, game_seed(seed, i), plugin_ids, frozen_options, seats,
-                     keep_logs, by_chance, chosen) for i in range(games))
+                     keep_logs, by_chance, chosen, makers, seat_options)
+            for i in range(games))
 
 
 CHUNK_GAMES = 16
@@ -543,7 +641,7 @@ def play_games(
     games: int,
     players: int = 4,
     plugins: Iterable[str] = ("base",),
-    bots: Sequence[str] = ("random",),
+    bots: Sequence[BotLike] = ("random",),
     seed: int = 0,
     options: Mapping[str, object] | None = None,
     *,
@@ -553,6 +651,7 @@ def play_games(
     chunk: int | None = None,
     max_pending: int = MAX_PENDING,
     engine: str = "reference",
+    bot_options: Mapping[str, Mapping[str, object]] | None = None,
 ) -> Generator[GameResult, None, None]:
     """The results of a batch one at a time, in index order, as the games finish.
 
@@ -563,7 +662,9 @@ def play_games(
     Closing the iterator early cancels the tasks not yet started.
     """
     batch = _specs(games, players, plugins, bots, seed, options, keep_logs, random_decisions,
-                   engine)
+                   engine, bot_options)
+    if executor is not None and not isinstance(executor, ThreadPoolExecutor):
+        check_picklable(b for b in bots if not isinstance(b, str))
     size = chunk_size(games) if chunk is None else chunk
     if size < 1 or max_pending < 1:
         raise SetupError(f"chunk and max_pending must be at least 1, got {size}, {max_pending}")
@@ -598,7 +699,7 @@ def simulate(
     games: int,
     players: int = 4,
     plugins: Iterable[str] = ("base",),
-    bots: Sequence[str] = ("random",),
+    bots: Sequence[BotLike] = ("random",),
     seed: int = 0,
     options: Mapping[str, object] | None = None,
     *,
@@ -610,6 +711,7 @@ def simulate(
     chunk: int | None = None,
     max_pending: int = MAX_PENDING,
     engine: str = "reference",
+    bot_options: Mapping[str, Mapping[str, object]] | None = None,
 ) -> Batch:
     """Play ``games`` games and aggregate them. With an ``executor`` (a process pool, a
     Dask cluster's executor, ...) games run there; results are the same either way.
@@ -619,10 +721,14 @@ def simulate(
     for batches too big to hold every result; ``chunk`` and ``max_pending``: see
     :func:`play_games`. ``engine``: ``"reference"`` (the default), ``"auto"`` (the fast
     simulator where it gives the same games) or ``"fast"`` (:func:`choose_engine`); the
-    results are the same on either, only faster."""
+    results are the same on either, only faster. ``bots``: names (:data:`~tokaido_rules.bots.BOTS`),
+    bot objects (copied for each game), or classes or factories (called as
+    ``factory(seed=..., **options)``), cycled over the seats; with a process pool or a
+    Dask executor they must pickle. ``bot_options``: bot name -> options. The statistics
+    name each bot by its registered name (:func:`~tokaido_rules.bots.bot_name`)."""
     results = play_games(games, players, plugins, bots, seed, options, executor=executor,
                          keep_logs=keep_logs, random_decisions=random_decisions, chunk=chunk,
-                         max_pending=max_pending, engine=engine)
+                         max_pending=max_pending, engine=engine, bot_options=bot_options)
     start = time.perf_counter()
     tally = Tally()
     kept: list[GameResult] = []

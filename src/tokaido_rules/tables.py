@@ -29,6 +29,7 @@ import hmac
 import json
 import os
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -36,10 +37,10 @@ from typing import Any, NamedTuple
 
 import attrs
 
-from .bots import BOTS, next_action
+from .bots import BOTS, Bot, RandomBot, make_bot, next_action
 from .chance import bot_seed, new_seed
 from .engine import Game, new_game, replay
-from .errors import IllegalActionError, StaleActionError, TokaidoError
+from .errors import BotError, IllegalActionError, StaleActionError, TokaidoError
 from .log import LogFeed, _verify
 from .model import collection_zone
 from .render import card_facts, describe_action, final_standings, legend_html, outcome, svg
@@ -228,6 +229,12 @@ class Table:
         """The table's readable name (unique at its server)."""
         self.rematch: str | None = record.rematch
         """The id of the table made as its rematch, once there is one."""
+        self.bot_options: Mapping[str, Mapping[str, object]] = {}
+        """The server's options for its bots, by bot name (``--bot-option``)."""
+        self.bot_trouble: dict[int, str] = {}
+        """The seats whose bot failed (not installed, raised, or answered an action that
+        is not legal), each with why: the random bot plays them from then on, in this
+        process (:meth:`_decide`)."""
 
     # --- seats ------------------------------------------------------------------------
 
@@ -374,8 +381,8 @@ class Table:
                 break
             name, played_by = player
             _test_delay()
-            bot = BOTS[name](bot_seed(game.seed, seat) ^ game.state.seq)
-            game = game.apply(next_action(bot, game))
+            action, played_by = self._decide(game, seat, name, played_by)
+            game = game.apply(action)
             try:
                 self._played(game, seat, played_by)
             except StoreError as exc:
@@ -444,6 +451,35 @@ class Table:
             return self.rules.stand_in, f"bot:{self.rules.stand_in} ({why})"
         return None
 
+    # --- a bot that fails (issue #41) ------------------------------------------------
+
+    def _decide(self, game: Game, seat: int, name: str, played_by: str) -> tuple[Any, str]:
+        """The action of the bot ``name`` at ``seat``, and how it is recorded. A bot that
+        cannot be made (a name no longer installed), raises, or answers an action that
+        is not legal is replaced by the random bot for this seat from then on (recorded
+        ``bot:random (for NAME)``): the table never waits on a broken bot. The host is
+        told in the table's document (``bot_trouble``) and, once, on stderr."""
+        seed = bot_seed(game.seed, seat) ^ game.state.seq
+        if seat not in self.bot_trouble:
+            try:
+                bot: Bot = make_bot(name, seed, self.bot_options.get(name))
+                return next_action(bot, game, name), played_by
+            except BotError as exc:
+                self._bot_failed(seat, name, str(exc))
+        return next_action(RandomBot(seed), game), f"bot:random (for {name})"
+
+    def _bot_failed(self, seat: int, name: str, why: str) -> None:
+        said = f"{why}; the random bot plays seat {seat} in its place"
+        self.bot_trouble[seat] = said
+        with contextlib.suppress(OSError, ValueError):
+            print(f"table {self.id}: {said}", file=sys.stderr, flush=True)
+        self._changed(self)
+
+    def _trouble_fields(self) -> dict[str, Any]:
+        """The document's part on failed bots: seat -> why, what the page shows the
+        host."""
+        return {"bot_trouble": {str(k): v for k, v in sorted(self.bot_trouble.items())}}
+
     def _wind_clock(self, now: float | None = None) -> None:
         """Start the clock of the decision at hand if a person's (and stop the last):
         its deadline is stored, so that a restart keeps the time left."""
@@ -489,10 +525,10 @@ class Table:
             seat = self.game.current_player
             assert seat is not None
             name = self.rules.stand_in
-            bot = BOTS[name](bot_seed(self.game.seed, seat) ^ self.game.state.seq)
-            game = self.game.apply(next_action(bot, self.game))
+            action, played_by = self._decide(self.game, seat, name, f"bot:{name} (clock)")
+            game = self.game.apply(action)
             try:
-                self._played(game, seat, f"bot:{name} (clock)")
+                self._played(game, seat, played_by)
             except StoreError as exc:
                 self.stalled = str(exc)
                 return
@@ -718,6 +754,7 @@ class Table:
                     "legend": legend_html(view) if first or since == seq else None,
                     "view": encode_view(view), "svg": self._picture(seat, seq) or svg(view)}
             head.update(self._evening(seat, reset))
+            head.update(self._trouble_fields())
             text = _dumps(head)
             return text[:-1] + ',"lines":[' + ",".join(lines) + "]}"
 
@@ -852,8 +889,12 @@ class Lobby:
     """The most tables this lobby holds (refused ones count): one more is refused."""
 
     def __init__(self, store: TableStore | None = None, *, background: bool = False,
-                 on_refused: Callable[[str, str], None] | None = None) -> None:
+                 on_refused: Callable[[str, str], None] | None = None,
+                 bot_options: Mapping[str, Mapping[str, object]] | None = None) -> None:
         self.store = store
+        self.bot_options: Mapping[str, Mapping[str, object]] = dict(bot_options or {})
+        """The options of the server's bots, by name (``--bot-option``), for every
+        table."""
         self._tables: dict[str, Table] = {}
         self._broken: dict[str, str] = {}
         self._waiting: dict[str, TableRecord] = {}
@@ -938,6 +979,7 @@ class Lobby:
 
     def _adopt(self, table: Table) -> None:
         table._changed = lambda t: self.on_change(t)
+        table.bot_options = self.bot_options
         self._tables[table.id] = table
 
     def create(self, players: object, plugins: object = ("base",),
