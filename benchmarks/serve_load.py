@@ -463,6 +463,22 @@ def server_figures(processes: list[Process], cpu_before: list[float]) -> dict[st
             "cpu_s": round(cpu, 2)}
 
 
+def spy(args: argparse.Namespace, pid: int, shape: str) -> subprocess.Popen[bytes] | None:
+    """With ``--profile DIR``: py-spy sampling the server ``pid`` (every thread, idle
+    ones left out: where its CPU goes) for the run's seconds, its collapsed stacks
+    written to ``DIR/serve-SHAPE.txt`` (``benchmarks/serve_profile.py`` sums them up)."""
+    if not args.profile:
+        return None
+    tool = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    folder = Path(args.profile).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen([tool, "record", "--pid", str(pid), "--duration",
+                             str(max(1, int(args.seconds))), "--rate", "400",
+                             "--nonblocking", "--format", "raw", "--output",
+                             str(folder / f"serve-{shape}.txt")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[str, Any]:
     """The new server: one process, ``args.tables`` tables, the clients at their seats
     (``shape``: see :func:`seat_plan`)."""
@@ -472,8 +488,8 @@ async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[s
     # address are off, the total ones raised past what the run needs.
     limits = ["--max-connections", str(needed), "--max-connections-per-address", "0",
               "--tables-per-minute", "0", "--max-tables", str(max(2000, args.tables))]
-    argv = [args.python, "-m", "tokaido_rules", "serve", "--db", str(db), "--port", "{port}",
-            *limits]
+    argv = [args.python, "-m", "tokaido_rules", "serve", "--db",
+            str(db), "--port", "{port}", *limits]
     launcher = f"python -m tokaido_rules serve {' '.join(limits)}"
     began = time.perf_counter()
     with servers([argv], workdir) as processes:
@@ -495,12 +511,15 @@ async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[s
                                        random.Random(args.seed * 1_000_003 + index),
                                        args.wait))
         cpu_before = [cpu_seconds(p.popen.pid) for p in processes]
+        sampler = spy(args, processes[0].popen.pid, shape)
         mine = time.process_time()
         elapsed = await drive(run, players)
         mine = time.process_time() - mine
         figures = server_figures(processes, cpu_before)
         for http in clients:
             await http.aclose()
+        if sampler is not None:
+            sampler.wait(timeout=args.seconds + 60)
         log = processes[0].out
     _, bots = seat_plan(args.players, args.clients, shape)
     return report(run, elapsed, mine, figures, {
@@ -738,6 +757,9 @@ def main() -> None:
     parser.add_argument("--python", default=sys.executable,
                         help="the Python that runs the servers (this one)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--profile", metavar="DIR",
+                        help="sample the server with py-spy during the run, into "
+                             "DIR/serve-SEATS.txt (benchmarks/serve_profile.py sums it up)")
     args = parser.parse_args()
     if args.tables is None:
         args.tables = 20 if args.legacy else 200
