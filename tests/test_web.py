@@ -437,26 +437,27 @@ def test_updates_tell_each_audience_only_what_it_may_see_and_its_own_actions() -
         c.join(seat)
     c.play(5)
     game = c.lobby.get(c.table).game
-    for seat in (0, 1, 2, None):
-        r = c.http.get(f"/api/tables/{c.table}?since=0&form=update", headers=c.auth(seat))
+    for audience in (0, 1, 2, None):
+        r = c.http.get(f"/api/tables/{c.table}?since=0&form=update", headers=c.auth(audience))
         assert r.status_code == 200, r.text
-        update, doc = r.json(), c.doc(seat, since=0)
-        assert update["form"] == "update" and update["seat"] == seat
+        update, doc = r.json(), c.doc(audience, since=0)
+        assert update["form"] == "update" and update["seat"] == audience
         assert (update["seq"], update["over"], update["current_player"]) == (
             doc["seq"], doc["over"], doc["current_player"])
         assert update["lines"] == doc["lines"]
         assert [(s["seq"], s["words"]) for s in update["steps"]] == [
             (s["seq"], s["words"]) for s in doc["steps"]]
-        legal = [] if seat is None or seat != game.current_player else \
-            [encode_action(a) for a in game.view(seat).legal_actions]
+        legal = [] if audience is None or audience != game.current_player else \
+            [encode_action(a) for a in game.view(audience).legal_actions]
         assert [a["action"] for a in update["actions"]] == legal
         text = r.text
-        assert not [card for card in _secrets_of_others(game, seat) if f'"{card}"' in text]
+        assert not [card for card in _secrets_of_others(game, audience) if f'"{card}"' in text]
         assert str(game.seed) not in text and "svg" not in update and "view" not in update
-    seat = game.current_player
+    mover = game.current_player
+    assert mover is not None
     update = c.http.get(f"/api/tables/{c.table}?since=0&form=update",
-                        headers=c.auth(seat)).json()
-    r = c.http.post(f"/api/tables/{c.table}/action?form=update", headers=c.auth(seat),
+                        headers=c.auth(mover)).json()
+    r = c.http.post(f"/api/tables/{c.table}/action?form=update", headers=c.auth(mover),
                     json={"action": update["actions"][0]["action"],
                           "expected_seq": update["seq"]})
     assert r.status_code == 200, r.text
@@ -472,10 +473,10 @@ def test_the_picture_is_the_audiences_own() -> None:
     c = Seats(Lobby())
     c.create(3, {"1": "random", "2": "random"})
     c.join(0)
-    for seat in (0, None):
-        doc = c.doc(seat, since=0)
+    for audience in (0, None):
+        doc = c.doc(audience, since=0)
         r = c.http.get(f"/api/tables/{c.table}/picture?seq={doc['seq']}",
-                       headers=c.auth(seat))
+                       headers=c.auth(audience))
         assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg")
         assert r.text == doc["svg"]
     assert c.http.get(f"/api/tables/{c.table}/picture?seq=999").status_code == 404
