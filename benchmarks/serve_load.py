@@ -54,6 +54,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import platform
@@ -123,6 +124,8 @@ class Stats:
     decisions: int = 0
     requests: int = 0
     crash: str | None = None
+    pushed: int = 0  # updates received on push channels
+    pushed_bytes: int = 0
 
     def record(self, kind: str, seconds: float, nbytes: int) -> None:
         self.latencies.setdefault(kind, []).append(seconds)
@@ -277,6 +280,92 @@ async def play(run: Run, http: httpx.AsyncClient, table: TableState, client: int
         else:
             await asyncio.sleep(0.2)
     run.client_gone(table, client)
+
+
+async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClient,
+                      table: TableState, client: int, rng: random.Random, think: float,
+                      pictures: bool) -> None:
+    """One person at one table as the page plays: the table's updates since 0 (``GET
+    first``), then its push channel (server-sent events, on a connection of its own),
+    and a move (``POST action?form=update``) whenever the latest update offers actions,
+    after thinking a seeded random time (mean ``think`` seconds); with ``pictures``, the
+    seat's picture of each update (what the page fetches while it draws SVG from the
+    server)."""
+    status, doc, at = await timed(run, "GET first", http.get(
+        table.view_path, params={"since": 0, "form": "update"}))
+    if status != 200:
+        run.client_gone(table, client)
+        return
+    run.seen(table, client, doc["seq"], doc["over"], at)
+    fresh = asyncio.Event()
+    latest: dict[str, Any] = {"doc": doc}
+
+    async def listen() -> None:
+        while not run.stopping():
+            params = {"since": latest["doc"]["seq"], "takebacks": latest["doc"]["takebacks"]}
+            try:
+                async with stream.stream("GET", table.view_path + "/events",
+                                         params=params) as response:
+                    if response.status_code != 200:
+                        run.stats.errors[f"GET events {response.status_code}"] += 1
+                        await asyncio.sleep(0.2)
+                        continue
+                    async for line in response.aiter_lines():
+                        if not line.startswith("data: "):
+                            continue
+                        run.stats.pushed += 1
+                        run.stats.pushed_bytes += len(line) + 2
+                        update = json.loads(line[6:])
+                        now = time.perf_counter()
+                        run.seen(table, client, update["seq"], update["over"], now)
+                        if update["seq"] >= latest["doc"]["seq"]:
+                            latest["doc"] = update
+                            fresh.set()
+            except httpx.HTTPError as exc:
+                if not run.stopping():
+                    run.stats.errors[f"GET events {type(exc).__name__}"] += 1
+                    await asyncio.sleep(0.2)
+
+    listener = asyncio.ensure_future(listen())
+    acted = -1
+    try:
+        while not run.stopping():
+            doc = latest["doc"]
+            if doc["over"]:
+                break
+            if pictures and doc.get("_drawn") is None:
+                doc["_drawn"] = True
+                await timed(run, "GET picture", http.get(
+                    table.view_path + "/picture", params={"seq": doc["seq"]}))
+            if doc["actions"] and doc["seq"] != acted:
+                if think > 0:
+                    await asyncio.sleep(rng.uniform(0, 2 * think))
+                    if latest["doc"]["seq"] != doc["seq"]:
+                        continue  # the table moved on meanwhile
+                acted = doc["seq"]
+                choice = rng.choice(doc["actions"])["action"]
+                post = run.post_sent(table, client, doc["seq"])
+                status, answer, at = await timed(run, "POST action", http.post(
+                    table.action_path, params={"form": "update"},
+                    json={"action": choice, "expected_seq": doc["seq"]}))
+                run.post_done(table, post, status == 200)
+                if status == 200:
+                    run.stats.decisions += 1
+                    run.seen(table, client, answer["seq"], answer["over"], at)
+                    if answer["seq"] >= latest["doc"]["seq"]:
+                        latest["doc"] = answer
+                    continue
+                if status not in (0, 409):
+                    await asyncio.sleep(0.2)
+                continue
+            fresh.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(fresh.wait(), 1.0)
+    finally:
+        listener.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await listener
+        run.client_gone(table, client)
 
 
 def _waited(since: int) -> Callable[[Any], str]:
@@ -463,17 +552,33 @@ def server_figures(processes: list[Process], cpu_before: list[float]) -> dict[st
             "cpu_s": round(cpu, 2)}
 
 
+def spy(args: argparse.Namespace, pid: int, shape: str) -> subprocess.Popen[bytes] | None:
+    """With ``--profile DIR``: py-spy sampling the server ``pid`` (every thread, idle
+    ones left out: where its CPU goes) for the run's seconds, its collapsed stacks
+    written to ``DIR/serve-SHAPE.txt`` (``benchmarks/serve_profile.py`` sums them up)."""
+    if not args.profile:
+        return None
+    tool = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    folder = Path(args.profile).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen([tool, "record", "--pid", str(pid), "--duration",
+                             str(max(1, int(args.seconds))), "--rate", "400",
+                             "--nonblocking", "--format", "raw", "--output",
+                             str(folder / f"serve-{shape}.txt")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[str, Any]:
     """The new server: one process, ``args.tables`` tables, the clients at their seats
     (``shape``: see :func:`seat_plan`)."""
     db = workdir / f"bench-{shape}.db"
-    needed = max(MAX_CONNECTIONS, args.tables * args.clients + 64)
+    needed = max(MAX_CONNECTIONS, 2 * args.tables * args.clients + 64)
     # Every client is at 127.0.0.1, and the tables are made at once: the limits by
     # address are off, the total ones raised past what the run needs.
     limits = ["--max-connections", str(needed), "--max-connections-per-address", "0",
               "--tables-per-minute", "0", "--max-tables", str(max(2000, args.tables))]
-    argv = [args.python, "-m", "tokaido_rules", "serve", "--db", str(db), "--port", "{port}",
-            *limits]
+    argv = [args.python, "-m", "tokaido_rules", "serve", "--db",
+            str(db), "--port", "{port}", *limits]
     launcher = f"python -m tokaido_rules serve {' '.join(limits)}"
     began = time.perf_counter()
     with servers([argv], workdir) as processes:
@@ -491,22 +596,31 @@ async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[s
                 table.clients.append(index)
                 http = new_client(processes[0].base, args.wait, token)
                 clients.append(http)
-                players.append(_player(run, http, table, index,
-                                       random.Random(args.seed * 1_000_003 + index),
-                                       args.wait))
+                rng = random.Random(args.seed * 1_000_003 + index)
+                if args.transport == "poll":
+                    players.append(_player(run, http, table, index, rng, args.wait))
+                    continue
+                stream = new_client(processes[0].base, 3600.0, token)
+                clients.append(stream)
+                players.append(functools.partial(play_pushed, run, http, stream, table,
+                                                 index, rng, args.think, args.pictures))
         cpu_before = [cpu_seconds(p.popen.pid) for p in processes]
+        sampler = spy(args, processes[0].popen.pid, shape)
         mine = time.process_time()
         elapsed = await drive(run, players)
         mine = time.process_time() - mine
         figures = server_figures(processes, cpu_before)
         for http in clients:
             await http.aclose()
+        if sampler is not None:
+            sampler.wait(timeout=args.seconds + 60)
         log = processes[0].out
     _, bots = seat_plan(args.players, args.clients, shape)
     return report(run, elapsed, mine, figures, {
         "server": "new", "seats": shape, "launcher": launcher, "tables": args.tables,
         "clients_per_table": args.clients, "players": args.players,
         "bot_seats_per_table": len(bots), "wait_s": args.wait, "setup_s": round(setup_s, 2),
+        "transport": args.transport, "think_s": args.think, "pictures": args.pictures,
         "server_output": log.read_text(errors="replace")[-2000:]})
 
 
@@ -581,6 +695,8 @@ def report(run: Run, elapsed: float, client_cpu: float, server: dict[str, Any],
            config: dict[str, Any]) -> dict[str, Any]:
     stats = run.stats
     kinds = LEGACY_KINDS if config["server"] == "legacy" else (*GET_KINDS, "POST action")
+    if "GET picture" in stats.latencies:
+        kinds = (*kinds, "GET picture")
     requests: dict[str, Any] = {}
     for kind in kinds:
         got = stats.latencies.get(kind, [])
@@ -606,6 +722,10 @@ def report(run: Run, elapsed: float, client_cpu: float, server: dict[str, Any],
         "server_process": server,
         "client_cpu_s": round(client_cpu, 2),
         "client_cpu_share_of_a_core": round(client_cpu / elapsed, 3),
+        "push": {"updates": stats.pushed, "bytes_per_update":
+                 round(stats.pushed_bytes / stats.pushed) if stats.pushed else None},
+        "server_cpu_ms_per_decision": round(1000 * server["cpu_s"] / stats.decisions, 2)
+        if stats.decisions else None,
     }
 
 
@@ -639,6 +759,10 @@ def print_run(result: dict[str, Any]) -> None:
           f"seq advanced {result['seq_advanced']} ({result['seq_per_s']:.1f}/s); "
           f"stale 409s: {result['stale_409']}; games finished: "
           f"{result['games_finished']}/{config['tables']}")
+    push = result.get("push") or {}
+    if push.get("updates"):
+        print(f"   pushed updates: {push['updates']}, {push['bytes_per_update']} bytes each; "
+              f"server CPU per decision: {result['server_cpu_ms_per_decision']} ms")
     errors = result["errors"]
     print("   errors: " + (", ".join(f"{k}: {v}" for k, v in errors.items()) or "none"))
     srv = result["server_process"]
@@ -738,11 +862,24 @@ def main() -> None:
     parser.add_argument("--python", default=sys.executable,
                         help="the Python that runs the servers (this one)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds a person thinks before a move, on average (drawn "
+                             "from 0 to twice it by the client's seeded random; 0)")
+    parser.add_argument("--transport", choices=("push", "poll"), default="push",
+                        help="push: what the page speaks (updates, the push channel); "
+                             "poll: whole documents and long polls, the old page's way")
+    parser.add_argument("--pictures", action="store_true",
+                        help="each client also fetches its seat's picture of each update "
+                             "(what the page does while the server draws the board)")
+    parser.add_argument("--profile", metavar="DIR",
+                        help="sample the server with py-spy during the run, into "
+                             "DIR/serve-SEATS.txt (benchmarks/serve_profile.py sums it up)")
     args = parser.parse_args()
     if args.tables is None:
         args.tables = 20 if args.legacy else 200
     if not (args.tables > 0 and args.clients > 0 and 2 <= args.players <= 5
-            and args.seconds > 0 and 1 <= args.wait <= 30 and args.max_requests > 0):
+            and args.seconds > 0 and 1 <= args.wait <= 30 and args.max_requests > 0
+            and args.think >= 0):
         parser.error("--tables, --clients, --seconds, --max-requests must be positive, "
                      "--players from 2 to 5, --wait from 1 to 30")
     if not args.json:

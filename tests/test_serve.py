@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -668,3 +669,68 @@ def test_bound_to_every_address_the_links_name_this_machines_addresses(
     assert all(f"#token={lines[0].split('#token=')[1].strip()}" in line for line in more)
     assert web.reachable_hosts("127.0.0.1") == ["127.0.0.1"]
     assert web.reachable_hosts("::1") == ["[::1]"]
+
+
+def _events(url: str, token: str | None, since: int) -> tuple[http.client.HTTPConnection,
+                                                               http.client.HTTPResponse]:
+    """Open a push channel (``/events``), with a timeout: a test never hangs on it."""
+    parts = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
+    conn.request("GET", f"{parts.path}/events?since={since}", headers={} if token is None else {
+        "Authorization": f"Bearer {token}"})
+    answer = conn.getresponse()
+    assert answer.status == 200
+    assert answer.getheader("content-type", "").startswith("text/event-stream")
+    return conn, answer
+
+
+def _next_update(answer: http.client.HTTPResponse) -> tuple[dict[str, Any], str]:
+    """The next update of a push channel (comments skipped), and its text."""
+    while True:
+        line = answer.readline().decode()
+        assert line, "the push channel ended"
+        if line.startswith("data: "):
+            return json.loads(line[6:]), line
+
+
+def test_the_push_channel_tells_each_audience_its_own_updates(
+        server: tuple[str, Lobby]) -> None:
+    """Each page's push channel (a seat's, a spectator's) sends an update at once from
+    its seq, then one per change: after a seat's move each channel has an update past
+    it, with that audience's actions only and no card another seat sees alone."""
+    base, lobby = server
+    table, _ = lobby.create(3, ["base"], seed=5)
+    tokens = {seat: table.join(seat) for seat in range(3)}
+    url = f"{base}/api/tables/{table.id}"
+    channels = {seat: _events(url, tokens.get(seat) if seat is not None else None, 0)
+                for seat in (0, 1, 2, None)}
+    try:
+        first = {seat: _next_update(answer)[0] for seat, (_, answer) in channels.items()}
+        seq = table.game.state.seq
+        assert all(u["seq"] == seq and u["since"] == 0 for u in first.values())
+        mover = table.game.current_player
+        assert mover is not None
+        choice = first[mover]["actions"][0]["action"]
+        assert [s for s, u in first.items() if u["actions"]] == [mover]
+        status, moved = _call(f"{url}/action?form=update",
+                              {"action": choice, "expected_seq": seq}, tokens[mover])
+        assert status == 200 and moved["seq"] > seq and moved["form"] == "update"
+        game = table.game
+        from tokaido_rules.wire import encode_action
+        for seat, (_, answer) in channels.items():
+            update, text = _next_update(answer)
+            while update["seq"] < moved["seq"]:
+                update, text = _next_update(answer)
+            assert update["since"] == seq and update["seat"] == seat
+            legal = [] if seat is None or seat != game.current_player else \
+                [encode_action(a) for a in game.view(seat).legal_actions]
+            assert [a["action"] for a in update["actions"]] == legal
+            mine = game.public_view() if seat is None else game.view(seat)
+            known = {c for cards in mine.zones.values() for c in cards}
+            hidden = {c for other in range(3) if other != seat
+                      for zone, cards in game.view(other).zones.items()
+                      if zone not in mine.zones for c in cards} - known
+            assert not [c for c in hidden if f'"{c}"' in text], seat
+    finally:
+        for conn, _ in channels.values():
+            conn.close()

@@ -410,3 +410,73 @@ def test_the_host_deletes_the_table() -> None:
     assert r.status_code == 200 and r.json() == {"table": c.table, "deleted": True}
     assert c.http.get(url).status_code == 404
     assert store.tables() == [] and store.lines(c.table) == []
+
+
+def _secrets_of_others(game: Any, seat: int | None) -> set[str]:
+    """The cards another seat sees that ``seat`` (``None``: a spectator) may not."""
+    mine = game.public_view() if seat is None else game.view(seat)
+    known = {card for cards in mine.zones.values() for card in cards}
+    out: set[str] = set()
+    for other in range(game.state.players):
+        if other == seat:
+            continue
+        own = game.view(other)
+        out |= {card for zone, cards in own.zones.items() if zone not in mine.zones
+                for card in cards} - known
+    return out
+
+
+def test_updates_tell_each_audience_only_what_it_may_see_and_its_own_actions() -> None:
+    """An update (``form=update``: what is new since a seq), to each seat and to a
+    spectator, holds the actions of that seat's view only (none for a spectator or a
+    seat not to decide), no card another seat sees alone, and the same seq, lines and
+    steps as the document of that audience; a move's update answer carries its seq."""
+    c = Seats(Lobby())
+    c.create(3)
+    for seat in range(3):
+        c.join(seat)
+    c.play(5)
+    game = c.lobby.get(c.table).game
+    for audience in (0, 1, 2, None):
+        r = c.http.get(f"/api/tables/{c.table}?since=0&form=update", headers=c.auth(audience))
+        assert r.status_code == 200, r.text
+        update, doc = r.json(), c.doc(audience, since=0)
+        assert update["form"] == "update" and update["seat"] == audience
+        assert (update["seq"], update["over"], update["current_player"]) == (
+            doc["seq"], doc["over"], doc["current_player"])
+        assert update["lines"] == doc["lines"]
+        assert [(s["seq"], s["words"]) for s in update["steps"]] == [
+            (s["seq"], s["words"]) for s in doc["steps"]]
+        legal = [] if audience is None or audience != game.current_player else \
+            [encode_action(a) for a in game.view(audience).legal_actions]
+        assert [a["action"] for a in update["actions"]] == legal
+        text = r.text
+        assert not [card for card in _secrets_of_others(game, audience) if f'"{card}"' in text]
+        assert str(game.seed) not in text and "svg" not in update and "view" not in update
+    mover = game.current_player
+    assert mover is not None
+    update = c.http.get(f"/api/tables/{c.table}?since=0&form=update",
+                        headers=c.auth(mover)).json()
+    r = c.http.post(f"/api/tables/{c.table}/action?form=update", headers=c.auth(mover),
+                    json={"action": update["actions"][0]["action"],
+                          "expected_seq": update["seq"]})
+    assert r.status_code == 200, r.text
+    moved = r.json()
+    assert moved["form"] == "update" and moved["seq"] > update["seq"]
+    assert moved["since"] == update["seq"] and moved["lines"]
+    assert all(line["seq"] >= update["seq"] for line in moved["lines"])
+
+
+def test_the_picture_is_the_audiences_own() -> None:
+    """``/picture`` is the SVG of the token's seat (the public one without a token),
+    the same as the document's; an unknown seq is a 404."""
+    c = Seats(Lobby())
+    c.create(3, {"1": "random", "2": "random"})
+    c.join(0)
+    for audience in (0, None):
+        doc = c.doc(audience, since=0)
+        r = c.http.get(f"/api/tables/{c.table}/picture?seq={doc['seq']}",
+                       headers=c.auth(audience))
+        assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg")
+        assert r.text == doc["svg"]
+    assert c.http.get(f"/api/tables/{c.table}/picture?seq=999").status_code == 404

@@ -32,7 +32,7 @@ import secrets
 import sys
 import threading
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import attrs
@@ -217,6 +217,12 @@ class Table:
         self._recent: dict[int, Game] = {game.state.seq: game}
         self._pictures: dict[tuple[int | str, int], str] = {}
         self._changed: Callable[[Table], None] = lambda table: None
+        self.version = 0
+        """Counts every change a client is told of (an action, a seat, a take-back
+        asked, a seat away...): what is made once per (seq, version) is shared."""
+        self._parts: dict[tuple[Any, ...], str] = {}  # made once per version, see update()
+        self._held = 0
+        self._deferred = False
         self.stalled: str | None = None
         """Why the bots' decisions are not played (a write the database refused after
         the action before them was stored), until the next try succeeds."""
@@ -306,7 +312,7 @@ class Table:
             except StoreError as exc:
                 raise _unstored(exc) from None
         self._seats[record.seat] = record
-        self._changed(self)
+        self._moved()
 
     def is_host(self, token: str | None) -> bool:
         """Whether ``token`` is the host's: the token of whoever created the table."""
@@ -413,7 +419,7 @@ class Table:
         for audience in self._audiences.values():
             audience.update(game)
         self.request = None  # a take-back asked for lapses when the game moves on
-        self._changed(self)
+        self._moved()
 
     # --- kept alive, or not: bots, activity ------------------------------------------
 
@@ -576,7 +582,7 @@ class Table:
                 except StoreError as exc:
                     raise _unstored(exc) from None
             self.rules = rules
-            self._changed(self)
+            self._moved()
 
     def _set_away(self, seat: int, why: str | None) -> None:
         if self._store is not None:
@@ -591,7 +597,7 @@ class Table:
             self.away[seat] = why
             if self.deadline is not None:
                 self.deadline = None
-        self._changed(self)
+        self._moved()
 
     def _undoable(self) -> set[int]:
         """The seqs of decisions a take-back may undo with a seat's own: the bots'."""
@@ -630,7 +636,7 @@ class Table:
                 return {"done": True, "to_seq": check.to_seq}
             self.request = {"seat": seat, "from_seq": self.game.state.seq,
                             "to_seq": check.to_seq, "agreed": [], "waiting": waiting}
-            self._changed(self)
+            self._moved()
             return {"done": False, **self.request}
 
     def answer_take_back(self, seat: int, agree: object) -> dict[str, Any]:
@@ -644,17 +650,17 @@ class Table:
                 raise TableError(409, "no take-back waits for your answer")
             if not agree:
                 self.request = None
-                self._changed(self)
+                self._moved()
                 return {"done": False, "refused_by": seat}
             request["waiting"].remove(seat)
             request["agreed"].append(seat)
             if request["waiting"]:
-                self._changed(self)
+                self._moved()
                 return {"done": False, **request}
             self.request = None
             check = self.take_back_check(request["seat"])
             if not check.allowed:
-                self._changed(self)
+                self._moved()
                 raise TableError(409, f"no take-back: {check.reason}")
             self._take_back(request["seat"], check, tuple(request["agreed"]))
             return {"done": True, "to_seq": check.to_seq}
@@ -683,10 +689,39 @@ class Table:
         self.takebacks.append(record)
         self.request = None
         self.deadline = None
-        self._changed(self)
+        self._moved()
         self._advance()
 
     # --- what each audience is told ---------------------------------------------------
+
+    def _moved(self) -> None:
+        """The table changed: what was made for its last version is dropped, and the
+        clients waiting are woken (unless :meth:`holding`: then at its end)."""
+        self.version += 1
+        self._parts.clear()
+        if self._held:
+            self._deferred = True
+        else:
+            self._changed(self)
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[list[bool]]:
+        """Tell nobody of the changes made inside (a move and its answer): the list
+        yielded holds, at the end, whether anything changed; the caller wakes the
+        others (:meth:`wake`) once the player who moved is answered."""
+        told = [False]
+        with self._lock:
+            self._held += 1
+            try:
+                yield told
+            finally:
+                self._held -= 1
+                if not self._held:
+                    told[0], self._deferred = self._deferred, False
+
+    def wake(self) -> None:
+        """Wake the clients waiting on the table (after :meth:`holding`)."""
+        self._changed(self)
 
     def _audience(self, seat: int | None) -> _Audience:
         key: int | str = "public" if seat is None else seat
@@ -695,18 +730,27 @@ class Table:
             audience = self._audiences[key] = _Audience(self.game, key)
         return audience
 
+    def picture(self, seat: int | None, seq: int | None = None) -> str | None:
+        """The picture (SVG) of the table at ``seq`` (default: now) as ``seat`` sees
+        it (``None``: the public picture), drawn once when first asked and shared by
+        every client of that audience; ``None`` for a step too old to have kept its
+        game (:data:`PICTURES_KEPT`). The one place the server draws: a drawing made
+        elsewhere (the browser, from the scene) replaces it here."""
+        with self._lock:
+            game = self.game if seq is None else self._recent.get(seq)
+            if game is None:
+                return None
+            key = ("public" if seat is None else seat, game.state.seq)
+            found = self._pictures.get(key)
+            if found is None:
+                while len(self._pictures) >= PICTURES_CACHED:
+                    del self._pictures[next(iter(self._pictures))]
+                found = self._pictures[key] = svg(game.public_view() if seat is None
+                                                  else game.view(seat))
+            return found
+
     def _picture(self, seat: int | None, seq: int) -> str | None:
-        game = self._recent.get(seq)
-        if game is None:
-            return None
-        key = ("public" if seat is None else seat, seq)
-        found = self._pictures.get(key)
-        if found is None:
-            while len(self._pictures) >= PICTURES_CACHED:
-                del self._pictures[next(iter(self._pictures))]
-            found = self._pictures[key] = svg(game.public_view() if seat is None
-                                              else game.view(seat))
-        return found
+        return self.picture(seat, seq)
 
     def document(self, seat: int | None, since: int | None = None,
                  takebacks: int | None = None) -> str:
@@ -752,11 +796,102 @@ class Table:
                     "actions": actions, "purse": self._purse(view), "steps": steps,
                     "scores": scores, "outcome": outcome(game) if game.is_over else None,
                     "legend": legend_html(view) if first or since == seq else None,
-                    "view": encode_view(view), "svg": self._picture(seat, seq) or svg(view)}
+                    "view": encode_view(view), "svg": self.picture(seat)}
             head.update(self._evening(seat, reset))
             head.update(self._trouble_fields())
             text = _dumps(head)
             return text[:-1] + ',"lines":[' + ",".join(lines) + "]}"
+
+    def update(self, seat: int | None, since: int, takebacks: int | None = None) -> str:
+        """What is new for a client of ``seat`` (``None``: a spectator) that was told
+        the table at ``since``, as JSON text: the update that the pages and the push
+        channel speak (``form`` ``"update"``). It holds the log lines and the steps (in
+        words) after ``since``, the table's public part (seats, whose decision, the
+        scores at the end, take-backs asked, seats away, rules) and the seat's own
+        (actions, purse, whether it may take back); the view and the picture are not in
+        it (:meth:`document`, :meth:`picture`). A client ahead of the table, or that
+        knows another number of take-backs than ``takebacks``, missed a take-back: the
+        update is from 0, with ``"reset": true``.
+
+        Each part is made once per :attr:`version` and shared: the public part by every
+        client, a seat's part by its clients, the lines by the clients at one ``since``;
+        only the clock's seconds left are made per request."""
+        with self._lock:
+            if self.stalled is not None:  # the bots' moves the database refused: again
+                self._advance()
+            game = self.game
+            seq = game.state.seq
+            reset = since > seq or (takebacks is not None and takebacks != len(self.takebacks))
+            since = 0 if reset else max(0, min(since, seq))
+            key: int | str = "public" if seat is None else seat
+            head = self._part(("head",), lambda: self._head(game))
+            own = self._part(("own", key), lambda: self._own(game, seat))
+            news = self._part(("news", key, since), lambda: self._news(seat, since, seq))
+            clock = None
+            if self.deadline is not None and self.deadline[0] == seq:
+                clock = {"seat": game.current_player, "deadline": self.deadline[1],
+                         "left": max(0.0, round(self.deadline[1] - time.time(), 1))}
+            return (f'{{"form":"update","seq":{seq},"since":{since},'
+                    f'"reset":{"true" if reset else "false"},{head},{own},'
+                    f'"clock":{_dumps(clock)},{news}}}')
+
+    def _part(self, key: tuple[Any, ...], make: Callable[[], str]) -> str:
+        found = self._parts.get(key)
+        if found is None:
+            found = self._parts[key] = make()
+        return found
+
+    def _head(self, game: Game) -> str:
+        """The public part of an update (every audience's alike), without its braces."""
+        scores = None
+        if game.is_over:
+            scores = [{"seat": s.seat, "traveller": s.traveller, "total": s.total,
+                       "rank": s.rank, "winner": s.winner, "tiebreak": s.tiebreak,
+                       "tied": s.tied, "categories": dict(s.categories)}
+                      for s in final_standings(game)]
+        rules = self.rules
+        return _dumps({
+            "table": self.id, "name": self.name, "rematch": self.rematch,
+            "over": game.is_over, "current_player": game.current_player,
+            "deciding": self._deciding(game), "seats": self.seat_list(), "scores": scores,
+            "outcome": outcome(game) if game.is_over else None,
+            "takebacks": len(self.takebacks), "takeback_request": self.request,
+            "away": {str(k): v for k, v in sorted(self.away.items())},
+            "rules": {"takeback": rules.takeback, "clock": rules.clock,
+                      "stand_in": rules.stand_in, "away_after": rules.away_after},
+        })[1:-1]
+
+    def _own(self, game: Game, seat: int | None) -> str:
+        """A seat's own part of an update (a spectator's: none), without its braces."""
+        if seat is None:
+            return '"seat":null,"actions":[],"purse":[],"takeback":null'
+        view = game.view(seat)
+        actions = []
+        if self._seats[seat].kind == "human":
+            actions = [{"words": describe_action(game.state, a, facts=True),
+                        "action": encode_action(a)} for a in view.legal_actions]
+        check = None
+        if not game.is_over:
+            found = self.take_back_check(seat)
+            check = {"allowed": found.allowed, "reason": found.reason,
+                     "to_seq": found.to_seq}
+        return _dumps({"seat": seat, "actions": actions, "purse": self._purse(view),
+                       "takeback": check})[1:-1]
+
+    def _news(self, seat: int | None, since: int, seq: int) -> str:
+        """The lines and steps of ``seat``'s copy after ``since`` (from 0: the legend
+        too), without braces."""
+        audience = self._audience(seat)
+        steps = [{"seq": end, "words": words} for end, words in audience.steps
+                 if end > since]
+        lines = [line for line in audience.lines[since:]
+                 if '"type":"core.log_end"' not in line]
+        legend = None
+        if since == 0:
+            game = self.game
+            legend = legend_html(game.public_view() if seat is None else game.view(seat))
+        return (f'"legend":{_dumps(legend)},"steps":{_dumps(steps)},'
+                f'"lines":[{",".join(lines)}]')
 
     def _evening(self, seat: int | None, reset: bool) -> dict[str, Any]:
         """The document's part on take-backs, clocks and leaving: ``takebacks`` (how
@@ -1078,7 +1213,7 @@ class Lobby:
             table = Table(record, game, self.store, (), len(first) - 1, rules)
             if rematch_of is not None:
                 rematch_of.rematch = table.id
-                rematch_of._changed(rematch_of)
+                rematch_of._moved()
             self._adopt(table)
         table.start()
         invites = {s.seat: _invite_secret(host, table_id, s.seat) for s in seats

@@ -66,6 +66,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gzip
 import json
 import socket
 import sys
@@ -131,6 +132,20 @@ STOP_SECONDS = 5
 """At a stop, the longest the server waits for the requests under way (the waiting
 ones are answered at once) before it cancels them."""
 
+KEEP_ALIVE_SECONDS = 15.0
+"""How often the push channel says it is still there while the table does not change
+(a comment line), so that a connection gone is noticed."""
+
+GZIP_FROM = 1400
+"""Answers this long or longer (bytes) are gzipped for a client that accepts it: a
+smaller one fits one packet as it is, and compressing it costs more than it saves."""
+
+GZIP_LEVEL = 5
+"""How hard answers are compressed (the pages and pictures are compressed once)."""
+
+MAX_TABLES_PICTURED = 64
+"""Pictures gzipped and kept for reuse: four times this many (the latest)."""
+
 MAX_WAIT = 30.0
 """The longest a long-polling request waits for the game to move on."""
 
@@ -175,13 +190,11 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     ``hosts``: the ``Host`` names accepted (``"*"``: any); ``creates_per_minute``: the
     most tables one client address creates in a minute (0: no limit)."""
     from starlette.applications import Starlette
+    from starlette.background import BackgroundTask
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
-    from starlette.middleware import Middleware
-    from starlette.middleware.gzip import GZipMiddleware
-    from starlette.middleware.trustedhost import TrustedHostMiddleware
     from starlette.requests import Request
-    from starlette.responses import HTMLResponse, JSONResponse, Response
+    from starlette.responses import JSONResponse, Response, StreamingResponse
     from starlette.routing import Route
 
     waiters: dict[str, list[asyncio.Future[None]]] = {}
@@ -189,6 +202,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     stopping = threading.Event()
 
     created: dict[str, deque[float]] = {}  # by client address: when it created tables
+    pictures: dict[tuple[str, int | None, int, int], tuple[bytes, bytes]] = {}
 
     def changed(table: Table) -> None:
         """Note the activity and wake the requests waiting on ``table`` (called in
@@ -282,19 +296,35 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             raise _BadRequest(400, f"{name} must be a whole number")
         return min(float(raw), most)
 
-    def json_text(text: str, status: int = 200) -> Response:
-        return Response(text, status_code=status, media_type="application/json",
-                        headers={"Cache-Control": "no-store"})
+    def zipped(request: Request, body: bytes, media: str, status: int = 200,
+               packed: bytes | None = None, background: Any = None) -> Response:
+        """An answer, gzipped where it pays: a body of :data:`GZIP_FROM` bytes or more,
+        to a client that accepts gzip (``packed``: the body gzipped already)."""
+        headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"}
+        if len(body) >= GZIP_FROM and "gzip" in request.headers.get("accept-encoding", ""):
+            body = packed if packed is not None else gzip.compress(body, GZIP_LEVEL)
+            headers["Content-Encoding"] = "gzip"
+        return Response(body, status_code=status, media_type=media, headers=headers,
+                        background=background)
 
-    lobby_page = _page("lobby.html")
-    table_page = _page("table.html").replace("__ANIMATE__", str(max(0, int(animate_ms))))
+    def json_text(request: Request, text: str, status: int = 200,
+                  background: Any = None) -> Response:
+        return zipped(request, text.encode(), "application/json", status,
+                      background=background)
+
+    lobby_page = _page("lobby.html").encode()
+    table_page = _page("table.html").replace("__ANIMATE__",
+                                             str(max(0, int(animate_ms)))).encode()
+    packed_pages = {page: gzip.compress(page, 9) for page in (lobby_page, table_page)}
 
     async def index(request: Request) -> Response:
-        return HTMLResponse(lobby_page, headers={"Cache-Control": "no-store"})
+        return zipped(request, lobby_page, "text/html; charset=utf-8",
+                      packed=packed_pages[lobby_page])
 
     async def table_html(request: Request) -> Response:
         table_of(request)
-        return HTMLResponse(table_page, headers={"Cache-Control": "no-store"})
+        return zipped(request, table_page, "text/html; charset=utf-8",
+                      packed=packed_pages[table_page])
 
     @api
     async def list_tables(request: Request) -> Response:
@@ -370,6 +400,24 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 table.page(seat, -1)
             table.touch()
 
+    def form_of(request: Request) -> bool:
+        """Whether the client asks for updates (``form=update``), else documents."""
+        form = request.query_params.get("form", "document")
+        if form not in ("document", "update"):
+            raise _BadRequest(400, 'form must be "document" or "update"')
+        return form == "update"
+
+    async def made(call: Callable[[], str], table: Table) -> str:
+        """``call`` (an answer of ``table``): at once in the event loop when the table
+        is free (most answers are made of parts made once per version), else in a
+        thread, behind the move that holds it."""
+        if table._lock.acquire(blocking=False):
+            try:
+                return call()
+            finally:
+                table._lock.release()
+        return await run_in_threadpool(call)
+
     @api
     async def document(request: Request) -> Response:
         table = table_of(request)
@@ -377,9 +425,10 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         since = number(request, "since", 1e15)
         wait = number(request, "wait", MAX_WAIT)
         known = number(request, "takebacks", 1e15)
+        update = form_of(request)
         with connected(table, seat):
-            return await answer(table, seat, since, wait,
-                                None if known is None else int(known))
+            return await answer(request, table, seat, since, wait,
+                                None if known is None else int(known), update)
 
     def same(table: Table, since: float, known: int | None) -> bool:
         """Whether a client at ``since`` that knows ``known`` take-backs has the table
@@ -391,36 +440,122 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         return JSONResponse({"error": "the server is stopping", "stopping": True},
                             status_code=503, headers={"Cache-Control": "no-store"})
 
-    async def answer(table: Table, seat: int | None, since: float | None,
-                     wait: float | None, known: int | None = None) -> Response:
+    async def until_changed(table: Table, still: Callable[[], bool], wait: float) -> None:
+        """Wait up to ``wait`` seconds while ``still()`` holds (the table as the client
+        knows it), woken by the table's changes and by the server's stop."""
+        future = asyncio.get_running_loop().create_future()
+        with waiting:
+            waiters.setdefault(table.id, []).append(future)
+        try:
+            if still() and not stopping.is_set():  # not moved on meanwhile
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(future), wait)
+        finally:
+            with waiting:
+                left = waiters.get(table.id, [])
+                if future in left:
+                    left.remove(future)
+
+    async def answer(request: Request, table: Table, seat: int | None,
+                     since: float | None, wait: float | None, known: int | None = None,
+                     update: bool = False) -> Response:
         if stopping.is_set():
             return gone()
         if wait and since is not None and same(table, since, known):
-            future = asyncio.get_running_loop().create_future()
-            with waiting:
-                waiters.setdefault(table.id, []).append(future)
-            try:
-                if same(table, since, known):  # not moved on meanwhile
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(asyncio.shield(future), wait)
-            finally:
-                with waiting:
-                    left = waiters.get(table.id, [])
-                    if future in left:
-                        left.remove(future)
+            await until_changed(table, lambda: same(table, since, known), wait)
             if stopping.is_set():
                 return gone()
-        return json_text(await run_in_threadpool(
-            table.document, seat, None if since is None else int(since), known))
+        at = None if since is None else int(since)
+        if update:
+            return json_text(request, await made(
+                functools.partial(table.update, seat, at or 0, known), table))
+        return json_text(request, await made(
+            functools.partial(table.document, seat, at, known), table))
 
     @api
     async def action(request: Request) -> Response:
         table = table_of(request)
         seat = seat_of(request, table)
+        update = form_of(request)
         body = await body_of(request)
-        await run_in_threadpool(table.act, seat, body)
-        since = body["expected_seq"]
-        return json_text(await run_in_threadpool(table.document, seat, since))
+
+        def play() -> tuple[str, bool]:
+            # the move and its answer, in one hand-off; the others are woken once the
+            # player who moved is answered (the answer's background task)
+            with table.holding() as told:
+                table.act(seat, body)
+                since = body["expected_seq"]
+                text = table.update(seat, since) if update else table.document(seat, since)
+            return text, told[0]
+
+        text, moved = await run_in_threadpool(play)
+        return json_text(request, text, background=BackgroundTask(
+            changed, table) if moved else None)
+
+    @api
+    async def events(request: Request) -> Response:
+        """The push channel: a stream of server-sent events, one update (``form``
+        ``"update"``) each time the table changes, from the client's ``since`` on;
+        a comment every :data:`KEEP_ALIVE_SECONDS` while nothing happens, and a
+        ``stopping`` event when the server stops (the stream then ends)."""
+        table = table_of(request)
+        seat = table.seat_for(token_of(request))
+        since = number(request, "since", 1e15)
+        known = number(request, "takebacks", 1e15)
+        if stopping.is_set():
+            return gone()
+
+        async def stream() -> Any:
+            at = int(since or 0)
+            story = None if known is None else int(known)
+            told: tuple[int, int, int] | None = None
+            def now() -> tuple[int, int, int]:
+                return table.game.state.seq, len(table.takebacks), table.version
+
+            def unchanged(mark: tuple[int, int, int] | None) -> Callable[[], bool]:
+                return lambda: now() == mark
+
+            with connected(table, seat):
+                while True:
+                    mark = now()
+                    if stopping.is_set() or table.gone:
+                        word = "stopping" if stopping.is_set() else "gone"
+                        yield f'event: {word}\ndata: {{"{word}":true}}\n\n'.encode()
+                        return
+                    if mark != told:
+                        text = await made(functools.partial(table.update, seat, at, story),
+                                          table)
+                        told, at, story = mark, mark[0], mark[1]
+                        yield b"data: " + text.encode() + b"\n\n"
+                        continue
+                    await until_changed(table, unchanged(told), KEEP_ALIVE_SECONDS)
+                    if now() == told and not stopping.is_set():
+                        yield b": still here\n\n"
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store",
+                                          "X-Accel-Buffering": "no"})
+
+    @api
+    async def picture(request: Request) -> Response:
+        """The picture (SVG) of the table at ``seq`` (default: now) as the token's seat
+        sees it, or the public one; drawn once, gzipped once, shared."""
+        table = table_of(request)
+        seat = table.seat_for(token_of(request))
+        raw = number(request, "seq", 1e15)
+        seq = table.game.state.seq if raw is None else int(raw)
+        key = (table.id, seat, seq, len(table.takebacks))
+        found = pictures.get(key)
+        if found is None:
+            drawn = await run_in_threadpool(table.picture, seat, seq)
+            if drawn is None:
+                raise TableError(404, "no picture of that seq (too old, or not yet)")
+            body = drawn.encode()
+            found = (body, gzip.compress(body, GZIP_LEVEL))
+            while len(pictures) >= 4 * MAX_TABLES_PICTURED:
+                del pictures[next(iter(pictures))]
+            pictures[key] = found
+        return zipped(request, found[0], "image/svg+xml", packed=found[1])
 
     @api
     async def hand(request: Request) -> Response:
@@ -547,6 +682,8 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         Route("/api/tables", list_tables), Route("/api/tables", create_table,
                                                  methods=["POST"]),
         Route("/api/tables/{table}", document),
+        Route("/api/tables/{table}/events", events),
+        Route("/api/tables/{table}/picture", picture),
         Route("/api/tables/{table}", delete, methods=["DELETE"]),
         Route("/api/tables/{table}/join", join, methods=["POST"]),
         Route("/api/tables/{table}/action", action, methods=["POST"]),
@@ -562,12 +699,40 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         Route("/api/tables/{table}/invites", invites),
         Route("/api/tables/{table}/rematch", rematch, methods=["POST"]),
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found},
-                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)),
-                                Middleware(GZipMiddleware, minimum_size=1000,
-                                           compresslevel=5)])
-    app.state.stop_waiting = stop_waiting
+    inner = Starlette(routes=routes, exception_handlers={HTTPException: not_found})
+    app = _HostChecked(inner, hosts)
+    app.state = inner.state
+    inner.state.stop_waiting = stop_waiting
     return app
+
+
+class _HostChecked:
+    """The application, behind the check of the ``Host`` header (a page of another
+    site that rebinds its name to this address is refused, 400): one plain ASGI layer
+    instead of Starlette's middleware stack (gzip is done by the answers that pay)."""
+
+    def __init__(self, app: Any, hosts: Sequence[str]) -> None:
+        self.app = app
+        self.any = "*" in hosts
+        self.hosts = {h.lower() for h in hosts}
+        self.state: Any = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and not self.any:
+            host = ""
+            for name, value in scope["headers"]:
+                if name == b"host":
+                    host = value.decode("latin-1").lower()
+                    break
+            host = host.split("]")[0] + "]" if host.startswith("[") else host.split(":")[0]
+            if host not in self.hosts:
+                body = b'{"error":"Invalid host header"}'
+                await send({"type": "http.response.start", "status": 400, "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
 
 
 def _resolve(future: asyncio.Future[None]) -> None:
@@ -587,18 +752,19 @@ _TOO_MANY = _refusal(b"503 Service Unavailable", "too many connections")
 
 def _guarded_protocol(max_connections: int, header_seconds: float,
                       max_per_address: int = MAX_PER_ADDRESS) -> type:
-    """uvicorn's HTTP/1.1 protocol, bounded: at most ``max_connections`` connections
-    (one more is answered 503 and closed), at most ``max_per_address`` from one client
-    address (one more is answered 429 and closed; 0: no bound), and a connection that has
-    not sent a whole request's headers ``header_seconds`` after it opened or was last
-    answered is closed (uvicorn itself waits for a first request forever)."""
-    from uvicorn.protocols.http.h11_impl import H11Protocol
+    """uvicorn's HTTP/1.1 protocol on httptools (the C parser), bounded: at most
+    ``max_connections`` connections (one more is answered 503 and closed), at most
+    ``max_per_address`` from one client address (one more is answered 429 and closed;
+    0: no bound), and a connection that has not sent a whole request's headers
+    ``header_seconds`` after it opened or was last answered is closed (uvicorn itself
+    waits for a first request forever)."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
     per_address: dict[str, int] = {}
     from_one = _refusal(b"429 Too Many Requests", f"too many connections from your "
                         f"address (at most {max_per_address})")
 
-    class Guarded(H11Protocol):
+    class Guarded(HttpToolsProtocol):
         _deadline: asyncio.TimerHandle | None = None
         _refused = False
         _address: str | None = None
@@ -647,8 +813,8 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
             if cycle is None or cycle.response_complete:  # no request under way
                 self.transport.close()
 
-        def handle_events(self) -> None:
-            super().handle_events()
+        def on_headers_complete(self) -> None:
+            super().on_headers_complete()
             cycle = self.cycle
             if cycle is not None and not cycle.response_complete:
                 self._disarm()  # a request's headers are in: the app has it now
