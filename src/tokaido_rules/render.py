@@ -51,6 +51,8 @@ from .scene import Note as Note  # what a picture shows: in the core, kept impor
 from .scene import Scene as Scene
 from .scene import TravellerFacts as TravellerFacts
 from .scene import glossary as glossary
+from .scene import SCENE_FORMAT as SCENE_FORMAT
+from .scene import SCENE_VERSION as SCENE_VERSION
 from .scene import traveller_facts as traveller_facts
 
 if TYPE_CHECKING:
@@ -1026,13 +1028,6 @@ def svg(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_COLOURS,
             + "".join(head.parts) + "".join(picture.out.parts) + "</svg>")
 
 
-SCENE_FORMAT = "tokaido-scene"
-"""The ``format`` of a scene as JSON (:func:`scene_json`)."""
-SCENE_VERSION = 1
-"""The ``version`` of a scene as JSON: raised when a field changes meaning or goes, so
-that a drawing made for one version refuses another."""
-
-
 def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_COLOURS,
                legend: bool = False) -> dict[str, Any]:
     """What :func:`svg` draws of ``subject``, as JSON-ready data for a browser to draw
@@ -1065,7 +1060,7 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
                 shown[card] = {"name": f.name, "tag": f.tag(), "line": f.line(),
                                "family": f.family is not None,
                                "colour": picture.family_colour(f.family),
-                               "attributes": f.attributes()}
+                               "attributes": [[k, v] for k, v in f.attributes().items()]}
         return found
 
     board = []

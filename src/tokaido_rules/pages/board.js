@@ -157,9 +157,7 @@
       '" stroke="' + darker(GOLD, 0.45) + '" stroke-width="1"/>';
   }
   function attributes(card) {
-    return Object.keys(card.attributes).map(function (k) {
-      return " " + k + "=" + quoteattr(card.attributes[k]);
-    }).join("");
+    return card.attributes.map(function (a) { return " " + a[0] + "=" + quoteattr(a[1]); }).join("");
   }
   function svgRows(board) {
     var inns = [], rows = [];
@@ -390,7 +388,7 @@
   };
   Picture.prototype.facts = function (card) {
     return this.sc.cards[card] || {name: card, tag: "card", line: card + ": card", family: false,
-                                   colour: "#8c8577", attributes: {"data-card": card}};
+                                   colour: "#8c8577", attributes: [["data-card", card]]};
   };
   Picture.prototype.nameLines = function (cards, pixels, size) {
     var self = this, lines = [[]], used = 0;
