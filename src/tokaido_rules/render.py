@@ -47,12 +47,12 @@ from attrs import frozen
 from .events import Action, CardsMoved, CoinsChanged, Event, GameOver, Move, Scored, fold
 from .frozen import EMPTY, FrozenMap
 from .model import COLLECTION, GameState
+from .scene import SCENE_FORMAT as SCENE_FORMAT
+from .scene import SCENE_VERSION as SCENE_VERSION
 from .scene import Note as Note  # what a picture shows: in the core, kept importable here
 from .scene import Scene as Scene
 from .scene import TravellerFacts as TravellerFacts
 from .scene import glossary as glossary
-from .scene import SCENE_FORMAT as SCENE_FORMAT
-from .scene import SCENE_VERSION as SCENE_VERSION
 from .scene import traveller_facts as traveller_facts
 
 if TYPE_CHECKING:
