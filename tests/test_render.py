@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -32,6 +33,7 @@ from tokaido_rules.render import (
     journey_lines,
     road_text,
     scene,
+    scene_json,
     score_table,
     svg,
     text,
@@ -243,7 +245,8 @@ def test_a_seat_picture_never_names_a_card_it_cannot_see() -> None:
                     continue
                 words = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, secret))
                                    + r")(?![\w-])")
-                mine = text(view, width=100) + "\n" + "\n".join(svg_text(svg(view)))
+                mine = (text(view, width=100) + "\n" + "\n".join(svg_text(svg(view)))
+                        + "\n" + json.dumps(scene_json(view), ensure_ascii=False))
                 leaked = {m.group(1) for m in words.finditer(mine)}
                 assert not leaked, f"seat {seat} sees {sorted(leaked)} at seq {game.state.seq}"
                 caught += bool(words.search(whole))
@@ -285,7 +288,7 @@ def test_a_seat_picture_is_the_same_in_twin_games_it_cannot_tell_apart() -> None
         game = game.apply(next_action(bot, game))
     chosen = twins(game, 33, swaps=1)
     assert len(chosen) >= 6
-    compared = revealing = 0
+    compared = revealing = scenes_differ = 0
     for twin in chosen:
         for a, b in twin_points(game, twin, every=5):
             same = [seat for seat in range(4) if a.view(seat) == b.view(seat)]
@@ -293,10 +296,12 @@ def test_a_seat_picture_is_the_same_in_twin_games_it_cannot_tell_apart() -> None
                 va, vb = a.view(seat), b.view(seat)
                 assert text(va) == text(vb), f"seat {seat}, twin {twin.label}"
                 assert svg(va) == svg(vb), f"seat {seat}, twin {twin.label}"
+                assert scene_json(va) == scene_json(vb), f"seat {seat}, twin {twin.label}"
                 compared += 1
             if same and svg(a) != svg(b):
                 revealing += 1
-    assert compared > 300 and revealing > 10
+                scenes_differ += scene_json(a) != scene_json(b)
+    assert compared > 300 and revealing > 10 and scenes_differ == revealing
 
 
 # --- notebooks, the RL environments, the import graph --------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -240,6 +241,49 @@ def test_a_spectator_sees_the_public_view_and_no_actions() -> None:
                   for card in cards} - public  # a card of two copies may be public too
         assert not [card for card in secret if f'"{card}"' in text], seat
     assert str(game.seed) not in text
+
+
+def test_a_seats_scene_is_its_pictures_data_and_board_js_draws_it() -> None:
+    """``GET /api/tables/ID/scene`` answers the scene of the seat's picture (the public
+    one without a token), valid against the wire format's schema, as the seat's view
+    draws it: the seat's own cards named, no other seat's, none at all for a
+    spectator; an old seq no longer kept is a 404. ``/board.js`` is served, cached for
+    good at the address the table page names."""
+    from jsonschema import Draft202012Validator
+
+    from tokaido_rules import schemas
+    from tokaido_rules.render import scene_json
+
+    c = Seats(Lobby())
+    c.create(3, {"1": "random", "2": "random"})
+    c.join(0)
+    c.play(6)
+    game = c.lobby.get(c.table).game
+    check = Draft202012Validator({**schemas(game.ruleset), "$ref": "#/$defs/scene"})
+    mine = c.http.get(f"/api/tables/{c.table}/scene", headers=c.auth(0))
+    assert mine.status_code == 200 and mine.headers["cache-control"] == "no-store"
+    check.validate(mine.json())
+    assert mine.json() == scene_json(game.view(0))
+    assert [p.get("cards") is not None for p in mine.json()["pieces"]] == [
+        p.seat == 0 for p in game.state.pieces]
+    public = c.http.get(f"/api/tables/{c.table}/scene?seq={game.state.seq}")
+    assert public.json() == scene_json(game.public_view())
+    assert public.json()["spectator"] and all("cards" not in p
+                                              for p in public.json()["pieces"])
+    check.validate(public.json())
+    assert c.http.get(f"/api/tables/{c.table}/scene?seq=0").status_code == 404
+    assert c.http.get(f"/api/tables/{c.table}/scene?seq=x").status_code == 400
+    assert c.http.get(f"/api/tables/{c.table}/scene",
+                      headers={"Authorization": "Bearer nobody"}).status_code == 403
+    page = c.http.get(f"/t/{c.table}").text
+    address = re.search(r'<script src="(/board\.js\?v=[0-9a-f]+)"></script>', page)
+    assert address is not None
+    script = c.http.get(address.group(1))
+    assert script.status_code == 200 and "TokaidoBoard" in script.text
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert "immutable" in script.headers["cache-control"]
+    again = c.http.get("/board.js", headers={"If-None-Match": script.headers["etag"]})
+    assert again.status_code == 304 and again.headers["cache-control"] == "no-cache"
 
 
 def test_a_seat_handed_to_a_bot_is_played_by_it_and_recorded() -> None:

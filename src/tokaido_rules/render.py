@@ -39,7 +39,7 @@ import textwrap
 import weakref
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
 from attrs import frozen
@@ -47,6 +47,8 @@ from attrs import frozen
 from .events import Action, CardsMoved, CoinsChanged, Event, GameOver, Move, Scored, fold
 from .frozen import EMPTY, FrozenMap
 from .model import COLLECTION, GameState
+from .scene import SCENE_FORMAT as SCENE_FORMAT
+from .scene import SCENE_VERSION as SCENE_VERSION
 from .scene import Note as Note  # what a picture shows: in the core, kept importable here
 from .scene import Scene as Scene
 from .scene import TravellerFacts as TravellerFacts
@@ -67,6 +69,7 @@ __all__ = [
     "glossary", "CardFacts", "card_facts", "TravellerFacts", "traveller_facts",
     "Standing", "final_standings", "outcome", "standings_lines",
     "LegendItem", "legend_items", "legend_svg", "legend_html",
+    "SCENE_FORMAT", "SCENE_VERSION", "scene_json", "board_js",
 ]
 
 SEAT_COLOURS = ("#1f5fbf", "#cc3526", "#2c8a3c", "#e3a21a", "#7b44b8")
@@ -1023,6 +1026,89 @@ def svg(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_COLOURS,
             f'height="{_n(height * width / _W)}" viewBox="0 0 {_W} {_n(height)}" '
             f'font-family={quoteattr(_FONT)}{over}>'
             + "".join(head.parts) + "".join(picture.out.parts) + "</svg>")
+
+
+def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_COLOURS,
+               legend: bool = False) -> dict[str, Any]:
+    """What :func:`svg` draws of ``subject``, as JSON-ready data for a browser to draw
+    (``pages/board.js``, :func:`board_js`): the same picture, with no JavaScript of the
+    plugins, because everything is said here in display names, colours and facts.
+
+    Made from :func:`scene`, so a seat's view gives what that seat sees and no more:
+    the cards of a seat's own collection only in its own scene, the plugins' notes
+    (:func:`notes`) as they are drawn for that scene, the facts (:func:`card_facts`)
+    of the cards shown and nothing of the others. The fields are documented in
+    ``docs/reference/wire-format.md`` and their schema is ``$defs/scene`` of
+    :func:`~tokaido_rules.wire.schemas`. ``legend``: add the legend's items, drawn at
+    the bottom as ``svg(..., legend=True)`` does.
+    """
+    sc = scene(subject)
+    standings = None
+    if sc.over:
+        from .engine import Game
+
+        standings = final_standings(subject if isinstance(subject, Game) else sc)
+    picture = _Picture(sc, colours, standings)
+    registry, slots = sc.registry, sc.slots
+    shown: dict[str, dict[str, Any]] = {}
+
+    def facts(cards: Iterable[str]) -> list[str]:
+        found = list(cards)
+        for card in found:
+            if card not in shown:
+                f = picture.facts(card)
+                shown[card] = {"name": f.name, "tag": f.tag(), "line": f.line(),
+                               "family": f.family is not None,
+                               "colour": picture.family_colour(f.family),
+                               "attributes": [[k, v] for k, v in f.attributes().items()]}
+        return found
+
+    board = []
+    for n, space in enumerate(sc.board):
+        look = registry.space_kind(space.kind)
+        board.append({"kind": space.kind, "label": look.label,
+                      "colour": _colour(look.colour, "#dddddd"), "inn": space.inn,
+                      "double": space.double, "slots": slots[n]})
+    pieces = []
+    for i, p in enumerate(sc.pieces):
+        piece: dict[str, Any] = {
+            "seat": p.seat, "position": p.position, "slot": p.slot, "coins": p.coins,
+            "total": p.total, "traveller": sc.traveller_name(i), "who": sc.who(i)}
+        if p.seat is not None:
+            cards = sc.collection(i)
+            piece["collection"] = [[label, n] for label, n in _kind_counts(sc, cards)]
+            piece["families"] = [[name, n] for name, n in _families(sc, cards)]
+            piece["points"] = [[c, v] for c, v in _points(sc, i)]
+            if p.seat == sc.seat:
+                piece["cards"] = facts(cards)
+        pieces.append(piece)
+    return {
+        "format": SCENE_FORMAT, "version": SCENE_VERSION, "seat": sc.seat,
+        "spectator": sc.spectator, "players": sc.players, "turn": sc.turn, "seq": sc.seq,
+        "over": sc.over, "current_player": sc.current_player, "status": _status(sc),
+        "plugins": list(sc.ruleset.ids), "colours": picture.colours,
+        "neutral_colour": NEUTRAL_COLOUR, "board": board, "pieces": pieces,
+        "notes": [{"label": n.label, "text": n.text, "piece": n.piece,
+                   "cards": facts(n.cards)} for n in picture.notes],
+        "cards": shown,
+        "standings": None if standings is None else [
+            {"seat": r.seat, "rank": r.rank, "winner": r.winner} for r in standings],
+        "outcome": None if standings is None else _outcome(standings, sc.ruleset),
+        "legend": None if not legend else [
+            {"key": item.key, "label": item.label, "swatch": item.swatch}
+            for item in legend_items(sc, colours=picture.colours)],
+    }
+
+
+def board_js() -> str:
+    """The browser's drawing of a scene (``pages/board.js``, no dependency, no build
+    step): ``TokaidoBoard.svg(scene)`` gives, from :func:`scene_json`, the text
+    :func:`svg` gives of the same subject, and ``TokaidoBoard.draw(element, scene)``
+    puts it in a page. A page that has the scene draws the board itself, so that the
+    server sends data, not pictures, and a plugin's additions need no JavaScript."""
+    from importlib.resources import files
+
+    return files("tokaido_rules").joinpath("pages", "board.js").read_text(encoding="utf-8")
 
 
 class _Picture:

@@ -24,7 +24,14 @@ if TYPE_CHECKING:
     from .registry import Registry
     from .ruleset import Ruleset
 
-__all__ = ["Note", "Scene", "TravellerFacts", "glossary", "traveller_facts"]
+__all__ = ["Note", "Scene", "TravellerFacts", "glossary", "traveller_facts",
+           "SCENE_FORMAT", "SCENE_VERSION", "scene_schema"]
+
+SCENE_FORMAT = "tokaido-scene"
+"""The ``format`` of a scene as JSON (:func:`tokaido_rules.render.scene_json`)."""
+SCENE_VERSION = 1
+"""The ``version`` of a scene as JSON: raised when a field changes meaning or goes, so
+that a drawing made for one version refuses another."""
 
 
 def _cards(cards: Iterable[str]) -> tuple[str, ...]:
@@ -169,3 +176,87 @@ def traveller_facts(traveller: str, ruleset: Ruleset) -> TravellerFacts:
     return TravellerFacts(traveller, registry.traveller_name(traveller),
                           tile.coins if tile is not None else 0,
                           glossary(ruleset).get(f"traveller:{traveller}"))
+
+
+def _pairs(what: str) -> dict[str, Any]:
+    return {"type": "array", "description": what,
+            "items": {"type": "array", "prefixItems": [{"type": "string"},
+                                                       {"type": "integer"}],
+                      "minItems": 2, "maxItems": 2}}
+
+
+def _object(required: list[str], properties: dict[str, Any], what: str,
+            optional: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"type": "object", "description": what, "additionalProperties": False,
+            "required": required, "properties": {**properties, **(optional or {})}}
+
+
+def scene_schema() -> dict[str, Any]:
+    """The JSON Schema of a scene as JSON (:func:`tokaido_rules.render.scene_json`),
+    ``$defs/scene`` of :func:`~tokaido_rules.wire.schemas`: the same for every
+    ruleset, because a scene says everything in display names, colours and facts."""
+    text = {"type": "string"}
+    integer = {"type": "integer"}
+    seat = {"type": ["integer", "null"], "minimum": 0}
+    colour = {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"}
+    names = {"type": "array", "items": text}
+    space = _object(
+        ["kind", "label", "colour", "inn", "double", "slots"],
+        {"kind": text, "label": text, "colour": colour, "inn": {"type": "boolean"},
+         "double": {"type": "boolean"}, "slots": {"type": "integer", "minimum": 0}},
+        "A position of the road: its kind's id and display name, its colour, whether it "
+        "is an inn or a double space, how many travellers it holds at this player count "
+        "(0: an inn, which holds everyone).")
+    piece = _object(
+        ["seat", "position", "slot", "coins", "total", "traveller", "who"],
+        {"seat": seat, "position": {"type": "integer", "minimum": 0},
+         "slot": {"type": "integer", "minimum": 0}, "coins": integer, "total": integer,
+         "traveller": text, "who": text},
+        "A traveller, in piece order: seat (null: neutral), position and slot, coins, "
+        "points, its traveller's display name and how the table names it. A seated "
+        "traveller's collection by kind, its souvenirs by family and its points by "
+        "category; the scene's own seat's also names its cards (ids into `cards`).",
+        {"collection": _pairs("Cards by kind: display name and count."),
+         "families": _pairs("Souvenirs by family: display name and count."),
+         "points": _pairs("Points by category: display name and points."),
+         "cards": names})
+    note = _object(
+        ["label", "text", "piece", "cards"],
+        {"label": text, "text": text, "piece": {"type": ["integer", "null"], "minimum": 0},
+         "cards": names},
+        "A plugin's note: about a traveller (`piece`) or the table (null); the cards it "
+        "names (ids into `cards`) are drawn with their facts instead of `text`.")
+    card = _object(
+        ["name", "tag", "line", "family", "colour", "attributes"],
+        {"name": text, "tag": text, "line": text, "family": {"type": "boolean"},
+         "colour": colour,
+         "attributes": {"type": "array", "items": {
+             "type": "array", "prefixItems": [text, text], "minItems": 2, "maxItems": 2}}},
+        "The facts of a card shown: display name, its short facts and all of them in one "
+        "line, whether it is a souvenir of a family and the colour it is edged in, and "
+        "its data attributes in the picture, in order (name, value).")
+    return _object(
+        ["format", "version", "seat", "spectator", "players", "turn", "seq", "over",
+         "current_player", "status", "plugins", "colours", "neutral_colour", "board",
+         "pieces", "notes", "cards", "standings", "outcome", "legend"],
+        {"format": {"const": SCENE_FORMAT}, "version": {"const": SCENE_VERSION},
+         "seat": seat, "spectator": {"type": "boolean"},
+         "players": {"type": "integer", "minimum": 1}, "turn": integer, "seq": integer,
+         "over": {"type": "boolean"}, "current_player": seat, "status": text,
+         "plugins": names, "colours": {"type": "array", "items": colour, "minItems": 1},
+         "neutral_colour": colour, "board": {"type": "array", "items": space},
+         "pieces": {"type": "array", "items": piece},
+         "notes": {"type": "array", "items": note},
+         "cards": {"type": "object", "additionalProperties": card},
+         "standings": {"anyOf": [{"type": "null"}, {"type": "array", "items": _object(
+             ["seat", "rank", "winner"],
+             {"seat": {"type": "integer", "minimum": 0},
+              "rank": {"type": "integer", "minimum": 1}, "winner": {"type": "boolean"}},
+             "A seat's rank, in rank order.")}]},
+         "outcome": {"type": ["string", "null"]},
+         "legend": {"anyOf": [{"type": "null"}, {"type": "array", "items": _object(
+             ["key", "label", "swatch"], {"key": text, "label": text, "swatch": text},
+             "A legend entry: what it explains, in words, and its swatch (SVG).")}]}},
+        "What a picture of a game or of a view shows, for a browser to draw "
+        "(pages/board.js): render.scene_json. Made from the view, so it holds nothing "
+        "the view does not.")

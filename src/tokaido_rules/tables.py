@@ -43,7 +43,15 @@ from .engine import Game, new_game, replay
 from .errors import BotError, IllegalActionError, StaleActionError, TokaidoError
 from .log import LogFeed, _verify
 from .model import collection_zone
-from .render import card_facts, describe_action, final_standings, legend_html, outcome, svg
+from .render import (
+    card_facts,
+    describe_action,
+    final_standings,
+    legend_html,
+    outcome,
+    scene_json,
+    svg,
+)
 from .ruleset import Ruleset
 from .store import (
     Decision,
@@ -216,6 +224,7 @@ class Table:
         self._audiences: dict[int | str, _Audience] = {}
         self._recent: dict[int, Game] = {game.state.seq: game}
         self._pictures: dict[tuple[int | str, int], str] = {}
+        self._scenes: dict[tuple[int | str, int], str] = {}
         self._changed: Callable[[Table], None] = lambda table: None
         self.version = 0
         """Counts every change a client is told of (an action, a seat, a take-back
@@ -416,6 +425,7 @@ class Table:
             del self._recent[next(iter(self._recent))]
         if game.is_over:
             self._pictures.clear()
+            self._scenes.clear()
         for audience in self._audiences.values():
             audience.update(game)
         self.request = None  # a take-back asked for lapses when the game moves on
@@ -686,6 +696,7 @@ class Table:
         self._audiences.clear()
         self._recent = {game.state.seq: game}
         self._pictures.clear()
+        self._scenes.clear()
         self.takebacks.append(record)
         self.request = None
         self.deadline = None
@@ -751,6 +762,26 @@ class Table:
 
     def _picture(self, seat: int | None, seq: int) -> str | None:
         return self.picture(seat, seq)
+
+    def scene_json(self, seat: int | None, seq: int | None = None) -> str | None:
+        """The scene of ``seat``'s picture at ``seq`` (default: now) as JSON text
+        (:func:`~tokaido_rules.render.scene_json`, drawn in the page by ``board.js``):
+        made from the seat's view (``None``: the public view), so it holds nothing the
+        seat may not see. Made once per audience and seq and kept (as many as
+        :data:`PICTURES_CACHED`); ``None`` for a seq whose game is no longer kept (only
+        the last :data:`PICTURES_KEPT` steps are)."""
+        with self._lock:
+            game = self._recent.get(self.game.state.seq if seq is None else seq)
+            if game is None:
+                return None
+            key = ("public" if seat is None else seat, game.state.seq)
+            found = self._scenes.get(key)
+            if found is None:
+                while len(self._scenes) >= PICTURES_CACHED:
+                    del self._scenes[next(iter(self._scenes))]
+                found = self._scenes[key] = _dumps(scene_json(
+                    game.public_view() if seat is None else game.view(seat)))
+            return found
 
     def document(self, seat: int | None, since: int | None = None,
                  takebacks: int | None = None) -> str:

@@ -23,6 +23,10 @@ The pages and the server speak the JSON wire format (:mod:`tokaido_rules.wire`):
   seat's view, picture and actions; without a token, the public view (a spectator's).
   With the log lines and the steps in words since ``SEQ``; with ``wait``, the answer
   waits up to ``S`` seconds for the game to pass ``SEQ`` (long polling);
+- ``GET /api/tables/ID/scene?seq=SEQ``: the scene of the seat's picture (the public
+  one without a token) at ``SEQ`` (default: now), as JSON
+  (:func:`~tokaido_rules.render.scene_json`), for ``GET /board.js`` to draw in the
+  page; 404 for a seq whose game is no longer kept;
 - ``POST /api/tables/ID/action`` with ``{"action": ..., "expected_seq": SEQ}`` and
   the seat's token: play it, then the bots up to a person's decision;
 - ``POST /api/tables/ID/seats/N/bot`` with ``{"bot": NAME}`` and the seat's (or the
@@ -67,6 +71,7 @@ import asyncio
 import contextlib
 import functools
 import gzip
+import hashlib
 import json
 import socket
 import sys
@@ -313,8 +318,10 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                       background=background)
 
     lobby_page = _page("lobby.html").encode()
-    table_page = _page("table.html").replace("__ANIMATE__",
-                                             str(max(0, int(animate_ms)))).encode()
+    board_script = _page("board.js")
+    board_tag = hashlib.sha256(board_script.encode()).hexdigest()[:16]
+    table_page = (_page("table.html").replace("__ANIMATE__", str(max(0, int(animate_ms))))
+                  .replace("__BOARD_JS__", f"/board.js?v={board_tag}")).encode()
     packed_pages = {page: gzip.compress(page, 9) for page in (lobby_page, table_page)}
 
     async def index(request: Request) -> Response:
@@ -325,6 +332,28 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         table_of(request)
         return zipped(request, table_page, "text/html; charset=utf-8",
                       packed=packed_pages[table_page])
+
+    async def board(request: Request) -> Response:
+        """The board's drawing (``board.js``): the page names it by its content's hash,
+        so that address is cached for good; any other is checked again each time."""
+        tag = f'"{board_tag}"'
+        cache = ("public, max-age=31536000, immutable"
+                 if request.query_params.get("v") == board_tag else "no-cache")
+        headers = {"Cache-Control": cache, "ETag": tag}
+        if request.headers.get("if-none-match") == tag:
+            return Response(status_code=304, headers=headers)
+        return Response(board_script, media_type="text/javascript", headers=headers)
+
+    @api
+    async def scene(request: Request) -> Response:
+        table = table_of(request)
+        seat = table.seat_for(token_of(request))
+        seq = number(request, "seq", 1e15)
+        text = await run_in_threadpool(table.scene_json, seat,
+                                       None if seq is None else int(seq))
+        if text is None:
+            raise TableError(404, "no picture of that seq is kept: ask for a later one")
+        return json_text(request, text)
 
     @api
     async def list_tables(request: Request) -> Response:
@@ -678,7 +707,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         return error(status, "no such page" if status == 404 else "not allowed here")
 
     routes = [
-        Route("/", index), Route("/t/{table}", api(table_html)),
+        Route("/", index), Route("/t/{table}", api(table_html)), Route("/board.js", board),
         Route("/api/tables", list_tables), Route("/api/tables", create_table,
                                                  methods=["POST"]),
         Route("/api/tables/{table}", document),
@@ -689,6 +718,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         Route("/api/tables/{table}/action", action, methods=["POST"]),
         Route("/api/tables/{table}/seats/{seat}/bot", hand, methods=["POST"]),
         Route("/api/tables/{table}/log", log),
+        Route("/api/tables/{table}/scene", scene),
         Route("/api/tables/{table}/decisions", decisions),
         Route("/api/tables/{table}/takeback", take_back, methods=["POST"]),
         Route("/api/tables/{table}/takeback/answer", take_back_answer, methods=["POST"]),

@@ -57,6 +57,7 @@ from .log import EVENT_KEYS, FORMAT, FORMAT_VERSION, HEADER_KEYS, MAX_LINE, TRAI
 from .model import Piece, Step
 from .ruleset import MAX_PIECES, MIN_PLAYERS, Ruleset, is_player_count
 from .ruleset import MAX_PLAYERS as MAX_PLAYERS
+from .scene import scene_schema
 from .views import View
 
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -552,7 +553,8 @@ def _view_hints() -> dict[str, Any]:
 def schemas(ruleset: Ruleset, players: int | None = None) -> dict[str, Any]:
     """The JSON Schemas (draft 2020-12) of ``ruleset``'s messages, generated from the
     types its plugins registered: one document whose ``$defs`` hold ``action``,
-    ``step``, ``view``, ``log_header`` and ``log_line``, and the definitions they share
+    ``step``, ``view``, ``log_header`` and ``log_line``, ``scene`` (a picture's scene,
+    :func:`~tokaido_rules.render.scene_json`), and the definitions they share
     (``action.<type>`` and ``line.<type>`` for each action and event type).
 
     Validate a message against one of them with the document and a reference to it:
@@ -598,6 +600,7 @@ def schemas(ruleset: Ruleset, players: int | None = None) -> dict[str, Any]:
         "log_header": build.header(ruleset, ids, players),
         **_switch("log_line", lines, "A line of a log after the header: an event, or the "
                                      "trailer that ends a finished game's log.", "line"),
+        "scene": scene_schema(),
     }
     described = ", ".join(f"{i.id} {i.version}" for i in ruleset.info())
     return {"$schema": SCHEMA_DIALECT, "title": "tokaido-rules wire format",
