@@ -15,16 +15,18 @@ import pytest
 
 from tokaido_crossroads import CALLIGRAPHY, PILES, calligraphy_points
 from tokaido_crossroads.content import CALLIGRAPHIES
-from tokaido_rules import Action, Game, PluginInfo, Ruleset, Setup, hookimpl, new_game
-from tokaido_rules.fast import (
+from tokaido_crossroads.fast import (
     X_AMULET,
     X_BATH,
     X_CALLIGRAPHY,
     X_CHERRY,
     X_LEGENDARY,
+    _CrossroadsGame,
+)
+from tokaido_rules import Action, Game, PluginInfo, Ruleset, Setup, hookimpl, new_game
+from tokaido_rules.fast import (
     FastGame,
     NotCoveredError,
-    _CrossroadsGame,
     compare,
     covers,
     differential,
@@ -130,7 +132,7 @@ def test_covers_crossroads_and_only_the_built_in_one() -> None:
     assert covers(Ruleset.build(CROSSROADS, ONLINE))
     assert covers(Ruleset.build(("base", "crossroads", "bga")))
     assert isinstance(FastGame.new(3, plugins=CROSSROADS), _CrossroadsGame)
-    assert type(FastGame.new(3)) is FastGame  # the base game keeps the plain class
+    assert not isinstance(FastGame.new(3), _CrossroadsGame)  # the base game keeps its class
     assert covers(Ruleset.build(("base", "crossroads", "rare-and-precious", "good-luck")))
     for plugins in (("base", _Impostor()), ("base", _Impostor(), "good-luck")):
         ruleset = Ruleset.build(plugins)

@@ -38,6 +38,7 @@ from .render import Note
 
 if TYPE_CHECKING:
     from .engine import Context
+    from .fast import FastRules
     from .render import Scene
 
 ENTRY_POINT_GROUP = "tokaido_rules"
@@ -608,6 +609,29 @@ class Hooks:
 
     def end_steps(self, state: GameState) -> list[Staged]:
         return self._staged("tokaido_end_steps", state)
+
+    def fast_rules(self) -> list[tuple[object, FastRules | None]]:
+        """Each plugin that implements ``tokaido_fast_rules``, with what it returned (a
+        :class:`~tokaido_rules.fast.FastRules` or ``None``), in plugin order; anything
+        else returned is a :class:`PluginError` naming the plugin. Called by the fast
+        simulator only (which is then loaded: the check imports it)."""
+        from .fast import FastRules
+
+        name = "tokaido_fast_rules"
+        found: list[tuple[object, FastRules | None]] = []
+        for impl in reversed(self._pm.hook.tokaido_fast_rules.get_hookimpls()):
+            try:
+                result = impl.function()
+            except TokaidoError:
+                raise
+            except Exception as exc:
+                raise self._raised(name, exc) from exc
+            if result is not None and not isinstance(result, FastRules):
+                pid = plugin_info(impl.plugin).id
+                raise PluginError(f"plugin {pid!r}: {name} returned {_short(result)}, not "
+                                  "a FastRules or None", pid, name)
+            found.append((impl.plugin, result))
+        return found
 
     def tiebreak(self, state: GameState, piece: int) -> int:
         results = self._results("tokaido_tiebreak", (state, piece), _int_problem)
