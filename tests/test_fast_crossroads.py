@@ -87,6 +87,7 @@ def _play(players: int, seed: int, ruleset: Ruleset, *, travellers: tuple[str, .
     fast = FastGame.new(players, seed=seed, plugins=ruleset, travellers=travellers,
                         setup=setup)
     if cut:
+        assert isinstance(fast, _CrossroadsGame)
         state = game.state
         for zone, count in cut.items():
             state = state.with_zone(zone, state.zone(zone)[:count])
@@ -100,10 +101,11 @@ def _play(players: int, seed: int, ruleset: Ruleset, *, travellers: tuple[str, .
 
 
 def _final(players: int, seed: int, ruleset: Ruleset,
-           travellers: tuple[str, ...] | None = None) -> tuple[Game, FastGame]:
+           travellers: tuple[str, ...] | None = None) -> tuple[Game, _CrossroadsGame]:
     """Both games at their end, played the :class:`_Keen` way (compared throughout)."""
     game = new_game(players, seed=seed, plugins=ruleset, travellers=travellers)
     fast = FastGame.new(players, seed=seed, plugins=ruleset, travellers=travellers)
+    assert isinstance(fast, _CrossroadsGame)
     choose = _Keen(random.Random(seed))
     while not game.is_over:
         legal = game.legal_actions()
@@ -284,6 +286,7 @@ def test_the_crossroads_variants_are_played_exactly(variants: tuple[str, ...]) -
                       and getattr(d, "buy", False))
         if "rare-and-precious" in variants:  # the same cards left in each pile
             start = FastGame.new(players, seed=players, plugins=ruleset)
+            assert isinstance(start, _CrossroadsGame)
             reference = new_game(players, seed=players, plugins=ruleset).state
             for zone, x in _PILE_OF.items():
                 assert len(start.piles[x]) == (4 if players <= 3 else 5)

@@ -280,10 +280,10 @@ def _check(ruleset: Ruleset) -> tuple[str | None, Any]:
                     "chain"), None
     tables = [(pid, r.tables) for pid, r in rules if r.tables is not None]
     tables_class: type[FastTables] = FastTables
-    for pid, cls in tables:
-        if issubclass(cls, tables_class):
-            tables_class = cls
-        elif not issubclass(tables_class, cls):
+    for pid, made in tables:
+        if issubclass(made, tables_class):
+            tables_class = made
+        elif not issubclass(tables_class, made):
             return f"the tables class of plugin {pid!r} is not in one chain", None
     numbers: dict[int, str] = {}
     names: dict[str, str] = {}
@@ -491,10 +491,12 @@ class FastTables:
         key = (type_name, *fields)
         found = self.misc.get(key)
         if found is None:
-            events = self.events.get(type_name)
-            if events is None:
-                events = self.events[type_name] = self.ruleset.registry.events[type_name]
-            found = self.misc[key] = events(*fields)
+            maker: Any = self.events.get(type_name)
+            if maker is None:
+                maker = self.events[type_name] = self.ruleset.registry.events[type_name]
+            made: Action = maker(*fields)
+            self.misc[key] = made
+            return made
         return found
 
     def road(self, seat: int, piece: int, here: int) -> _Road:
@@ -1066,14 +1068,14 @@ class FastGame:
         for code in (*V.deck_codes, *book.zones):
             how, where = source[code]
             if how == FROM_GAME:
-                cards = getattr(self, where)  # type: ignore[arg-type]
+                cards = getattr(self, where)
             elif how == FROM_PIECES:
-                attribute, piece_ = where  # type: ignore[misc]
+                attribute, piece_ = where
                 cards = getattr(self, attribute)[piece_]
             elif how == FROM_COLLECTION:
-                cards = book.collections[where]  # type: ignore[index]
+                cards = book.collections[where]
             else:
-                cards = book.supplies[where]  # type: ignore[index]
+                cards = book.supplies[where]
             codes = tuple(cards)
             kept = named.get(code)
             if kept is not None and kept[0] == codes:
