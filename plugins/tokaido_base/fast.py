@@ -38,6 +38,10 @@ from tokaido_rules.fast import (
     _Chronicle,
 )
 
+_BUILT_FROM: str | None = None
+"""In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
+this module it was compiled from; ``None`` in the source itself."""
+
 _SOUVENIRS, _MEALS, _HOT_SPRINGS, _ENCOUNTERS = (
     "base.souvenirs", "base.meals", "base.hot_springs", "base.encounters")
 _PANORAMA_KINDS = ("mountain", "paddy", "sea")
@@ -358,7 +362,13 @@ class BaseGame(FastGame):
         return self.nach[piece]
 
     def _lone(self, step: Step) -> bool:
-        return step[0] == D_MEAL and self._hand_seen_by_all()
+        """A lone meal answer (no meal) is taken alone where every seat sees the hand
+        (the only base decision of automatic code 2)."""
+        at = self._hand_inn()
+        if at < 0:
+            return False
+        pos = self.pos
+        return all(pos[i] == at for i in range(self.T.players))
 
     def clone(self) -> FastGame:
         new = FastGame.clone(self)  # of this game's class: clone makes the type of its game
@@ -943,3 +953,9 @@ RULES = FastRules(
     powers={name: i for i, name in enumerate(_TRAVELLERS)},
     categories=_CATEGORIES, options=_OPTIONS, views=True)
 """The base game's fast rules (what its ``tokaido_fast_rules`` returns)."""
+
+
+if not __name__.endswith("_compiled"):  # not in the compiled copy itself
+    from tokaido_rules.fast import take_compiled
+
+    take_compiled(globals())

@@ -43,6 +43,10 @@ from tokaido_rules.chance import draw_below, event_stream
 from tokaido_rules.events import Action, Move
 from tokaido_rules.fast import D_MOVE, DECISION, FastGame, FastRules, Step
 
+_BUILT_FROM: str | None = None
+"""In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
+this module it was compiled from; ``None`` in the source itself."""
+
 _CHERRY_TREES, _BATH_HOUSES, _LEGENDARY, _CALLIGRAPHY, _AMULETS = _CROSS_PILES = (
     "crossroads.cherry_trees", "crossroads.bath_houses", "crossroads.legendary",
     "crossroads.calligraphy", "crossroads.amulets")
@@ -164,7 +168,6 @@ class CrossroadsGame(BaseGame):
 
     __slots__ = ("X", "acq", "calli", "devo", "held", "piles", "turn", "xc")
 
-    _ASKS = True
     X: CrossroadsTables
     """The tables, as Crossroads' (the same object as ``T``)."""
     turn: int
@@ -188,6 +191,7 @@ class CrossroadsGame(BaseGame):
         T = self.T
         assert isinstance(T, CrossroadsTables)
         self.X = T
+        self.asks = True
         n = T.pieces
         self.turn = 0
         self.piles = [decks[i] for i in T.piles_kept]
@@ -229,7 +233,12 @@ class CrossroadsGame(BaseGame):
         self.seq += 1  # the action's event
         new: list[Step] = []
         self._cross_apply(step, chosen, index, new)
-        self._run(new)
+        book = self._chronicle
+        if book is None:
+            self._run(new)
+        else:
+            book.notice(self, step[1])
+            self._run_recorded(new)
         return self
 
     def clone(self) -> FastGame:
@@ -257,9 +266,6 @@ class CrossroadsGame(BaseGame):
             self.xc[piece][4] += 1
         else:
             self._gain(piece, card, category, points)
-
-    def _asks_anyway(self, step: Step) -> bool:
-        return self._window(step)
 
     # --- legal actions ---------------------------------------------------------------------
     def _cross_legal(self, step: Step) -> tuple[Action, ...]:
@@ -306,7 +312,7 @@ class CrossroadsGame(BaseGame):
             return False
         return self.X.same_turn or self.turn + move > self.acq[piece][amulet]
 
-    def _window(self, step: Step) -> bool:
+    def _asks_anyway(self, step: Step) -> bool:
         """Whether the traveller of ``step`` may use one of its amulets there, whichever
         (``amulet_window``): then even a lone answer is asked."""
         kind, piece, seat, _ = step
@@ -450,9 +456,6 @@ class CrossroadsGame(BaseGame):
             self._devoted_purchase(step, chosen)
         else:
             self._resolve(step, chosen, index, new)
-        book = self._chronicle
-        if book is not None:
-            book.notice(self, piece)
         new.extend(agenda)
 
     def _cross_move(self, piece: int, position: int, slot: int, new: list[Step]) -> None:
@@ -652,7 +655,7 @@ class CrossroadsGame(BaseGame):
             if T.space[self.pos[piece]] == S_INN:
                 return
             order = self.order
-            if order.index(max(order)) == piece and self._window(step):
+            if order.index(max(order)) == piece and self._asks_anyway(step):
                 new.append((D_VITALITY, piece, seat, 0))
         else:  # K_END_CALLIGRAPHY
             for i in range(T.players):
@@ -717,3 +720,9 @@ RULES = FastRules(
     powers={name: 10 + i for i, name in enumerate(_CROSS_TRAVELLERS)},
     categories=_CROSS_CATEGORIES, options=_OPTIONS)
 """Crossroads' fast rules (what its ``tokaido_fast_rules`` returns)."""
+
+
+if not __name__.endswith("_compiled"):  # not in the compiled copy itself
+    from tokaido_rules.fast import take_compiled
+
+    take_compiled(globals())

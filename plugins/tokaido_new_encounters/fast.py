@@ -16,6 +16,10 @@ from tokaido_base.fast import _PANORAMA_KINDS, P_ENC, P_HOT, P_MEAL, BaseGame
 from tokaido_rules.events import Action
 from tokaido_rules.fast import FastGame, FastRules, FastTables, Step
 
+_BUILT_FROM: str | None = None
+"""In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
+this module it was compiled from; ``None`` in the source itself."""
+
 _PROMOS = ("itamae", "kitoushi", "saru", "takuhatsuso")
 """The promo cards' ids (the plugin registers them)."""
 E_ITAMAE, E_KITOUSHI, E_SARU, E_TAKUHATSUSO = range(len(_PROMOS))
@@ -114,3 +118,9 @@ class NewEncountersRules(FastRules):
 RULES = NewEncountersRules(steps=(_EFFECT,), decisions=(_ITAMAE, _TAKUHATSUSO, _KITOUSHI),
                            effects={_EFFECT: _EFFECT})
 """New Encounters' fast rules (what its ``tokaido_fast_rules`` returns)."""
+
+
+if not __name__.endswith("_compiled"):  # not in the compiled copy itself
+    from tokaido_rules.fast import take_compiled
+
+    take_compiled(globals())

@@ -13,6 +13,10 @@ from typing import Any
 
 from tokaido_rules.fast import FastGame, FastRules, FastTables, Step
 
+_BUILT_FROM: str | None = None
+"""In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
+this module it was compiled from; ``None`` in the source itself."""
+
 _INITIATION_COINS = 7
 """Initiation: every player's starting coins, there being no travellers."""
 _DEPARTURE_COINS = {2: (1, 2), 3: (0, 1, 2), 4: (-1, 0, 1, 2), 5: (-1, -1, 0, 1, 2)}
@@ -72,3 +76,9 @@ GASTRONOMY = _no_rules()
 BGA = _no_rules(views=True)
 """The ``bga`` preset's fast rules: nothing of its own (its option values are the base
 game's), and nothing the direct views do not know."""
+
+
+if not __name__.endswith("_compiled"):  # not in the compiled copy itself
+    from tokaido_rules.fast import take_compiled
+
+    take_compiled(globals())

@@ -22,6 +22,10 @@ from tokaido_rules.chance import draw_below, event_stream
 from tokaido_rules.events import Action
 from tokaido_rules.fast import FastGame, FastRules, FastTables, Step
 
+_BUILT_FROM: str | None = None
+"""In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
+this module it was compiled from; ``None`` in the source itself."""
+
 _RARE_ORDER = (X_BATH, X_LEGENDARY, X_CHERRY, X_AMULET, X_CALLIGRAPHY)
 """The order in which Rare & Precious thins the piles (``PILES``)."""
 _BUY = "good-luck.buy"
@@ -85,3 +89,9 @@ class GoodLuckRules(FastRules):
 RARE_AND_PRECIOUS = RareAndPreciousRules(seams=("deal",))
 GOOD_LUCK = GoodLuckRules(steps=("good-luck.offer",), decisions=(_BUY,), seams=("setup",),
                           setup_order=200)
+
+
+if not __name__.endswith("_compiled"):  # not in the compiled copy itself
+    from tokaido_rules.fast import take_compiled
+
+    take_compiled(globals())

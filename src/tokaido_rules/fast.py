@@ -81,7 +81,7 @@ from .views import UnknownSeatError, View, _hidden_backs
 
 __all__ = ["DifferentialReport", "FastGame", "FastRules", "FastTables", "NotCoveredError",
            "ViewTables", "ViewableGame", "compare", "compiled", "covers", "differential",
-           "views_direct", "why_not_covered"]
+           "take_compiled", "views_direct", "why_not_covered"]
 
 _BUILT_FROM: str | None = None
 """In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
@@ -239,7 +239,8 @@ SEAMS = ("deal", "setup", "arrival", "gained", "end_steps")
 
 def _rules_of(ruleset: Ruleset) -> tuple[list[tuple[str, FastRules]], str | None]:
     """Every enabled plugin's fast rules by id, in plugin order, or why there are none."""
-    given = {id(plugin): rules for plugin, rules in ruleset.hooks.fast_rules()}
+    pairs: list[tuple[object, Any]] = ruleset.hooks.fast_rules()  # Any: the compiled copy's
+    given = {id(plugin): rules for plugin, rules in pairs}
     found: list[tuple[str, FastRules]] = []
     for plugin_id, plugin in zip(ruleset.ids, ruleset.plugins, strict=True):
         rules = given.get(id(plugin))
@@ -632,6 +633,7 @@ class FastGame:
         "_replica",
         "_step",
         "agenda",
+        "asks",
         "automatic",
         "coins",
         "done",
@@ -669,8 +671,10 @@ class FastGame:
     """A plain game's recording twin, which replays its decisions for its views."""
     done: list[int]
     """Per traveller, the bits of what bars its stops (:meth:`FastTables.stop_check`)."""
-    _ASKS = False
-    """Whether a game class may ask even a lone answer (:meth:`_asks_anyway`)."""
+    asks: bool
+    """Whether the game class may ask even a lone answer (:meth:`_asks_anyway`): set by
+    its ``_deal`` (an instance attribute, not a class one, which compiled code would not
+    see overridden in an interpreted subclass)."""
 
     def __init__(self) -> None:
         """An empty game, for :meth:`new` and :meth:`clone` to fill (a plain ``__init__``
@@ -750,6 +754,7 @@ class FastGame:
         self.done = [0] * n
         self.agenda: list[Step] = []
         self._decisions: list[Action] = []
+        self.asks = False
         decks = [list(cards) for _, cards, _ in T.decks]
         queue = list(range(n)) if setup is None or setup.queue is None else list(setup.queue)
         # every shuffle of the setup at once (the same draws as chance.shuffle)
@@ -789,7 +794,10 @@ class FastGame:
             working.append(_START_COINS)
         for rules in T.setups:
             rules.setup(self, working)
-        self._run(working)
+        if self._chronicle is None:
+            self._run(working)
+        else:
+            self._run_recorded(working)
 
     def _deal(self, decks: list[list[int]]) -> None:
         """The game classes' state at the setup: the decks they keep (top first, in the
@@ -1114,6 +1122,7 @@ class FastGame:
         new.taken = self.taken
         new.done = self.done[:]
         new.agenda = self.agenda[:]
+        new.asks = self.asks
         new._step = self._step
         new._legal = self._legal
         new._decisions = self._decisions[:]
@@ -1151,6 +1160,7 @@ class FastGame:
         self._decisions.append(chosen)
         self.seq += 1  # the action's event; it answers the first step of the agenda
         new: list[Step] = []
+        book = self._chronicle
         if step[0] == D_MOVE:  # the agenda is empty
             self._move(step[1], chosen.position, chosen.slot, new)  # type: ignore[attr-defined]
         else:
@@ -1158,11 +1168,13 @@ class FastGame:
             if agenda:
                 del agenda[0]
             self._resolve(step, chosen, index, new)
-            book = self._chronicle
             if book is not None:
                 book.notice(self, step[1])
             new.extend(agenda)
-        self._run(new)
+        if book is None:
+            self._run(new)
+        else:
+            self._run_recorded(new)
         return self
 
     def _matching(self, legal: tuple[Action, ...], action: object) -> int:
@@ -1189,10 +1201,9 @@ class FastGame:
         after the agenda is written and an automatic marker; with nothing pending the
         rearmost traveller moves, or, everyone at the final inn, the game ends and is
         scored. The agenda is written (an event) wherever it differs from the
-        reference's."""
+        reference's. A recording game runs :meth:`_run_recorded` instead."""
         legal: tuple[Action, ...] = ()
         pending: Step | None = None
-        auto = self.T.auto
         while True:
             while working:
                 step = working[0]
@@ -1200,9 +1211,72 @@ class FastGame:
                 if kind >= DECISION:
                     legal = self._legal_for(step)
                     if legal:
-                        if len(legal) == 1 and auto[kind] and (
-                                auto[kind] == 1 or self._lone(step)) and not (
-                                self._ASKS and self._asks_anyway(step)):
+                        if len(legal) == 1 and (
+                                (auto := self.T.auto[kind]) == 1
+                                or (auto == 2 and self._lone(step))) and not (
+                                self.asks and self._asks_anyway(step)):
+                            if working != self.agenda:
+                                self.seq += 1  # the agenda is written
+                            self.seq += 2  # the automatic marker, then the action
+                            self.automatic += 1
+                            self.agenda = working[1:]
+                            new: list[Step] = []
+                            self._resolve(step, legal[0], 0, new)
+                            del working[0]
+                            if new:
+                                working[:0] = new
+                            continue
+                        break
+                    del working[0]  # nothing to decide: the decision lapses
+                    continue
+                del working[0]
+                new = []
+                self._run_step(step, new)
+                if new:
+                    working[:0] = new
+            if working or self.is_over:
+                break
+            # nothing pending: the rearmost traveller moves (none: everyone has arrived);
+            # the seated traveller furthest ahead decides the neutral traveller's.
+            # Travellers are ordered by ``order``, ``position * 8 - slot`` (a later
+            # arrival is further back), which no two share.
+            order = self.order
+            rearmost = min(order)
+            if rearmost < self.T.end * 8 - 7:
+                piece = order.index(rearmost)
+                seat = self.seat[piece]
+                if seat is None:
+                    seated = order[:self.T.players]
+                    seat = seated.index(max(seated))
+                pending = _MOVES[piece][seat]
+                break
+            working.extend(self.T.end_steps)
+        if working != self.agenda:
+            self.seq += 1
+            self.agenda = working
+        if working:
+            self._step = working[0]
+            self._legal = legal
+        else:
+            self._step = pending
+            self._legal = None if pending is not None else ()
+
+    def _run_recorded(self, working: list[Step]) -> None:
+        """As :meth:`_run`, recording what the views need after each step run and each
+        decision taken alone (a game with :attr:`_chronicle`)."""
+        legal: tuple[Action, ...] = ()
+        pending: Step | None = None
+        while True:
+            while working:
+                step = working[0]
+                kind = step[0]
+                if kind >= DECISION:
+                    legal = self._legal_for(step)
+                    if legal:
+                        if len(legal) == 1 and (
+                                (auto := self.T.auto[kind]) == 1
+                                or (auto == 2 and self._lone(step))) and not (
+                                self.asks and self._asks_anyway(step)):
                             if working != self.agenda:
                                 self.seq += 1  # the agenda is written
                             self.seq += 2  # the automatic marker, then the action
@@ -1260,7 +1334,7 @@ class FastGame:
         return False
 
     def _asks_anyway(self, step: Step) -> bool:
-        """Whether even a lone answer of ``step`` is asked (with :attr:`_ASKS`)."""
+        """Whether even a lone answer of ``step`` is asked (with :attr:`asks`)."""
         return False
 
     # --- dispatch by step kind: the game class's if-chains, then the additive plugins ----
@@ -1802,6 +1876,40 @@ def compiled() -> bool:
     """Whether the simulator in use is the compiled build (``tokaido build-fast``, see
     :mod:`tokaido_rules.native`): the same code, compiled by mypyc, faster."""
     return _BUILT_FROM is not None
+
+
+def take_compiled(namespace: dict[str, Any]) -> bool:
+    """Take every name of a plugin's fast module (whose globals are ``namespace``) from
+    its compiled copy (``tokaido_rules.native.compiled_name``), when there is one built
+    from this very source, the kernel in use is compiled too and so is every fast module
+    the copy was compiled against; whether it did. A plugin's fast module calls it last::
+
+        if not __name__.endswith("_compiled"):  # not in the compiled copy itself
+            take_compiled(globals())
+    """
+    import hashlib
+    import importlib
+    import os
+    import sys
+
+    if os.environ.get("TOKAIDO_PURE_PYTHON") or not compiled():
+        return False
+    package, _, name = str(namespace["__name__"]).rpartition(".")
+    try:
+        built = importlib.import_module(f"{package}._{name}_compiled")
+    except ImportError:
+        return False
+    with open(str(namespace["__file__"]), "rb") as source:
+        if hashlib.sha256(source.read()).hexdigest() != getattr(built, "_BUILT_FROM", None):
+            return False
+    for needed in getattr(built, "_NEEDS", ()):
+        module = sys.modules.get(needed)
+        if module is None or getattr(module, "_BUILT_FROM", None) is None:
+            return False  # compiled against a copy that is not in use
+    for key, value in vars(built).items():
+        if not key.startswith("__"):
+            namespace[key] = value
+    return True
 
 
 def _use_compiled() -> None:
