@@ -594,7 +594,7 @@ class BaseGame(FastGame):
         if (bather or kind == C_ACHIEVEMENT) and T.power[self.trav[piece]] == T_MITSUKUNI:
             self.score[piece][P_POWER] += 1
             self.seq += 1
-        if self._chronicle is not None or T.gainers:
+        if self.hooked:
             self._recorded_gain(piece, card)
 
     def _gain_from_deck(self, piece: int, card: int, category: int, points: int) -> None:

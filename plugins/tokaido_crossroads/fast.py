@@ -233,12 +233,7 @@ class CrossroadsGame(BaseGame):
         self.seq += 1  # the action's event
         new: list[Step] = []
         self._cross_apply(step, chosen, index, new)
-        book = self._chronicle
-        if book is None:
-            self._run(new)
-        else:
-            book.notice(self, step[1])
-            self._run_recorded(new)
+        self._run(new)
         return self
 
     def clone(self) -> FastGame:

@@ -638,6 +638,7 @@ class FastGame:
         "coins",
         "done",
         "given",
+        "hooked",
         "is_over",
         "occ",
         "order",
@@ -671,6 +672,9 @@ class FastGame:
     """A plain game's recording twin, which replays its decisions for its views."""
     done: list[int]
     """Per traveller, the bits of what bars its stops (:meth:`FastTables.stop_check`)."""
+    hooked: bool
+    """Whether a card gained is recorded or reacted to (:meth:`_recorded_gain`): a
+    recording game, or an additive plugin reacting to cards gained."""
     asks: bool
     """Whether the game class may ask even a lone answer (:meth:`_asks_anyway`): set by
     its ``_deal`` (an instance attribute, not a class one, which compiled code would not
@@ -777,6 +781,7 @@ class FastGame:
                 V = self._view_tables()
             if V.direct:
                 self._chronicle = _Chronicle(V, setup)
+        self.hooked = self._chronicle is not None or bool(T.gainers)
         self.seq = len(decks) + 1  # a deck set per deck, the queue set
         for rules in T.dealers:
             rules.deal(self)
@@ -794,10 +799,7 @@ class FastGame:
             working.append(_START_COINS)
         for rules in T.setups:
             rules.setup(self, working)
-        if self._chronicle is None:
-            self._run(working)
-        else:
-            self._run_recorded(working)
+        self._run(working)
 
     def _deal(self, decks: list[list[int]]) -> None:
         """The game classes' state at the setup: the decks they keep (top first, in the
@@ -1123,6 +1125,7 @@ class FastGame:
         new.done = self.done[:]
         new.agenda = self.agenda[:]
         new.asks = self.asks
+        new.hooked = self.hooked
         new._step = self._step
         new._legal = self._legal
         new._decisions = self._decisions[:]
@@ -1160,7 +1163,6 @@ class FastGame:
         self._decisions.append(chosen)
         self.seq += 1  # the action's event; it answers the first step of the agenda
         new: list[Step] = []
-        book = self._chronicle
         if step[0] == D_MOVE:  # the agenda is empty
             self._move(step[1], chosen.position, chosen.slot, new)  # type: ignore[attr-defined]
         else:
@@ -1168,13 +1170,8 @@ class FastGame:
             if agenda:
                 del agenda[0]
             self._resolve(step, chosen, index, new)
-            if book is not None:
-                book.notice(self, step[1])
             new.extend(agenda)
-        if book is None:
-            self._run(new)
-        else:
-            self._run_recorded(new)
+        self._run(new)
         return self
 
     def _matching(self, legal: tuple[Action, ...], action: object) -> int:
@@ -1202,6 +1199,9 @@ class FastGame:
         rearmost traveller moves, or, everyone at the final inn, the game ends and is
         scored. The agenda is written (an event) wherever it differs from the
         reference's. A recording game runs :meth:`_run_recorded` instead."""
+        if self._chronicle is not None:
+            self._run_recorded(working)
+            return
         legal: tuple[Action, ...] = ()
         pending: Step | None = None
         while True:
@@ -1262,8 +1262,12 @@ class FastGame:
             self._legal = None if pending is not None else ()
 
     def _run_recorded(self, working: list[Step]) -> None:
-        """As :meth:`_run`, recording what the views need after each step run and each
-        decision taken alone (a game with :attr:`_chronicle`)."""
+        """As :meth:`_run`, recording what the views need after the decision just
+        applied, each step run and each decision taken alone (a game with
+        :attr:`_chronicle`)."""
+        book = self._chronicle
+        assert book is not None
+        book.notice(self, -1)  # what the decision applied made appear
         legal: tuple[Action, ...] = ()
         pending: Step | None = None
         while True:
