@@ -1267,6 +1267,11 @@ class FastGame:
         :attr:`_chronicle`)."""
         book = self._chronicle
         assert book is not None
+        decisions = self._decisions
+        for action in decisions[book.decided:]:  # the moves among the decisions applied
+            if isinstance(action, Move):
+                book.turn += 1
+        book.decided = len(decisions)
         book.notice(self, -1)  # what the decision applied made appear
         legal: tuple[Action, ...] = ()
         pending: Step | None = None
@@ -1472,9 +1477,6 @@ class FastGame:
         if steps is None:
             steps = T.arrival(piece, self.seat[piece], power, position)
         new += steps
-        book = self._chronicle
-        if book is not None:
-            book.turn += 1
 
     # --- shared effects ------------------------------------------------------------------
     def _recorded_gain(self, piece: int, card: int) -> None:
@@ -1752,6 +1754,7 @@ class _Chronicle:
         "counted",
         "counter_order",
         "data_order",
+        "decided",
         "last_view",
         "made",
         "named",
@@ -1789,6 +1792,9 @@ class _Chronicle:
         self.counted = [0] * n
         self.data_order: list[int] = []
         self.turn = 0
+        """The moves made (``GameState.turn``)."""
+        self.decided = 0
+        """The decisions whose moves :attr:`turn` counts."""
         self.last_view: tuple[int, int | None, View] | None = None
         self.common: _Common | None = None
         """What the views of every seat share, at one point (its seq first)."""
@@ -1808,6 +1814,7 @@ class _Chronicle:
         new.counted = self.counted[:]
         new.data_order = self.data_order[:]
         new.turn = self.turn
+        new.decided = self.decided
         new.last_view = self.last_view
         new.common = self.common
         new.named = self.named.copy()
