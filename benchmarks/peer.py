@@ -59,7 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from instructions import callgrind_count
-from tokaido_rules import Ruleset, new_game
+from tokaido_rules import Ruleset, TokaidoError, new_game
 from tokaido_rules.bots import RandomBot, next_action
 from tokaido_rules.fast import FastGame, compiled
 from tokaido_rules.simulate import tune_jit
@@ -186,11 +186,12 @@ def timed(run: Runner, seeds: range) -> tuple[float, int]:
     return time.process_time() - start, decisions
 
 
-def instructions(peer: Path | None, name: str, games: int, seed: int, warmup: int) -> int:
+def instructions(peer: Path | None, name: str, games: int, seed: int, warmup: int,
+                 plugins: str = "base") -> int:
     """Instructions executed by a process playing ``games`` games of one engine, under
     callgrind (see :func:`inner`)."""
     arguments = [__file__, "--inner", name, "--games", str(games), "--seed", str(seed),
-                 "--warmup", str(warmup)]
+                 "--warmup", str(warmup), "--plugins", plugins]
     if peer is not None:
         arguments += ["--peer", str(peer)]
     return callgrind_count(arguments)
@@ -206,7 +207,7 @@ def inner(runner: Runner, games: int, seed: int, warmup: int, where: Path | None
 
 
 def count_instructions(peer: Path | None, names: list[str], games: int, seed: int,
-                       warmup: int) -> None:
+                       warmup: int, plugins: str = "base") -> None:
     """Print each engine's instructions per game, and the ratio to the peer's."""
     if shutil.which("valgrind") is None:
         raise SystemExit("error: --instructions needs valgrind on the PATH")
@@ -214,8 +215,8 @@ def count_instructions(peer: Path | None, names: list[str], games: int, seed: in
           "warm-up games, each engine in its own process")
     per_game: dict[str, float] = {}
     for name in names:
-        per_game[name] = (instructions(peer, name, games, seed, warmup)
-                          - instructions(peer, name, 0, seed, warmup)) / games
+        per_game[name] = (instructions(peer, name, games, seed, warmup, plugins)
+                          - instructions(peer, name, 0, seed, warmup, plugins)) / games
         ratio = (f"  ratio {per_game['peer'] / per_game[name]:.2f}"
                  if "peer" in per_game and name != "peer" else "")
         print(f"  {name:<28} {per_game[name] / 1e6:>7.2f} M instructions/game{ratio}")
@@ -235,24 +236,43 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--instructions", action="store_true",
                         help="count machine instructions per game with valgrind instead "
                              "of timing (exact from run to run)")
+    parser.add_argument("--plugins", default="base",
+                        help="with --instructions: the ruleset our engines play, plugin ids "
+                             "joined by commas (the peer plays the base game only, so it is "
+                             "left out of any other)")
+    parser.add_argument("--engine", action="append", default=None,
+                        help="with --instructions: only this one of our engines (repeat it "
+                             f"for more), of: {'; '.join(RUNNERS)}")
     parser.add_argument("--inner", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.inner is not None:  # one engine's games, counted by an outer --instructions
         runner = (load_peer(args.peer.resolve()) if args.inner == "peer"
-                  else RUNNERS[args.inner](Ruleset.build(["base"])))
+                  else RUNNERS[args.inner](Ruleset.build(args.plugins.split(","))))
         inner(runner, args.games, args.seed, args.warmup or 0,
               args.peer.resolve() if args.inner == "peer" else None)
         return 0
     if args.instructions:
-        peer = args.peer.resolve() if args.peer is not None else None
+        peer = (args.peer.resolve() if args.peer is not None and args.plugins == "base"
+                else None)
         if peer is not None:
             load_peer(peer)  # a wrong path is said here, not by valgrind
+        elif args.plugins != "base":
+            print(f"peer: skipped (it plays the base game only, not {args.plugins})")
         else:
             print("peer: skipped (give --peer PATH, a checkout of liamdj/tokaido-bot)")
-        names = (["peer"] if peer is not None else []) + list(RUNNERS)
+        ours = list(RUNNERS) if args.engine is None else args.engine
+        unknown = [name for name in ours if name not in RUNNERS]
+        if unknown:
+            raise SystemExit(f"error: no engine named {unknown[0]!r} (--engine takes: "
+                             f"{'; '.join(RUNNERS)})")
+        try:
+            Ruleset.build(args.plugins.split(","))
+        except TokaidoError as error:  # said in one line, not a traceback
+            raise SystemExit(f"error: --plugins {args.plugins}: {error}") from None
+        names = (["peer"] if peer is not None else []) + ours
         warmup = args.warmup if args.warmup is not None else 50
         count_instructions(peer, names, 5 if args.smoke else args.games, args.seed,
-                           0 if args.smoke else warmup)
+                           0 if args.smoke else warmup, args.plugins)
         return 0
     pypy = platform.python_implementation() == "PyPy"
     if pypy:

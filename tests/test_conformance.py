@@ -16,7 +16,7 @@ from tokaido_rules import (
     Step,
     hookimpl,
 )
-from tokaido_rules.fast import _OPTIONS, FastGame
+from tokaido_rules.fast import FastGame
 from tokaido_rules.testing import (
     ConformanceError,
     ConformanceReport,
@@ -24,6 +24,7 @@ from tokaido_rules.testing import (
     covered_options,
     covered_plugin_sets,
     covered_rulesets,
+    fast_options,
     play,
     run_conformance,
     run_differential,
@@ -170,7 +171,7 @@ def test_covered_rulesets_are_every_combination_and_every_option_value() -> None
     assert len(covered_options()) == 6
     defaults = {ids: Ruleset.build(ids).options for ids in (
         ("base",), ("base", "bga"), ("base", "crossroads"), ("base", "bga", "crossroads"))}
-    for name, values in _OPTIONS.items():
+    for name, values in fast_options().items():
         seen = {options[name] for _, options in COVERED if name in options}
         seen |= {made[name] for made in defaults.values() if name in made}
         assert seen == set(values), name

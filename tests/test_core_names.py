@@ -49,12 +49,8 @@ SHIPPED_PACKAGES = ("tokaido_base", "tokaido_crossroads", "tokaido_new_encounter
                     "tokaido_variants")
 DEFAULT = "base"
 
-EXEMPT = {
-    # Temporary: the fast simulator still writes every shipped plugin's rules a second
-    # time inside the core (issue 38). Removed when the fast kernel lands, which moves
-    # them into the plugins' own packages.
-    "fast.py",
-}
+EXEMPT: set[str] = set()
+"""None: the fast kernel names no plugin either (its rules are in the plugins)."""
 
 
 @functools.cache

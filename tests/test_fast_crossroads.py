@@ -15,16 +15,18 @@ import pytest
 
 from tokaido_crossroads import CALLIGRAPHY, PILES, calligraphy_points
 from tokaido_crossroads.content import CALLIGRAPHIES
-from tokaido_rules import Action, Game, PluginInfo, Ruleset, Setup, hookimpl, new_game
-from tokaido_rules.fast import (
+from tokaido_crossroads.fast import (
     X_AMULET,
     X_BATH,
     X_CALLIGRAPHY,
     X_CHERRY,
     X_LEGENDARY,
+    _CrossroadsGame,
+)
+from tokaido_rules import Action, Game, PluginInfo, Ruleset, Setup, hookimpl, new_game
+from tokaido_rules.fast import (
     FastGame,
     NotCoveredError,
-    _CrossroadsGame,
     compare,
     covers,
     differential,
@@ -85,6 +87,7 @@ def _play(players: int, seed: int, ruleset: Ruleset, *, travellers: tuple[str, .
     fast = FastGame.new(players, seed=seed, plugins=ruleset, travellers=travellers,
                         setup=setup)
     if cut:
+        assert isinstance(fast, _CrossroadsGame)
         state = game.state
         for zone, count in cut.items():
             state = state.with_zone(zone, state.zone(zone)[:count])
@@ -98,10 +101,11 @@ def _play(players: int, seed: int, ruleset: Ruleset, *, travellers: tuple[str, .
 
 
 def _final(players: int, seed: int, ruleset: Ruleset,
-           travellers: tuple[str, ...] | None = None) -> tuple[Game, FastGame]:
+           travellers: tuple[str, ...] | None = None) -> tuple[Game, _CrossroadsGame]:
     """Both games at their end, played the :class:`_Keen` way (compared throughout)."""
     game = new_game(players, seed=seed, plugins=ruleset, travellers=travellers)
     fast = FastGame.new(players, seed=seed, plugins=ruleset, travellers=travellers)
+    assert isinstance(fast, _CrossroadsGame)
     choose = _Keen(random.Random(seed))
     while not game.is_over:
         legal = game.legal_actions()
@@ -130,7 +134,7 @@ def test_covers_crossroads_and_only_the_built_in_one() -> None:
     assert covers(Ruleset.build(CROSSROADS, ONLINE))
     assert covers(Ruleset.build(("base", "crossroads", "bga")))
     assert isinstance(FastGame.new(3, plugins=CROSSROADS), _CrossroadsGame)
-    assert type(FastGame.new(3)) is FastGame  # the base game keeps the plain class
+    assert not isinstance(FastGame.new(3), _CrossroadsGame)  # the base game keeps its class
     assert covers(Ruleset.build(("base", "crossroads", "rare-and-precious", "good-luck")))
     for plugins in (("base", _Impostor()), ("base", _Impostor(), "good-luck")):
         ruleset = Ruleset.build(plugins)
@@ -282,6 +286,7 @@ def test_the_crossroads_variants_are_played_exactly(variants: tuple[str, ...]) -
                       and getattr(d, "buy", False))
         if "rare-and-precious" in variants:  # the same cards left in each pile
             start = FastGame.new(players, seed=players, plugins=ruleset)
+            assert isinstance(start, _CrossroadsGame)
             reference = new_game(players, seed=players, plugins=ruleset).state
             for zone, x in _PILE_OF.items():
                 assert len(start.piles[x]) == (4 if players <= 3 else 5)

@@ -15,6 +15,7 @@ from itertools import combinations
 
 import pytest
 
+from tokaido_base.fast import BaseGame
 from tokaido_rules import Game, PluginInfo, Ruleset, Setup, SetupError, new_game
 from tokaido_rules.fast import FastGame, NotCoveredError, _Policy, compare, covers, differential
 from tokaido_rules.testing import covered_plugin_sets
@@ -260,6 +261,7 @@ def test_gastronomy_draws_a_meal_per_player(options: dict[str, object], hand: in
     setup = Setup(travellers=("kinko", "zenemon", "umegae"), stacks={"base.meals": meals})
     game = new_game(3, seed=3, plugins=ruleset, setup=setup)
     fast = FastGame.new(3, seed=3, plugins=ruleset, setup=setup)
+    assert isinstance(fast, BaseGame)
     game = _play_until(game, fast, lambda g: bool(g.state.zone("base.inn_hand")), _furthest)
     in_hand = game.state.zone("base.inn_hand")
     assert sorted(in_hand) == sorted(meals[:hand])
@@ -275,6 +277,7 @@ def test_gastronomy_with_the_neutral_traveller() -> None:
                   stacks={"base.meals": ("fugu", "dango", "sushi")})
     game = new_game(2, seed=6, plugins=ids, setup=setup)
     fast = FastGame.new(2, seed=6, plugins=ids, setup=setup)
+    assert isinstance(fast, BaseGame)
     game = _play_until(game, fast, lambda g: bool(g.state.zone("base.inn_hand")), _furthest)
     (kept,) = game.state.zone("base.inn_hand")
     discarded = game.state.zone("base.meals")[-1]

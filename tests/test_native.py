@@ -24,10 +24,16 @@ PACKAGE = Path(tokaido_rules.__file__).resolve().parent
 PLUGINS = PACKAGE.parent.parent / "plugins"
 
 
+BUILT_IN = ("tokaido_base", "tokaido_crossroads", "tokaido_new_encounters", "tokaido_variants")
+"""The built-in plugins' packages, whose fast modules the build compiles with the kernel."""
+TESTS = Path(__file__).resolve().parent
+
+
 def _run(root: Path, code: str, **env: str) -> str:
     done = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-        env={**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{PLUGINS}", **env},
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(map(str, (root, PLUGINS, TESTS))),
+             **env},
         check=False, timeout=600)
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -35,13 +41,19 @@ def _run(root: Path, code: str, **env: str) -> str:
 
 @pytest.fixture(scope="module")
 def built_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the package with the compiled build in it."""
+    """A copy of the package and of the built-in plugins' packages with the compiled
+    build in them (the kernel and every plugin's fast modules, one group)."""
     root = tmp_path_factory.mktemp("native")
-    shutil.copytree(PACKAGE, root / "tokaido_rules",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
-    written = native.build(root / "tokaido_rules")
-    assert written and all(p.parent == root / "tokaido_rules" for p in written)
-    assert native.built(root / "tokaido_rules") == written
+    for name, source in (("tokaido_rules", PACKAGE),
+                         *((name, PLUGINS / name) for name in BUILT_IN)):
+        shutil.copytree(source, root / name,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    written = native.build(root / "tokaido_rules",
+                           plugins=[root / name for name in BUILT_IN])
+    assert written and all(p.parent.parent == root for p in written)
+    assert {p.parent.name for p in written} == {"tokaido_rules", *BUILT_IN}
+    assert sorted(p for name in ("tokaido_rules", *BUILT_IN)
+                  for p in native.built(root / name)) == sorted(written)
     return root
 
 
@@ -54,14 +66,18 @@ def test_the_compiled_build_is_used_and_plays_the_reference_games(built_copy: Pa
         assert fast.compiled(), "the compiled build is not in use"
         assert fast.FastGame.__module__ == "tokaido_rules._fast_compiled"
         assert fast.NotCoveredError.__module__ == "tokaido_rules._fast_compiled"
+        games = [fast.FastGame.new(3, plugins=ids) for ids in (
+            ["base"], ["base", "crossroads", "new-encounters", "good-luck"])]
+        assert [type(g).__module__ for g in games] == [
+            "tokaido_base._fast_compiled", "tokaido_crossroads._fast_compiled"]
         report = run_differential(games=3)
         print(report.games, report.decisions)
         print(fast.differential((2, 3, 4, 5), range(40, 90), policy="seek"))
         import random
         game = fast.ViewableGame.new(4, seed=3)
-        assert type(game.clone()) is fast.ViewableGame
-        assert type(fast.ViewableGame.new(3, plugins=["base", "new-encounters"])) is (
-            fast.FastGame)
+        assert game.records_views and game.clone().records_views
+        assert type(game.clone()) is type(game)
+        assert not fast.ViewableGame.new(3, plugins=["base", "new-encounters"]).records_views
         choose = random.Random(3).choice
         while not game.is_over:  # the direct views, as the reference's
             seat = game.current_player
@@ -95,6 +111,36 @@ def test_the_source_is_used_when_the_build_is_stale_or_refused(built_copy: Path)
     finally:
         source.write_text(text, encoding="utf-8")
     assert _run(built_copy, check).split() == ["True", "tokaido_rules._fast_compiled"]
+
+
+def test_a_stale_plugin_module_and_a_third_party_plugin_run_beside_the_compiled_kernel(
+        built_copy: Path) -> None:
+    """A plugin's fast module changed after the build is used from its source, and so
+    is every module compiled against it (Crossroads against the base game's), beside
+    the compiled kernel; a third-party plugin's fast rules, never compiled, too: the
+    games are still the reference's."""
+    check = """
+        import tokaido_rules.fast as fast
+        from tokaido_rules import Ruleset
+        from test_fast_kernel import _stipend
+        assert fast.compiled()
+        print(type(fast.FastGame.new(3)).__module__,
+              type(fast.FastGame.new(3, plugins=["base", "crossroads"])).__module__)
+        for plugins in (["base", "crossroads", "new-encounters", "good-luck"],
+                        ["base", "crossroads", _stipend()]):
+            report = fast.differential((2, 4), range(3), plugins=Ruleset.build(plugins),
+                                       policy="seek")
+            assert report.ok, str(report)
+    """
+    assert _run(built_copy, check).split() == [
+        "tokaido_base._fast_compiled", "tokaido_crossroads._fast_compiled"]
+    source = built_copy / "tokaido_base" / "fast.py"
+    text = source.read_text(encoding="utf-8")
+    try:
+        source.write_text(text + "\n# changed after the build\n", encoding="utf-8")
+        assert _run(built_copy, check).split() == ["tokaido_base.fast", "tokaido_crossroads.fast"]
+    finally:
+        source.write_text(text, encoding="utf-8")
 
 
 def test_removing_the_build(tmp_path: Path) -> None:

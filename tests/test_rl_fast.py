@@ -204,8 +204,10 @@ def test_evaluate_gives_the_same_figures_on_both_engines(
 def test_the_engine_argument() -> None:
     """``auto`` plays fast where the simulator covers the ruleset; ``fast`` elsewhere
     raises NotCoveredError; ``reference`` never plays fast; anything else is refused."""
-    assert isinstance(TokaidoGymEnv(players=3).played, ViewableGame)
-    assert isinstance(TokaidoAEC(players=3, plugins=("base", "bga")).played, ViewableGame)
+    played = TokaidoGymEnv(players=3).played
+    assert isinstance(played, FastGame) and played.records_views  # ViewableGame's
+    played = TokaidoAEC(players=3, plugins=("base", "bga")).played
+    assert isinstance(played, FastGame) and played.records_views
     # covered, but its views would be replays: auto plays on the reference engine
     assert isinstance(TokaidoAEC(players=3, plugins=("base", "crossroads")).played, Game)
     assert isinstance(TokaidoGymEnv(players=3, engine="reference").played, Game)
@@ -226,12 +228,12 @@ def test_auto_plays_fast_only_where_the_views_are_built_directly(
     """Where the simulator plays a ruleset but would replay each view, ``auto`` keeps
     the reference engine (an observation at every step); ``fast`` plays fast all the
     same, and its episodes are still the reference's."""
-    import tokaido_rules.fast as fast_module
+    from tokaido_variants.fast import BGA
 
-    monkeypatch.setattr(fast_module, "_VIEW_PLUGINS", frozenset({"base"}))
+    monkeypatch.setattr(BGA, "views", False)  # the bga preset's views unknown
     assert isinstance(TokaidoGymEnv(players=3, plugins=("base", "bga")).played, Game)
     fast, reference = gym_pair(players=3, plugins=("base", "bga"), opponents=("random",))
-    assert type(fast.played) is FastGame
+    assert isinstance(fast.played, FastGame) and not fast.played.records_views
     play_gym_pair(fast, reference, 1, check_views=False)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from tokaido_rules import (
     Card,
@@ -36,6 +37,9 @@ from .actions import (
 )
 from .content import ENCOUNTER, FARM, HOT_SPRING, MOUNTAIN, PADDY, SEA, TEMPLE, VILLAGE
 from .scoring import DONATION, panorama_complete
+
+if TYPE_CHECKING:
+    from tokaido_rules.fast import FastRules
 
 VERSION = "1.1.0"
 
@@ -412,6 +416,13 @@ class BasePlugin:
             if p.counter(DONATION) < 0:
                 problems.append(f"traveller {i} has a negative donation")
         return problems
+
+    @hookimpl
+    def tokaido_fast_rules(self) -> FastRules | None:
+        """The plugin's rules on the fast simulator (imported only when asked)."""
+        from .fast import RULES
+
+        return RULES
 
 
 plugin = BasePlugin()

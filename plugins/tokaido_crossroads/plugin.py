@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tokaido_base import (
     INN_POWER_ORDER,
@@ -53,6 +53,9 @@ from .amulets import (
     holds_any,
     usable,
 )
+
+if TYPE_CHECKING:
+    from tokaido_rules.fast import FastRules
 
 VERSION = "1.1.0"
 GOTOZAEMON_ORDER = 50
@@ -354,6 +357,13 @@ class CrossroadsPlugin:
             if len(held) != len(set(held)):
                 problems.append(f"traveller {i} holds the same amulet twice")
         return problems
+
+    @hookimpl
+    def tokaido_fast_rules(self) -> FastRules | None:
+        """The plugin's rules on the fast simulator (imported only when asked)."""
+        from .fast import RULES
+
+        return RULES
 
 
 plugin = CrossroadsPlugin()

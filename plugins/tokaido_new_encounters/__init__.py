@@ -10,7 +10,7 @@ Devotion. A paid effect that would give nothing is not offered.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from attrs import frozen
 
@@ -36,6 +36,9 @@ from tokaido_rules import (
     Step,
     hookimpl,
 )
+
+if TYPE_CHECKING:
+    from tokaido_rules.fast import FastRules
 
 VERSION = "1.0.0"
 ITAMAE, KITOUSHI, SARU, TAKUHATSUSO = "itamae", "kitoushi", "saru", "takuhatsuso"
@@ -179,6 +182,13 @@ class NewEncounters:
             for card in (ITAMAE, TAKUHATSUSO) for pay in (False, True)]
         keys += [("new-encounters.kitoushi", "self", k) for k in (None, *PANORAMAS)]
         return keys
+
+    @hookimpl
+    def tokaido_fast_rules(self) -> FastRules | None:
+        """The plugin's rules on the fast simulator (imported only when asked)."""
+        from .fast import RULES
+
+        return RULES
 
 
 plugin = NewEncounters()

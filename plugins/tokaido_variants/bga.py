@@ -9,8 +9,12 @@ explicitly to a game still win over the preset.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from tokaido_rules import PluginInfo, Registry, hookimpl
+
+if TYPE_CHECKING:
+    from tokaido_rules.fast import FastRules
 
 ONLINE_VALUES: dict[str, object] = {
     "base.meal_hand": "players",
@@ -41,6 +45,13 @@ class OnlineRules:
     def tokaido_preset_options(self, registry: Registry) -> Mapping[str, object] | None:
         return {name: value for name, value in ONLINE_VALUES.items()
                 if name in registry.options}
+
+    @hookimpl
+    def tokaido_fast_rules(self) -> FastRules | None:
+        """The plugin's rules on the fast simulator (imported only when asked)."""
+        from .fast import BGA
+
+        return BGA
 
 
 plugin = OnlineRules()

@@ -5,8 +5,12 @@ meal cards as there are players (instead of players + 1): the base option
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from tokaido_rules import PluginInfo, hookimpl
+
+if TYPE_CHECKING:
+    from tokaido_rules.fast import FastRules
 
 
 class Gastronomy:
@@ -20,6 +24,13 @@ class Gastronomy:
     @hookimpl
     def tokaido_preset_options(self) -> Mapping[str, object] | None:
         return {"base.meal_hand": "players"}
+
+    @hookimpl
+    def tokaido_fast_rules(self) -> FastRules | None:
+        """The plugin's rules on the fast simulator (imported only when asked)."""
+        from .fast import GASTRONOMY
+
+        return GASTRONOMY
 
 
 plugin = Gastronomy()

@@ -4,7 +4,7 @@ each player may pay 1 coin for a random amulet, usable from the first move."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from attrs import frozen
 
@@ -21,6 +21,9 @@ from tokaido_rules import (
     Step,
     hookimpl,
 )
+
+if TYPE_CHECKING:
+    from tokaido_rules.fast import FastRules
 
 SETUP_ORDER = 200
 """After the travellers are chosen (their starting coins are known)."""
@@ -87,6 +90,13 @@ class GoodLuck:
     @hookimpl
     def tokaido_action_space(self, rules: Rules) -> Sequence[tuple[object, ...]]:
         return [("good-luck.buy", "self", b) for b in (False, True)]
+
+    @hookimpl
+    def tokaido_fast_rules(self) -> FastRules | None:
+        """The plugin's rules on the fast simulator (imported only when asked)."""
+        from .fast_crossroads import GOOD_LUCK
+
+        return GOOD_LUCK
 
 
 plugin = GoodLuck()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
+from typing import TYPE_CHECKING
 
 from tokaido_rules import (
     Context,
@@ -13,6 +14,9 @@ from tokaido_rules import (
     Step,
     hookimpl,
 )
+
+if TYPE_CHECKING:
+    from tokaido_rules.fast import FastRules
 
 STARTING_COINS = 7
 
@@ -47,6 +51,13 @@ class Initiation:
         results = yield
         kept = [[s for s in group if s.step.kind != "base.offer_travellers"] for group in results]
         return [*kept, [Staged(100, Step("initiation.start"))]]
+
+    @hookimpl
+    def tokaido_fast_rules(self) -> FastRules | None:
+        """The plugin's rules on the fast simulator (imported only when asked)."""
+        from .fast import INITIATION
+
+        return INITIATION
 
 
 plugin = Initiation()

@@ -5,9 +5,13 @@ never below 0."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tokaido_base import departure_order
 from tokaido_rules import Context, GameState, PluginInfo, Registry, Staged, Step, hookimpl
+
+if TYPE_CHECKING:
+    from tokaido_rules.fast import FastRules
 
 ADJUSTMENTS = {
     5: (-1, -1, 0, 1, 2),
@@ -44,6 +48,13 @@ class Preparations:
     @hookimpl
     def tokaido_setup_steps(self, state: GameState) -> Sequence[Staged]:
         return [Staged(SETUP_ORDER, Step("preparations.adjust"))]
+
+    @hookimpl
+    def tokaido_fast_rules(self) -> FastRules | None:
+        """The plugin's rules on the fast simulator (imported only when asked)."""
+        from .fast import PREPARATIONS
+
+        return PREPARATIONS
 
 
 plugin = Preparations()

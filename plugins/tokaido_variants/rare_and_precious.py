@@ -5,9 +5,13 @@ in play are public."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tokaido_crossroads import AMULETS, CALLIGRAPHY, PILES
 from tokaido_rules import Context, GameState, PluginInfo, Registry, Staged, Step, hookimpl
+
+if TYPE_CHECKING:
+    from tokaido_rules.fast import FastRules
 
 BOX = "rare-and-precious.box"
 """The cards out of play (unseen)."""
@@ -51,6 +55,13 @@ class RareAndPrecious:
     @hookimpl
     def tokaido_setup_steps(self, state: GameState) -> Sequence[Staged]:
         return [Staged(SETUP_ORDER, Step("rare-and-precious.remove"))]
+
+    @hookimpl
+    def tokaido_fast_rules(self) -> FastRules | None:
+        """The plugin's rules on the fast simulator (imported only when asked)."""
+        from .fast_crossroads import RARE_AND_PRECIOUS
+
+        return RARE_AND_PRECIOUS
 
 
 plugin = RareAndPrecious()

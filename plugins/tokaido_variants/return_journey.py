@@ -4,7 +4,12 @@ roles, so every other rule is unchanged."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tokaido_rules import PluginInfo, Registry, hookimpl
+
+if TYPE_CHECKING:
+    from tokaido_rules.fast import FastRules
 
 
 class ReturnJourney:
@@ -18,6 +23,13 @@ class ReturnJourney:
     @hookimpl
     def tokaido_register(self, registry: Registry) -> None:
         registry.set_board(tuple(reversed(registry.board)))
+
+    @hookimpl
+    def tokaido_fast_rules(self) -> FastRules | None:
+        """The plugin's rules on the fast simulator (imported only when asked)."""
+        from .fast import RETURN_JOURNEY
+
+        return RETURN_JOURNEY
 
 
 plugin = ReturnJourney()

@@ -18,6 +18,7 @@ Lifecycle::
                     tokaido_card_gained; payments go through tokaido_pay)
     game end:       tokaido_end_steps -> tokaido_tiebreak
     learning:       tokaido_action_space (the numbered decisions of a ruleset)
+    fast simulator: tokaido_fast_rules (the plugin's rules for tokaido_rules.fast)
     pictures:       tokaido_render_notes (what a plugin adds to a drawn game or view),
                     tokaido_render_glossary (its words for its cards and travellers)
     any time:       tokaido_invariants (checked by the conformance tests)
@@ -33,6 +34,7 @@ import pluggy
 if TYPE_CHECKING:
     from .engine import Context
     from .events import Action
+    from .fast import FastRules
     from .model import GameState, Space, Staged, Step
     from .registry import Registry
     from .render import Note, Scene
@@ -209,6 +211,25 @@ def tokaido_action_space(rules: Rules) -> Sequence[tuple[object, ...]]:
     Called once per game by the reinforcement-learning adapters, which number the keys
     of all plugins into a fixed action space. A superset is fine (keys never legal are
     simply always masked); a missing key makes the adapter refuse the decision.
+    """
+
+
+# --- the fast simulator ---------------------------------------------------------------
+
+
+@hookspec
+def tokaido_fast_rules() -> FastRules | None:
+    """Return the plugin's rules for the fast simulator (:mod:`tokaido_rules.fast`), a
+    :class:`~tokaido_rules.fast.FastRules`, or ``None`` if it has none (then no ruleset
+    that enables the plugin is played on the fast simulator:
+    :func:`~tokaido_rules.fast.why_not_covered` says so).
+
+    Called by the fast simulator only (never by the reference engine), once per ruleset,
+    when it is first asked whether it covers the ruleset or to play it. Import the
+    module that holds the fast rules inside the implementation, so that a program that
+    plays only the reference engine never loads :mod:`tokaido_rules.fast`. The object
+    returned is shared by every ruleset: it holds no state of a game (what it needs per
+    ruleset and player count it makes in :meth:`~tokaido_rules.fast.FastRules.prepare`).
     """
 
 

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib.metadata import EntryPoint, entry_points
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pluggy
 from attrs import field, frozen
@@ -441,6 +441,10 @@ class _Hooks:
         raise AttributeError(name)
 
 
+_R = TypeVar("_R")
+"""What a plugin's ``tokaido_fast_rules`` returns (:meth:`Hooks.fast_rules`)."""
+
+
 class Hooks:
     """A typed facade over the ruleset's hook calls, so mypy checks every call site.
 
@@ -608,6 +612,28 @@ class Hooks:
 
     def end_steps(self, state: GameState) -> list[Staged]:
         return self._staged("tokaido_end_steps", state)
+
+    def fast_rules(self, kind: type[_R]) -> list[tuple[object, _R | None]]:
+        """Each plugin that implements ``tokaido_fast_rules``, with what it returned (a
+        ``kind``: the fast simulator's :class:`~tokaido_rules.fast.FastRules`, which it
+        passes in so that this module need not import it; or ``None``), in plugin order;
+        anything else returned is a :class:`PluginError` naming the plugin. Called by the
+        fast simulator only."""
+        name = "tokaido_fast_rules"
+        found: list[tuple[object, _R | None]] = []
+        for impl in reversed(self._pm.hook.tokaido_fast_rules.get_hookimpls()):
+            try:
+                result = impl.function()
+            except TokaidoError:
+                raise
+            except Exception as exc:
+                raise self._raised(name, exc) from exc
+            if result is not None and not isinstance(result, kind):
+                pid = plugin_info(impl.plugin).id
+                raise PluginError(f"plugin {pid!r}: {name} returned {_short(result)}, not "
+                                  "a FastRules or None", pid, name)
+            found.append((impl.plugin, result))
+        return found
 
     def tiebreak(self, state: GameState, piece: int) -> int:
         results = self._results("tokaido_tiebreak", (state, piece), _int_problem)

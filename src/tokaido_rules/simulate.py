@@ -67,7 +67,7 @@ from .chance import bot_seed, random_below
 from .engine import Game, new_game
 from .errors import SetupError, UnknownBotError
 from .events import Action, Event
-from .fast import FastGame, covers
+from .fast import FastGame, why_not_covered
 from .log import SeatCopy, dump_log
 from .ruleset import Ruleset, check_players
 
@@ -173,24 +173,22 @@ def choose_engine(engine: str, ruleset: Ruleset, bots: Iterable[BotLike]) -> str
     ``"reference"``.
 
     ``"auto"`` is the fast simulator when it covers the ruleset
-    (:func:`~tokaido_rules.fast.covers`: the built-in plugins it knows, their option
-    values) and every
-    bot can play there (:func:`fast_bot`), else the reference engine; ``"reference"`` is
-    always the reference; ``"fast"`` is the simulator, and raises
-    :class:`~tokaido_rules.errors.SetupError` where it cannot be used."""
+    (:func:`~tokaido_rules.fast.covers`: every plugin gives fast rules, every option
+    value is implemented there) and every bot can play there (:func:`fast_bot`), else
+    the reference engine; ``"reference"`` is always the reference; ``"fast"`` is the
+    simulator, and raises :class:`~tokaido_rules.errors.SetupError` saying why
+    (:func:`~tokaido_rules.fast.why_not_covered`) where it cannot be used."""
     if engine not in ENGINES:
         raise SetupError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if engine == "reference":
         return engine
     slow = sorted({bot_name(bot) for bot in bots if not fast_bot(bot)})
-    covered = covers(ruleset)
+    why = why_not_covered(ruleset)
     if engine == "auto":
-        return "fast" if covered and not slow else "reference"
-    if not covered:
-        what = (f"plugins {','.join(ruleset.ids)}" if ruleset.ids != ("base",)
-                else f"options {dict(ruleset.options)}")
-        raise SetupError(f"the fast engine does not cover {what} (see "
-                         "tokaido_rules.fast.covers): use the reference engine (or auto)")
+        return "fast" if why is None and not slow else "reference"
+    if why is not None:
+        raise SetupError(f"the fast engine does not cover plugins {','.join(ruleset.ids)}: "
+                         f"{why}; use the reference engine (or auto)")
     if slow:
         raise SetupError(f"the fast engine plays bots that choose from the legal actions "
                          f"alone, not {', '.join(slow)}: use the reference engine (or auto)")

@@ -30,11 +30,11 @@ from .chance import random_below
 from .engine import Game, new_game, replay
 from .errors import IllegalActionError, TokaidoError
 from .events import Action, Automatic, CardsMoved, DeckSet, Event, Move, fold
-from .fast import _COVERED, _OPTIONS, _POLICIES, covers, differential
+from .fast import _POLICIES, FastRules, covers, differential, why_not_covered
 from .frozen import FrozenMap, freeze
 from .log import dump_log, dump_state, load_log, load_state
 from .model import GameState, Step
-from .ruleset import Ruleset
+from .ruleset import Ruleset, installed_plugins, load_plugin
 from .views import PUBLIC, View
 from .visibility import data_visible, data_visible_to_all, zone_visible, zone_visible_to_all
 
@@ -786,24 +786,68 @@ class DifferentialConformance:
     decisions: int
 
 
+_DISTRIBUTION = "tokaido-rules"
+"""The core's distribution, whose plugins are the built-in ones."""
+
+
+@functools.cache
+def fast_plugins() -> dict[str, tuple[FastRules, bool]]:
+    """The installed plugins that give fast rules (``tokaido_fast_rules``), by id, each
+    with its rules and whether it comes in the core's own distribution (the built-in
+    plugins) rather than a third party's. A plugin that fails to load is left out."""
+    own = {_DISTRIBUTION}
+    found: dict[str, tuple[FastRules, bool]] = {}
+    for plugin_id, entry in sorted(installed_plugins().items()):
+        try:
+            plugin = load_plugin(plugin_id)
+        except TokaidoError:
+            continue
+        hook = getattr(plugin, "tokaido_fast_rules", None)
+        rules = hook() if callable(hook) else None
+        if isinstance(rules, FastRules):
+            found[plugin_id] = (rules, entry.dist is not None and entry.dist.name in own)
+    return found
+
+
+def fast_options() -> dict[str, tuple[object, ...]]:
+    """Every option the installed plugins' fast rules implement, with those values."""
+    found: dict[str, tuple[object, ...]] = {}
+    for rules, _ in fast_plugins().values():
+        found.update(rules.options)
+    return found
+
+
 @functools.cache
 def covered_plugin_sets() -> tuple[tuple[str, ...], ...]:
-    """Every combination of the built-in plugins the fast simulator covers that makes a
-    ruleset (``base`` and any of the others whose requirements are met and that do not
-    conflict), smallest first, as the ids :meth:`Ruleset.build` takes. (Remembered: it
+    """Every combination of the built-in plugins that give fast rules (:func:`fast_plugins`)
+    that the fast simulator covers and that makes a ruleset (``base`` and any of the
+    others whose requirements are met and that do not conflict), smallest first, as the
+    ids :meth:`Ruleset.build` takes; then each installed third-party plugin that gives
+    fast rules with ``base`` alone and with the largest built-in combination (so that
+    the differential suite stays bounded however many are installed). (Remembered: it
     builds every combination once, a second or two.)"""
-    others = sorted(plugin_id for plugin_id in _COVERED if plugin_id != "base")
+    plugins = fast_plugins()
+    others = sorted(pid for pid, (_, own) in plugins.items() if own and pid != "base")
     found: list[tuple[str, ...]] = []
     for size in range(len(others) + 1):
         for chosen in itertools.combinations(others, size):
             ids = ("base", *chosen)
-            try:
-                ruleset = Ruleset.build(ids)
-            except TokaidoError:
-                continue  # a requirement missing, or a conflict
-            if covers(ruleset):
+            if _covered(ids):
+                found.append(ids)
+    largest = max(found, key=len, default=("base",))
+    for pid in sorted(pid for pid, (_, own) in plugins.items() if not own):
+        for ids in (("base", pid), (*largest, pid)):
+            if ids not in found and _covered(ids):
                 found.append(ids)
     return tuple(found)
+
+
+def _covered(ids: tuple[str, ...]) -> bool:
+    try:
+        ruleset = Ruleset.build(ids)
+    except TokaidoError:
+        return False  # a requirement missing, or a conflict
+    return covers(ruleset)
 
 
 def covered_options() -> tuple[dict[str, object], ...]:
@@ -819,12 +863,15 @@ def _option_rulesets(ids: tuple[str, ...], owner: str | None = None,
     ``owner`` alone, if given) at each of its other values, and with every such option
     away from its default at once."""
     defaults = dict(Ruleset.build(ids).options)
-    names = [name for name in _OPTIONS if name in defaults
+    implemented = fast_options()
+    names = [name for name in implemented if name in defaults
              and (owner is None or name.startswith(owner + "."))]
     out: list[tuple[tuple[str, ...], dict[str, object]]] = [(ids, {})]
     for name in names:
-        out += [(ids, {name: value}) for value in _OPTIONS[name] if value != defaults[name]]
-    away = {name: next(v for v in _OPTIONS[name] if v != defaults[name]) for name in names}
+        out += [(ids, {name: value}) for value in implemented[name]
+                if value != defaults[name]]
+    away = {name: next(v for v in implemented[name] if v != defaults[name])
+            for name in names}
     if len(away) > 1:
         out.append((ids, away))
     return out
@@ -841,7 +888,8 @@ def covered_rulesets() -> tuple[tuple[tuple[str, ...], dict[str, object]], ...]:
     for ids in sets:
         if len(ids) <= 2:
             out += [pair for pair in _option_rulesets(ids, ids[-1])[1:] if pair not in out]
-    largest = max(sets, key=len)
+    largest = max((ids for ids in sets if all(fast_plugins()[pid][1] for pid in ids)),
+                  key=len)
     if len(largest) > 2:
         out += [pair for pair in _option_rulesets(largest)[-1:] if pair not in out]
     return tuple(out)
@@ -884,9 +932,10 @@ def run_differential(
     total = decisions = 0
     for ids, values in pairs:
         ruleset = Ruleset.build(ids, values)
-        if not covers(ruleset):
+        why = why_not_covered(ruleset)
+        if why is not None:
             raise ConformanceError(f"the fast simulator does not cover {list(ids)} with "
-                                   f"options {values}")
+                                   f"options {values}: {why}")
         played.append(FrozenMap(values))
         played_ids.append(ruleset.ids)
         for n in range(games):

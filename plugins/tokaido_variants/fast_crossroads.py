@@ -1,0 +1,96 @@
+"""The Crossroads variants on the fast simulator (:mod:`tokaido_rules.fast`): additive
+rules acting on Crossroads' state (:class:`tokaido_crossroads.fast.CrossroadsGame`),
+which both require.
+
+Rare & Precious thins the Crossroads piles at the setup; Good Luck offers each player,
+in departure order, a random amulet for 1 coin.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tokaido_crossroads.fast import (
+    X_AMULET,
+    X_BATH,
+    X_CALLIGRAPHY,
+    X_CHERRY,
+    X_LEGENDARY,
+    CrossroadsGame,
+)
+from tokaido_rules import Action
+from tokaido_rules.fast import FastGame, FastRules, FastTables, Step, draw_below, event_stream
+
+_BUILT_FROM: str | None = None
+"""In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
+this module it was compiled from; ``None`` in the source itself."""
+
+_RARE_ORDER = (X_BATH, X_LEGENDARY, X_CHERRY, X_AMULET, X_CALLIGRAPHY)
+"""The order in which Rare & Precious thins the piles (``PILES``)."""
+_BUY = "good-luck.buy"
+
+
+class RareAndPreciousRules(FastRules):
+    """Fewer cards in the Crossroads piles."""
+
+    def deal(self, game: FastGame) -> None:
+        """Random cards of each pile leave the game until 4 (2-3 players) or 5 are left
+        (``run_remove``), then the cards in play are noted."""
+        assert isinstance(game, CrossroadsGame)
+        keep = 4 if game.T.players <= 3 else 5
+        for x in _RARE_ORDER:
+            pile = game.piles[x]
+            while len(pile) > keep:
+                pile.remove(pile[draw_below(event_stream(game.seed, game.seq), 0, len(pile))])
+                game.seq += 1
+        game.seq += 1
+
+
+class _LuckKinds:
+    def __init__(self, T: FastTables) -> None:
+        self.offer = T.kind_of("good-luck.offer")
+        self.buy = T.kind_of(_BUY)
+
+
+class GoodLuckRules(FastRules):
+    """A random amulet for 1 coin at the start."""
+
+    def prepare(self, T: FastTables) -> object:
+        return _LuckKinds(T)
+
+    def setup(self, game: FastGame, working: list[Step]) -> None:
+        working.append((game.T.extra["good-luck"].offer, -1, None, 0))
+
+    def run(self, game: FastGame, step: Step, new: list[Step]) -> None:
+        """The offer, in departure order: the last of the queue first."""
+        K: _LuckKinds = game.T.extra["good-luck"]
+        seated = sorted(range(game.T.players), key=lambda i: -game.slot[i])
+        new += [(K.buy, i, game.seat[i], 0) for i in seated]
+
+    def legal(self, game: FastGame, step: Step) -> tuple[Action, ...]:
+        assert isinstance(game, CrossroadsGame)
+        _, piece, seat, _ = step
+        if game.coins[piece] < 1 or not game.piles[X_AMULET]:
+            return ()
+        T = game.T
+        return (T.action(_BUY, seat, piece, False), T.action(_BUY, seat, piece, True))
+
+    def resolve(self, game: FastGame, step: Step, action: Any, new: list[Step]) -> None:
+        assert isinstance(game, CrossroadsGame)
+        piece = step[1]
+        if action.buy:
+            game._pay(piece, 1)
+            pile = game.piles[X_AMULET]
+            game._take_amulet(piece, pile[draw_below(event_stream(game.seed, game.seq), 0,
+                                                     len(pile))])
+
+
+RARE_AND_PRECIOUS = RareAndPreciousRules(seams=("deal",))
+GOOD_LUCK = GoodLuckRules(steps=("good-luck.offer",), decisions=(_BUY,), seams=("setup",),
+                          setup_order=200)
+
+
+if not __name__.endswith("_compiled"):  # not in the compiled copy itself
+    from tokaido_rules.fast import take_compiled
+
+    take_compiled(globals())
