@@ -25,6 +25,7 @@ from tokaido_rules.testing import (
     covered_plugin_sets,
     covered_rulesets,
     fast_options,
+    fast_plugins,
     play,
     run_conformance,
     run_differential,
@@ -169,12 +170,53 @@ def test_covered_rulesets_are_every_combination_and_every_option_value() -> None
     assert ("base", "crossroads", "new-encounters") in sets
     assert [ids for ids, options in COVERED if not options] == list(sets)
     assert len(covered_options()) == 6
-    defaults = {ids: Ruleset.build(ids).options for ids in (
-        ("base",), ("base", "bga"), ("base", "crossroads"), ("base", "bga", "crossroads"))}
+    defaults = {ids: Ruleset.build(ids).options for ids in {
+        ("base",), ("base", "bga"), ("base", "crossroads"), ("base", "bga", "crossroads"),
+        *(ids for ids in sets if len(ids) == 2)}}
     for name, values in fast_options().items():
         seen = {options[name] for _, options in COVERED if name in options}
         seen |= {made[name] for made in defaults.values() if name in made}
         assert seen == set(values), name
+
+
+def test_installed_third_party_plugins_with_fast_rules_join_the_default_rulesets() -> None:
+    """Each installed third-party plugin that gives fast rules is played with the base
+    game alone and with the largest built-in combination (not in every combination,
+    which keeps the suite bounded): the example distribution's two, which the test
+    command installs, among them."""
+    plugins = fast_plugins()
+    third = sorted(pid for pid, (_, own) in plugins.items() if not own)
+    assert {"pilgrim", "tea-ceremony"} <= set(third)
+    sets = covered_plugin_sets()
+    built_in = [ids for ids in sets if all(plugins[pid][1] for pid in ids)]
+    largest = max(built_in, key=len)
+    for pid in third:
+        assert [ids for ids in sets if pid in ids] == [("base", pid), (*largest, pid)]
+    assert (("base", "tea-ceremony"), {"tea-ceremony.points": 2}) in COVERED
+
+
+EXAMPLE_RULESETS = [
+    (ids, {"tea-ceremony.points": points})
+    for ids in (("base", "pilgrim", "tea-ceremony"),
+                ("base", "crossroads", "pilgrim", "tea-ceremony"))
+    for points in (1, 2)
+] + [((*ids, pid), {}) for ids in (("base",), ("base", "crossroads"))
+     for pid in ("pilgrim", "tea-ceremony")]
+"""The example plugins together and with Crossroads (tea at both values), and each
+alone with Crossroads: beyond the default rulesets, which play each with the base game
+alone and with the largest built-in combination."""
+
+
+@pytest.mark.parametrize(("ids", "options"), EXAMPLE_RULESETS, ids=[
+    "+".join(ids) + "".join(f",{k}={v}" for k, v in sorted(options.items()))
+    for ids, options in EXAMPLE_RULESETS])
+def test_differential_mode_with_the_example_plugins(ids: tuple[str, ...],
+                                                    options: dict[str, object]) -> None:
+    """The example plugins' fast rules (a third party's) play the reference's games at 2
+    to 5 players, each policy and offered or given travellers in turn."""
+    report = run_differential(games=3, seed=len(ids), rulesets=[(ids, options)])
+    assert report.rulesets == (Ruleset.build(ids).ids,)
+    assert report.games == 3 * 4
 
 
 @pytest.mark.parametrize("index", range(len(COVERED)), ids=[

@@ -143,6 +143,40 @@ def test_a_stale_plugin_module_and_a_third_party_plugin_run_beside_the_compiled_
         source.write_text(text, encoding="utf-8")
 
 
+def test_the_example_plugins_fast_rules_run_exact_beside_the_compiled_build(
+        built_copy: Path) -> None:
+    """The example distribution's fast rules (a third party's, never compiled) beside the
+    compiled kernel and the compiled base and Crossroads game classes: they play the
+    reference's games, with tea at both values, and the tea served is in the log of the
+    reference replay."""
+    out = _run(built_copy, """
+        import random
+        import tokaido_rules.fast as fast
+        from tokaido_rules.log import dump_log
+        from tokaido_rules.testing import run_differential
+        assert fast.compiled(), "the compiled build is not in use"
+        rulesets = [(ids, {"tea-ceremony.points": points})
+                    for ids in (["base", "tea-ceremony", "pilgrim"],
+                                ["base", "crossroads", "tea-ceremony", "pilgrim"])
+                    for points in (1, 2)]
+        report = run_differential(games=3, rulesets=rulesets)
+        game = fast.FastGame.new(4, seed=5, plugins=rulesets[2][0],
+                                 travellers=["basho", "chuubei", "kinko", "zenemon"])
+        choose = random.Random(5).choice
+        while not game.is_over:
+            game.apply(choose(game.legal_actions()))
+        import tokaido_example.fast_pilgrim as pilgrim, tokaido_example.fast_tea as tea
+        print(report.games, type(game).__module__, pilgrim.__file__.endswith(".py"),
+              tea.__file__.endswith(".py"),
+              dump_log(game.to_game()).count('"type":"tea-ceremony.tea_served"'))
+    """)
+    games, module, pilgrim_source, tea_source, served = out.split()
+    assert int(games) == 4 * 3 * 4
+    assert module == "tokaido_crossroads._fast_compiled"
+    assert pilgrim_source == tea_source == "True"
+    assert int(served) == 3  # one traveller served at each intermediate inn
+
+
 def test_removing_the_build(tmp_path: Path) -> None:
     package = tmp_path / "tokaido_rules"
     package.mkdir()

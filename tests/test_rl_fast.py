@@ -201,7 +201,7 @@ def test_evaluate_gives_the_same_figures_on_both_engines(
     assert figures[0] == figures[1] == figures[2]
 
 
-def test_the_engine_argument() -> None:
+def test_the_engine_argument(slow_plugin: str) -> None:
     """``auto`` plays fast where the simulator covers the ruleset; ``fast`` elsewhere
     raises NotCoveredError; ``reference`` never plays fast; anything else is refused."""
     played = TokaidoGymEnv(players=3).played
@@ -214,13 +214,13 @@ def test_the_engine_argument() -> None:
     assert isinstance(TokaidoGymEnv(players=3, plugins=("base", "crossroads"),
                                     engine="fast").played, FastGame)
     with pytest.raises(NotCoveredError):
-        TokaidoGymEnv(players=3, plugins=("base", "tea-ceremony"), engine="fast")
+        TokaidoGymEnv(players=3, plugins=("base", slow_plugin), engine="fast")
     with pytest.raises(NotCoveredError):
-        TokaidoAEC(players=3, plugins=("base", "crossroads", "tea-ceremony"), engine="fast")
+        TokaidoAEC(players=3, plugins=("base", "crossroads", slow_plugin), engine="fast")
     with pytest.raises(SetupError, match="engine must be one of"):
         TokaidoAEC(players=3, engine="quick")
     with pytest.raises(NotCoveredError):
-        rl.evaluate(rl.first_legal, 1, plugins=("base", "tea-ceremony"), engine="fast")
+        rl.evaluate(rl.first_legal, 1, plugins=("base", slow_plugin), engine="fast")
 
 
 def test_auto_plays_fast_only_where_the_views_are_built_directly(

@@ -700,16 +700,18 @@ def test_the_fast_engine_plays_the_same_games(players: int) -> None:
         assert figures(fast.summary) == figures(slow.summary)
 
 
-def test_auto_takes_the_fast_engine_where_it_covers_the_game() -> None:
+def test_auto_takes_the_fast_engine_where_it_covers_the_game(slow_plugin: str) -> None:
     """auto: fast for a covered ruleset (base, Crossroads, New Encounters with either,
-    any option values) with random bots; the reference for a third-party plugin or a bot
-    that needs its view; a spec says which it got. The library's default is the
-    reference (the command line's is auto)."""
+    any option values, a third-party plugin that gives fast rules) with random bots; the
+    reference for a plugin without fast rules or a bot that needs its view; a spec says
+    which it got. The library's default is the reference (the command line's is
+    auto)."""
     assert {s.engine for s in specs(3, 2, engine="auto")} == {"fast"}
     assert specs(1, 2, options={"base.meal_hand": "players"},
                  engine="auto")[0].engine == "fast"
     assert specs(1, 2, ("base", "crossroads"), engine="auto")[0].engine == "fast"
-    assert specs(1, 2, ("base", "tea-ceremony"), engine="auto")[0].engine == "reference"
+    assert specs(1, 2, ("base", slow_plugin), engine="auto")[0].engine == "reference"
+    assert specs(1, 2, ("base", "tea-ceremony"), engine="auto")[0].engine == "fast"
     assert specs(1, 2, ("base", "crossroads", "new-encounters"),
                  engine="auto")[0].engine == "fast"
     assert specs(1, 2, bots=("random", "greedy"), engine="auto")[0].engine == "reference"
@@ -721,13 +723,18 @@ def test_auto_takes_the_fast_engine_where_it_covers_the_game() -> None:
 
 
 @pytest.mark.parametrize("kwargs", [
-    {"engine": "fast", "plugins": ("base", "tea-ceremony")},
     {"engine": "fast", "bots": ("random", "greedy")},
     {"engine": "quick"},
-], ids=["uncovered", "view-bot", "unknown"])
+], ids=["view-bot", "unknown"])
 def test_the_fast_engine_where_it_cannot_play_is_a_setup_error(kwargs: dict[str, Any]) -> None:
     with pytest.raises(SetupError):
         simulate(games=1, players=2, **kwargs)
+
+
+def test_the_fast_engine_for_a_plugin_without_fast_rules_is_a_setup_error(
+        slow_plugin: str) -> None:
+    with pytest.raises(SetupError, match=f"plugin '{slow_plugin}' gives no fast rules"):
+        simulate(games=1, players=2, plugins=("base", slow_plugin), engine="fast")
 
 
 def test_cli_engines_print_the_same(capsys: pytest.CaptureFixture[str]) -> None:
@@ -771,13 +778,14 @@ def test_cli_engines_write_the_same_logs(tmp_path: Path,
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--plugins", "base,tea-ceremony"], "does not cover plugins base,tea-ceremony"),
+    (["--plugins", "base,unhurried"], "does not cover plugins base,unhurried"),
     (["--bots", "random,greedy"], "not greedy"),
 ])
-def test_cli_fast_engine_where_it_cannot_play(argv: list[str], message: str,
+def test_cli_fast_engine_where_it_cannot_play(argv: list[str], message: str, slow_plugin: str,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    """--engine fast with an uncovered ruleset or a bot that needs its view: one line,
-    status 2, before any game."""
+    """--engine fast with an uncovered ruleset (``unhurried``: a plugin without fast
+    rules) or a bot that needs its view: one line, status 2, before any game."""
+    assert slow_plugin == "unhurried"
     assert main(["simulate", "--engine", "fast", "--games", "2", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: --engine fast:") and message in err
@@ -785,9 +793,11 @@ def test_cli_fast_engine_where_it_cannot_play(argv: list[str], message: str,
 
 
 def test_cli_auto_plays_fast_for_the_base_game_with_random_bots(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        slow_plugin: str) -> None:
     """The command line's default, auto: the fast simulator for base with random bots (a
-    batch, and a single game), the reference for a third-party plugin or a greedy bot."""
+    batch, and a single game), the reference for a plugin without fast rules or a greedy
+    bot."""
     import tokaido_rules.cli as cli_module
     import tokaido_rules.simulate as simulate_module
 
@@ -807,7 +817,7 @@ def test_cli_auto_plays_fast_for_the_base_game_with_random_bots(
     assert main(["simulate", "--games", "2", "--players", "2"]) == 0
     assert main(["simulate", "--players", "2"]) == 0
     assert played == ["batch", "batch", "single"]
-    assert main(["simulate", "--games", "2", "--players", "2", "--plugins", "tea-ceremony"]) == 0
+    assert main(["simulate", "--games", "2", "--players", "2", "--plugins", slow_plugin]) == 0
     assert main(["simulate", "--players", "2", "--bots", "random,greedy"]) == 0
     assert main(["simulate", "--players", "2", "--engine", "reference"]) == 0
     assert played == ["batch", "batch", "single"]

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from .fast import FastRules
     from .model import GameState, Space, Staged, Step
     from .registry import Registry
-    from .render import Note, Scene
+    from .scene import Note, Scene
     from .ruleset import Rules
 
 PROJECT = "tokaido_rules"
@@ -245,9 +245,9 @@ def tokaido_render_notes(scene: Scene) -> Sequence[Note]:
     present (secret cards included) is the plugin's to note.
 
     Called by :mod:`tokaido_rules.render` every time it draws a game or a seat's view
-    (text or SVG), with the :class:`~tokaido_rules.render.Scene` being drawn. A scene
+    (text or SVG), with the :class:`~tokaido_rules.Scene` being drawn. A scene
     holds only what the picture may show (drawing a seat's view, what that seat sees:
-    :meth:`Scene.cards <tokaido_rules.render.Scene.cards>` is ``None`` for a zone it
+    :meth:`Scene.cards <tokaido_rules.Scene.cards>` is ``None`` for a zone it
     cannot see), so a note made from it alone shows nothing hidden. Name things by their
     display names (``scene.registry.card_name(...)``), never by ids. The notes of all
     plugins are drawn in plugin order.

@@ -6,7 +6,12 @@ Chuubei-style powers or anything else) pays him 1 coin for the story.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tokaido_rules import Context, PluginInfo, Registry, Traveller, hookimpl
+
+if TYPE_CHECKING:
+    from tokaido_rules.fast import FastRules
 
 BASHO = "basho"
 
@@ -28,6 +33,14 @@ class Pilgrim:
         if ctx.state.pieces[piece].traveller == BASHO and (
                 ctx.registry.cards[card].kind == "encounter"):
             ctx.coins(piece, 1)
+
+    @hookimpl
+    def tokaido_fast_rules(self) -> FastRules | None:
+        """Basho on the fast simulator (imported only when asked, so that the reference
+        engine never loads the simulator)."""
+        from .fast_pilgrim import RULES
+
+        return RULES
 
 
 plugin = Pilgrim()

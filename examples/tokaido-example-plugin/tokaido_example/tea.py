@@ -8,7 +8,7 @@ its own score category and its own rule option.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from attrs import frozen
 
@@ -22,6 +22,9 @@ from tokaido_rules import (
     Step,
     hookimpl,
 )
+
+if TYPE_CHECKING:
+    from tokaido_rules.fast import FastRules
 
 CATEGORY = "tea"
 SERVE_ORDER = 950
@@ -78,6 +81,14 @@ class TeaCeremony:
         if p.seat is None or not state.rules.board[p.position].inn:
             return []
         return [Staged(SERVE_ORDER, Step("tea-ceremony.serve", piece))]
+
+    @hookimpl
+    def tokaido_fast_rules(self) -> FastRules | None:
+        """The tea ceremony on the fast simulator (imported only when asked, so that the
+        reference engine never loads the simulator)."""
+        from .fast_tea import RULES
+
+        return RULES
 
 
 plugin = TeaCeremony()
