@@ -595,7 +595,7 @@ class BaseGame(FastGame):
             self.score[piece][P_POWER] += 1
             self.seq += 1
         if self.hooked:
-            self._recorded_gain(piece, card)
+            self._recorded_gain(piece, card, category if points else -1)
 
     def _gain_from_deck(self, piece: int, card: int, category: int, points: int) -> None:
         """A card gained straight from its deck (the ``source`` of ``tokaido_card_gained``

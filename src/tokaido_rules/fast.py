@@ -1538,11 +1538,18 @@ class FastGame:
         new += steps
 
     # --- shared effects ------------------------------------------------------------------
-    def _recorded_gain(self, piece: int, card: int) -> None:
+    def _recorded_gain(self, piece: int, card: int, category: int = -1) -> None:
         """A card gained, for the views' records (a game class calls it as it gains a
-        card, with :attr:`_chronicle` set), then the additive plugins' reactions."""
+        card, with :attr:`_chronicle` set; ``category``: the place in the score row of
+        the points the card scored, which appeared before any bonus for it), then the
+        additive plugins' reactions."""
         book = self._chronicle
         if book is not None:
+            if category >= 0 and self.score[piece][category]:
+                bit = 1 << category
+                if not book.scored[piece] & bit:
+                    book.scored[piece] |= bit
+                    book.score_order[piece].append(category)
             V = book.tables
             book.fill(V.collection + piece)
             book.collections[piece].append(card)
@@ -1924,6 +1931,7 @@ class _Chronicle:
         "counter_order",
         "data_made",
         "data_order",
+        "data_seen",
         "decided",
         "kept",
         "last_view",
@@ -1936,7 +1944,6 @@ class _Chronicle:
         "turn",
         "values",
         "waiting",
-        "data_seen",
         "zones",
     )
 
