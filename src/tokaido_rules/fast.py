@@ -1860,8 +1860,9 @@ class ViewTables:
                 return False
             self.zone_rule.append(found[0])
             self.zone_owner.append(found[1])
-            if found[0] == OWN_RULE:
-                self.zone_seen[len(self.zone_rule) - 1] = found[2]  # type: ignore[assignment]
+            check = found[2]
+            if check is not None:  # a plugin's own rule
+                self.zone_seen[len(self.zone_rule) - 1] = check
         for name in self.data_names:
             found = self._rule_code(_data_rule(registry.data_keys, name), name)
             if found is None or found[0] == OWN_RULE:
@@ -1910,7 +1911,7 @@ def views_direct(ruleset: Ruleset, players: int) -> bool:
     return V.direct
 
 
-def present_now(entry: tuple[int, PresentIf, int], game: FastGame) -> bool:
+def _present_now(entry: tuple[int, PresentIf, int], game: FastGame) -> bool:
     """Whether the watched data key of ``entry`` (number, check, argument) is there."""
     return entry[1](game, entry[2])
 
@@ -2042,7 +2043,7 @@ class _Chronicle:
         waiting = self.waiting
         if waiting:
             for entry in waiting:
-                if present_now(entry, game):
+                if _present_now(entry, game):
                     self.note(entry[0])
             if len(self.data_order) != self.data_seen:
                 self.data_seen = len(self.data_order)
