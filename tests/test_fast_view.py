@@ -4,8 +4,9 @@ At every decision of many games played side by side with the reference engine, t
 of every seat and the public view equal the reference game's field by field, and in the
 order of every mapping (zones, their sizes, card backs, data, scores and counters): a
 view is what a bot, an observation or a client's message is made from, so it shows
-exactly what the reference view shows, no more. A ruleset whose views the builder does
-not know is viewed through the replay (``to_game()``).
+exactly what the reference view shows, no more. Every ruleset the fast simulator covers
+is viewed directly (each plugin fills its part of the view tables); one whose views the
+builder does not know is viewed through the replay (``to_game()``).
 """
 
 from __future__ import annotations
@@ -16,12 +17,22 @@ from typing import Any
 import pytest
 
 from tokaido_rules import Game, Ruleset, Setup, new_game
-from tokaido_rules.fast import FastGame, ViewableGame, _Policy
-from tokaido_rules.testing import covered_options
+from tokaido_rules.fast import FastGame, ViewableGame, _Policy, views_direct
+from tokaido_rules.testing import covered_rulesets
 from tokaido_rules.views import UnknownSeatError, View
 
 TRAVELLERS = ("chuubei", "hiroshige", "hirotada", "kinko", "mitsukuni", "sasayakko",
               "satsuki", "umegae", "yoshiyasu", "zenemon")
+COVERED = covered_rulesets()
+"""Every ruleset the fast simulator covers (plugins, options), as the differential suite
+plays them."""
+
+
+def ruleset_id(index: int) -> str:
+    ids, options = COVERED[index]
+    return "+".join(ids[1:] or ids) + ("" if not options else f"-{len(options)}options"
+                                       if len(options) > 1 else f"-{next(iter(options))}="
+                                       f"{next(iter(options.values()))}")
 
 
 def view_fields(view: View) -> dict[str, Any]:
@@ -78,34 +89,56 @@ def play_side_by_side(players: int, seed: int, *, ruleset: Ruleset | None = None
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_every_view_at_every_decision_is_the_reference_view(players: int) -> None:
-    """40 games per player count (travellers offered and given, random and seeking
+    """12 base games per player count (travellers offered and given, random and seeking
     choices, a ViewableGame and a plain FastGame that replays its decisions): every
     seat's view and the public view, at every decision."""
     decisions = 0
-    for seed in range(40):
+    for seed in range(12):
         decisions += play_side_by_side(
             players, 100 * players + seed, given=seed % 2 == 1,
             policy=("random", "seek", "eager")[seed % 3],
             kind=FastGame if seed % 4 == 3 else ViewableGame)
-    assert decisions > 40 * 50
+    assert decisions > 12 * 50
 
 
-@pytest.mark.parametrize("options", covered_options(), ids=str)
-def test_every_covered_option_value_gives_the_reference_views(options: dict[str, object]) -> None:
-    """Each value of each base option, and all changed at once, at 2 to 5 players."""
-    ruleset = Ruleset.build(["base"], options)
-    for players in (2, 3, 4, 5):
-        for seed in range(3):
-            play_side_by_side(players, seed, ruleset=ruleset, given=True,
-                              policy=("eager", "seek", "random")[seed])
+@pytest.mark.parametrize("index", sorted(
+    {i for i, (ids, _) in enumerate(COVERED) if len(ids) <= 2} | {len(COVERED) - 1}),
+    ids=ruleset_id)
+def test_every_covered_ruleset_is_viewed_directly(index: int) -> None:
+    """No covered ruleset, at any player count, is left to the replay: each plugin with
+    the base game at every option value, and the largest combination (every other
+    covered ruleset at the player count of its game below)."""
+    ids, options = COVERED[index]
+    ruleset = Ruleset.build(ids, options)
+    assert all(views_direct(ruleset, players) for players in (2, 3, 4, 5))
+
+
+@pytest.mark.parametrize("index", range(len(COVERED)), ids=ruleset_id)
+def test_every_covered_ruleset_gives_the_reference_views(index: int) -> None:
+    """One game of every covered ruleset (every plugin combination, every option value;
+    the player count turning with the index, random, seeking and eager choices, a plain
+    FastGame now and then): every seat's view and the public view, at every decision."""
+    ids, options = COVERED[index]
+    ruleset = Ruleset.build(ids, options)
+    assert views_direct(ruleset, 2 + index % 4)
+    play_side_by_side(2 + index % 4, 1000 + index, ruleset=ruleset,
+                      policy=("random", "seek", "eager")[index % 3],
+                      kind=FastGame if index % 5 == 4 else ViewableGame)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_the_bga_preset_gives_the_reference_views(players: int) -> None:
-    ruleset = Ruleset.build(["base", "bga"])
-    for seed in range(6):
-        play_side_by_side(players, seed, ruleset=ruleset, given=seed % 2 == 0,
-                          policy=("random", "seek", "eager")[seed % 3])
+def test_given_travellers_of_every_plugin_give_the_reference_views(players: int) -> None:
+    """The largest covered combination that takes given travellers, with travellers of
+    every plugin given: each traveller's power as a view shows it."""
+    ids = max((ids for ids, options in COVERED if not options and "initiation" not in ids),
+              key=len)
+    ruleset = Ruleset.build(ids)
+    travellers = sorted(ruleset.registry.travellers)
+    for seed in range(3):
+        rng = random.Random(seed)
+        setup = Setup(travellers=tuple(rng.sample(travellers, players)))
+        play_side_by_side(players, seed, ruleset=ruleset, setup=setup,
+                          policy=("random", "seek", "eager")[seed])
 
 
 def test_crafted_setups_give_the_reference_views() -> None:
@@ -200,14 +233,24 @@ def test_a_ruleset_the_builder_does_not_know_is_viewed_by_replay(
     assert len(replays) == 15  # the defaults are still built directly
 
 
-def test_nothing_reachable_from_a_direct_view_is_hidden() -> None:
+ISOLATED = sorted({index for index, (ids, options) in enumerate(COVERED)
+                   if len(ids) <= 2 and not options}
+                  | {len(COVERED) - 1})
+"""Where the isolation search runs (a walk of every object a view reaches is costly):
+each covered plugin with the base game, and the largest combination with every option
+changed."""
+
+
+@pytest.mark.parametrize("index", ISOLATED, ids=ruleset_id)
+def test_nothing_reachable_from_a_direct_view_is_hidden(index: int) -> None:
     """The object graph of the direct views (a seat's, the public one) holds no hidden
     card order, hidden data, state, game or seed (the search of test_view_isolation),
     and none of the fast game's own objects (its tables, its records, itself)."""
     from test_view_isolation import SEEDS, leaks, reachable
     from tokaido_rules.fast import _Chronicle, _Tables, _ViewTables
 
-    ruleset = Ruleset.build(["base"])
+    ids, options = COVERED[index]
+    ruleset = Ruleset.build(ids, options)
     registry = ruleset.registry
     registry.deck_census()
     registry.card_backs(())
@@ -215,13 +258,15 @@ def test_nothing_reachable_from_a_direct_view_is_hidden() -> None:
                                  if type(obj) is tuple}
     own = (FastGame, _Tables, _Chronicle, _ViewTables)
     walked = 0
-    for players, seed in zip((2, 4), SEEDS, strict=False):
+    games = zip((2, 4), SEEDS, strict=False) if ids == ("base",) and not options else [
+        (2 + index % 4, SEEDS[index % len(SEEDS)])]
+    for players, seed in games:
         game = new_game(players, seed=seed, plugins=ruleset)
         fast = ViewableGame.new(players, seed=seed, plugins=ruleset)
         rng = random.Random(seed)
         made = 0
         while True:
-            if made % 3 == 0 or game.is_over:
+            if made % 4 == 0 or game.is_over:
                 for seat in (None, made % players):
                     view = fast.view(seat)
                     assert view.zone_backs
@@ -232,8 +277,8 @@ def test_nothing_reachable_from_a_direct_view_is_hidden() -> None:
                     walked += 1
             if game.is_over:
                 break
-            index = rng.randrange(len(game.legal_actions()))
-            game = game.apply(game.legal_actions()[index])
-            fast.apply(fast.legal_actions()[index])
+            choice = rng.randrange(len(game.legal_actions()))
+            game = game.apply(game.legal_actions()[choice])
+            fast.apply(fast.legal_actions()[choice])
             made += 1
-    assert walked > 40
+    assert walked > 20

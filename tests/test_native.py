@@ -77,12 +77,15 @@ def test_the_compiled_build_is_used_and_plays_the_reference_games(built_copy: Pa
         game = fast.ViewableGame.new(4, seed=3)
         assert game.records_views and game.clone().records_views
         assert type(game.clone()) is type(game)
-        assert not fast.ViewableGame.new(3, plugins=["base", "new-encounters"]).records_views
+        crossroads = fast.ViewableGame.new(
+            4, seed=3, plugins=["base", "crossroads", "new-encounters", "good-luck"])
+        assert crossroads.records_views  # every covered ruleset is viewed directly
         choose = random.Random(3).choice
-        while not game.is_over:  # the direct views, as the reference's
-            seat = game.current_player
-            assert game.view(seat) == game.to_game().view(seat)
-            game.apply(choose(game.legal_actions()))
+        for viewed in (game, crossroads):
+            while not viewed.is_over:  # the direct views, as the reference's
+                seat = viewed.current_player
+                assert viewed.view(seat) == viewed.to_game().view(seat)
+                viewed.apply(choose(viewed.legal_actions()))
         from tokaido_rules.rl import evaluate, random_legal
         fast_figures = evaluate(random_legal(1), 6, players=3, opponents=("random",))
         reference = evaluate(random_legal(1), 6, players=3, opponents=("random",),

@@ -89,6 +89,39 @@ def test_gym_episodes_with_options_and_the_bga_preset_are_the_same() -> None:
         play_gym_pair(fast, reference, 5)
 
 
+@pytest.mark.parametrize(("plugins", "options"), [
+    (("base", "crossroads"), {}),
+    (("base", "crossroads"), {"crossroads.fortune_timing": "any_time_in_turn",
+                              "crossroads.amulet_same_turn": True,
+                              "crossroads.devotion": "dearest_card",
+                              "crossroads.optional_purchase": True}),
+    (("base", "new-encounters"), {}),
+    (("base", "crossroads", "new-encounters", "good-luck", "rare-and-precious"), {}),
+])
+def test_gym_episodes_of_crossroads_and_new_encounters_are_the_same(
+        plugins: tuple[str, ...], options: dict[str, object]) -> None:
+    """Crossroads (amulets, Devotion, a second option) and New Encounters on the fast
+    path of ``auto``: the same observations, masks, rewards and views as the reference
+    path, against random and greedy bots."""
+    auto = TokaidoGymEnv(players=3, plugins=plugins, options=options)
+    assert isinstance(auto.played, FastGame) and auto.played.records_views
+    for players, seat in ((2, 0), (4, 3)):
+        fast, reference = gym_pair(players=players, seat=seat, plugins=plugins,
+                                   options=options, opponents=("random", "greedy"))
+        for seed in range(2):
+            assert play_gym_pair(fast, reference, 17 * players + seed) > 10
+
+
+def test_aec_episodes_of_crossroads_are_the_same() -> None:
+    for plugins in (("base", "crossroads"), ("base", "crossroads", "new-encounters")):
+        fast = TokaidoAEC(players=4, plugins=plugins, engine="fast")
+        reference = TokaidoAEC(players=4, plugins=plugins, engine="reference")
+        for seed in range(2):
+            got, expected = aec_transcript(fast, seed), aec_transcript(reference, seed)
+            assert len(got) == len(expected) > 50
+            assert got == expected
+
+
 def test_a_seeded_gym_environment_draws_the_same_episodes_on_both_engines() -> None:
     """Seeded once, then reset again and again: the same games and bot seeds."""
     fast, reference = gym_pair(players=4, opponents=("random",))
@@ -208,8 +241,9 @@ def test_the_engine_argument(slow_plugin: str) -> None:
     assert isinstance(played, FastGame) and played.records_views  # ViewableGame's
     played = TokaidoAEC(players=3, plugins=("base", "bga")).played
     assert isinstance(played, FastGame) and played.records_views
-    # covered, but its views would be replays: auto plays on the reference engine
-    assert isinstance(TokaidoAEC(players=3, plugins=("base", "crossroads")).played, Game)
+    # every covered ruleset is viewed directly: auto plays it fast
+    played = TokaidoAEC(players=3, plugins=("base", "crossroads")).played
+    assert isinstance(played, FastGame) and played.records_views
     assert isinstance(TokaidoGymEnv(players=3, engine="reference").played, Game)
     assert isinstance(TokaidoGymEnv(players=3, plugins=("base", "crossroads"),
                                     engine="fast").played, FastGame)

@@ -24,21 +24,14 @@ from tokaido_rules.fast import (
     FROM_GAME,
     FROM_PIECES,
     FROM_SUPPLY,
-    HIDDEN,
-    OWN_RULE,
-    OWNER,
-    SHOWN,
     FastGame,
     FastRules,
     FastTables,
     Step,
     ViewTables,
-    _Chronicle,
-    data_visibility,
     draw_below,
     event_stream,
     shuffle,
-    zone_visibility,
 )
 
 _BUILT_FROM: str | None = None
@@ -301,6 +294,7 @@ class BaseGame(FastGame):
         "eaten",
         "encounters",
         "fam",
+        "from_deck",
         "gourmet",
         "hand",
         "meals",
@@ -317,6 +311,8 @@ class BaseGame(FastGame):
 
     B: BaseTables
     """The tables, as the base game's (the same object as ``T``)."""
+    from_deck: list[int]
+    """Per traveller, the meals gained straight from the meal deck (no inn meals)."""
 
     def _deal(self, decks: list[list[int]]) -> None:
         T = self.T
@@ -327,6 +323,7 @@ class BaseGame(FastGame):
         self.sect = [[0] * len(_PANORAMA_KINDS) for _ in range(n)]
         self.fam = [[0] * T.families for _ in range(n)]
         self.eaten = [0] * n
+        self.from_deck = [0] * n
         self.gourmet = [0] * n
         self.ncol = [0] * n
         self.nbath = [0] * n
@@ -381,6 +378,7 @@ class BaseGame(FastGame):
         new.sect = [s[:] for s in self.sect]
         new.fam = [f[:] for f in self.fam]
         new.eaten = self.eaten[:]
+        new.from_deck = self.from_deck[:]
         new.gourmet = self.gourmet[:]
         new.ncol = self.ncol[:]
         new.nbath = self.nbath[:]
@@ -598,12 +596,14 @@ class BaseGame(FastGame):
             self.score[piece][P_POWER] += 1
             self.seq += 1
         if self.hooked:
-            self._recorded_gain(piece, card)
+            self._recorded_gain(piece, card, category if points else -1)
 
     def _gain_from_deck(self, piece: int, card: int, category: int, points: int) -> None:
         """A card gained straight from its deck (the ``source`` of ``tokaido_card_gained``
-        is the deck): a meal so gained is no inn meal. A game class whose rules tell the
-        two apart overrides it."""
+        is the deck): a meal so gained is no inn meal (:attr:`from_deck`). A game class
+        whose rules tell the two apart overrides it."""
+        if self.T.kind[card] == C_MEAL:
+            self.from_deck[piece] += 1
         self._gain(piece, card, category, points)
 
     def _gain_souvenir(self, piece: int, card: int) -> None:
@@ -786,28 +786,35 @@ class BaseGame(FastGame):
                         self._award(i, card)
 
     # --- the direct views (FastGame.view) ----------------------------------------------------
+    def _view_sources(self, V: ViewTables) -> None:
+        """Where the flat state keeps the decks of the game classes (a derived class adds
+        its own, before the decks are laid out)."""
+        V.deck_sources.update({zone: (FROM_GAME, attribute)
+                               for zone, attribute in _DECK_SOURCES.items()})
+
     def _fill_view_tables(self, V: ViewTables) -> bool:
-        """The base game's zones, data keys and counters, with the explicit check of
-        what the builder knows: the zones and data keys the base game registers with the
-        visibility rules it gives them, decks the flat state keeps or unshuffled
-        supplies. Anything else: not direct (views by replay)."""
+        """The base game's zones, data keys and counters: its decks (those the flat state
+        keeps, or unshuffled supplies), the village offer, the inn's hand, the cards drawn
+        privately, the collections; the travellers offered and where each traveller ate;
+        the donations and inn meals. Only for option values the builder knows."""
+        from .content import deck_contents
+        from .rules import inn_hand_visible
+
         T = self.T  # (a game not yet dealt, for views_direct: no B yet)
         assert isinstance(T, BaseTables)
-        registry = T.ruleset.registry
         if not all(value in _VIEW_OPTIONS.get(name, (value,))
                    for name, value in T.ruleset.options.items()):
             return False
-        if not set(registry.data_keys) <= _VIEW_DATA:
-            return False
-        known_zones = {*(spec.zone for spec in registry.decks.values()), _VILLAGE,
-                       _INN_HAND, _DRAWN, "core.collection", "core.secret"}
-        if not set(registry.zones) <= known_zones:
-            return False
+        self._view_sources(V)
+        V.known_zones.update(deck_contents(), (_VILLAGE, _INN_HAND, _DRAWN),
+                             V.deck_sources)
+        V.known_data.update(_VIEW_DATA)
+        V.own_rules[inn_hand_visible] = _inn_hand_seen
         supply_of = [-1] * len(T.names)
         for zone, cards, shuffled in T.decks:
-            attribute = _DECK_SOURCES.get(zone)
-            if attribute is not None:
-                V.add_zone(zone, FROM_GAME, attribute)
+            source = V.deck_sources.get(zone)
+            if source is not None:
+                V.add_zone(zone, *source)
             elif shuffled:
                 return False  # a shuffled deck the flat state does not keep
             else:
@@ -829,33 +836,12 @@ class BaseGame(FastGame):
         V.collection = len(V.zone_names)
         for i in range(T.pieces):
             V.add_zone(f"core.collection.{i}", FROM_COLLECTION, i)
-        for name in V.zone_names:
-            found = _rule_code(zone_visibility(registry, name))
-            if found is None:
-                return False
-            V.zone_rule.append(found[0])
-            V.zone_owner.append(found[1])
-        V.categories = _CATEGORIES
-        V.counters = _COUNTERS
-        V.counted = ["don", "eaten"]
-        V.data_counter = 1  # a first meal: where it was eaten, a data key
-        offer_keys = tuple(f"base.offer.{i}" for i in range(T.players))
-        meal_keys = tuple(f"base.meal_at.{i}" for i in range(T.pieces))
-        rules_owners: list[tuple[list[int], list[int]]] = []
-        keys: tuple[str, ...]
-        for keys in (offer_keys, meal_keys):
-            rules: list[int] = []
-            owners: list[int] = []
-            for key in keys:
-                found = _rule_code(data_visibility(registry, key))
-                if found is None or found[0] == OWN_RULE:
-                    return False
-                rules.append(found[0])
-                owners.append(found[1])
-            rules_owners.append((rules, owners))
-        V.extra = {"offer_keys": offer_keys, "meal_keys": meal_keys,
-                   "offer_rule": rules_owners[0][0], "offer_owner": rules_owners[0][1],
-                   "meal_rule": rules_owners[1][0], "meal_owner": rules_owners[1][1]}
+        V.add_counter(_DONATION, _donation)
+        V.add_counter(_INN_MEALS, _inn_meals)
+        for seat in range(T.players):
+            V.add_data(f"base.offer.{seat}", _offer, seat, _offered)
+        for i in range(T.pieces):
+            V.add_data(f"base.meal_at.{i}", _meal_at, i, _has_eaten)
         order: list[int] = []  # the panorama types in the order of the supply (the plugin's)
         for code in V.supplies:
             for card in V.supplies[code]:
@@ -870,50 +856,57 @@ class BaseGame(FastGame):
         choice's options."""
         return True
 
-    def _counter(self, piece: int, k: int) -> int:
-        return self.don[piece] if k == 0 else self.eaten[piece].bit_count()
-
-    def _zone_seen(self, code: int, seat: int | None) -> bool:
-        """The inn's meal hand: seen from one's arrival at its inn."""
-        hand_at = self._hand_inn()
-        if hand_at < 0:
-            return False
-        pos = self.pos
-        if seat is None:
-            return all(pos[s] == hand_at for s in range(self.T.players))
-        return pos[seat] == hand_at
-
-    def _view_data(self, V: ViewTables, book: _Chronicle, seat: int | None,
-                   data: dict[str, Any], asked: dict[str, Any]) -> None:
-        """The travellers offered to each seat, and where each traveller ate."""
-        extra = V.extra
-        if self.offers:
-            traveller_names = self.T.traveller_names
-            offer_rule, offer_owner, offer_keys = (
-                extra["offer_rule"], extra["offer_owner"], extra["offer_keys"])
-            for i, offer in enumerate(self.offers):
-                rule = offer_rule[i]
-                if rule == SHOWN or (rule == OWNER and seat is not None
-                                     and self.seat[offer_owner[i]] == seat):
-                    value = (traveller_names[offer[0]], traveller_names[offer[1]])
-                    (data if rule == SHOWN else asked)[offer_keys[i]] = value
-        meal_rule, meal_owner, meal_keys = (
-            extra["meal_rule"], extra["meal_owner"], extra["meal_keys"])
-        for i in book.data_order:
-            rule = meal_rule[i]
-            if rule == SHOWN:
-                data[meal_keys[i]] = self.ate[i]
-            elif rule == OWNER and seat is not None and self.seat[meal_owner[i]] == seat:
-                asked[meal_keys[i]] = self.ate[i]
-
     def _step_values(self, V: ViewTables, step: Step) -> dict[str, Any]:
-        kind, _, _, data = step
-        if K_SHOKUNIN <= kind <= K_ANNAIBITO:
-            return {"card": self.T.names[data]}
-        if kind == D_PANO:
+        if step[0] == D_PANO:
+            data = step[3]
             return {"options": tuple(_PANORAMA_KINDS[k] for k in V.extra["options_order"]
                                      if data >> k & 1)}
-        return {}
+        return FastGame._step_values(self, V, step)
+
+
+def _inn_hand_seen(game: FastGame, seat: int | None) -> bool:
+    """The inn's meal hand: seen from one's arrival at its inn (``inn_hand_visible``;
+    ``None``: by every seat)."""
+    assert isinstance(game, BaseGame)
+    hand_at = game._hand_inn()
+    if hand_at < 0:
+        return False
+    pos = game.pos
+    if seat is None:
+        return all(pos[s] == hand_at for s in range(game.T.players))
+    return pos[seat] == hand_at
+
+
+def _donation(game: FastGame, book: Any, piece: int) -> int:
+    assert isinstance(game, BaseGame)
+    return game.don[piece]
+
+
+def _inn_meals(game: FastGame, book: Any, piece: int) -> int:
+    """The meals eaten at an inn: every meal but those gained straight from the deck."""
+    assert isinstance(game, BaseGame)
+    return game.eaten[piece].bit_count() - game.from_deck[piece]
+
+
+def _offer(game: FastGame, book: Any, seat: int) -> tuple[str, ...]:
+    assert isinstance(game, BaseGame)
+    names = game.T.traveller_names
+    return tuple(names[t] for t in game.offers[seat])
+
+
+def _offered(game: FastGame, seat: int) -> bool:
+    assert isinstance(game, BaseGame)
+    return len(game.offers) > seat
+
+
+def _meal_at(game: FastGame, book: Any, piece: int) -> int:
+    assert isinstance(game, BaseGame)
+    return game.ate[piece]
+
+
+def _has_eaten(game: FastGame, piece: int) -> bool:
+    assert isinstance(game, BaseGame)
+    return game.ate[piece] >= 0
 
 
 _VIEW_OPTIONS: dict[str, tuple[object, ...]] = dict(_OPTIONS)
@@ -924,24 +917,8 @@ _DECK_SOURCES = {_SOUVENIRS: "souvenirs", _MEALS: "meals", _HOT_SPRINGS: "spring
                  _ENCOUNTERS: "encounters"}
 """The shuffled decks, by zone, and the list of the flat state that holds each."""
 _VILLAGE, _INN_HAND, _DRAWN = "base.village", "base.inn_hand", "base.drawn"
-_COUNTERS = ("base.donation", "base.inn_meals")
-"""The counters of a traveller, in the order of the records' counter order."""
-
-
-def _rule_code(resolved: object) -> tuple[int, int] | None:
-    """A resolved visibility (:func:`~tokaido_rules.fast.zone_visibility`) as (rule
-    code, owning piece); ``None`` for a rule the builder does not know."""
-    from .rules import inn_hand_visible
-
-    if resolved is True:
-        return SHOWN, -1
-    if resolved is False:
-        return HIDDEN, -1
-    if type(resolved) is int:
-        return OWNER, resolved
-    if resolved is inn_hand_visible:
-        return OWN_RULE, -1
-    return None
+_DONATION, _INN_MEALS = "base.donation", "base.inn_meals"
+"""The counters of a traveller."""
 
 
 RULES = FastRules(

@@ -42,9 +42,11 @@ from tokaido_rules import Action, IllegalActionError, Move, Ruleset, StaleAction
 from tokaido_rules.fast import (
     D_MOVE,
     DECISION,
+    FROM_PIECES,
     FastGame,
     FastRules,
     Step,
+    ViewTables,
     draw_below,
     event_stream,
 )
@@ -187,8 +189,7 @@ class CrossroadsGame(BaseGame):
     devo: list[int]
     """Per traveller, the turn in which Devotion is on (-1: none)."""
     xc: list[list[int]]
-    """Per traveller: souvenirs, legendary objects, cherry trees, scrolls (Shodo, Emaki),
-    meals gained away from an inn (they are no inn meals, for Fasting)."""
+    """Per traveller: souvenirs, legendary objects, cherry trees, scrolls (Shodo, Emaki)."""
     calli: list[list[int]]
     """Per traveller, its calligraphy cards."""
 
@@ -204,7 +205,7 @@ class CrossroadsGame(BaseGame):
         self.held = [[] for _ in range(n)]
         self.acq = [{} for _ in range(n)]
         self.devo = [-1] * n
-        self.xc = [[0, 0, 0, 0, 0] for _ in range(n)]
+        self.xc = [[0, 0, 0, 0] for _ in range(n)]
         self.calli = [[] for _ in range(n)]
 
     def legal_actions(self) -> tuple[Action, ...]:
@@ -259,8 +260,8 @@ class CrossroadsGame(BaseGame):
         """A card gained from its deck: a meal so gained is no inn meal (no Nampo bonus;
         counted for Fasting as eaten away from an inn)."""
         if self.T.kind[card] == C_MEAL:
+            self.from_deck[piece] += 1
             BaseGame._gain(self, piece, card, category, points)
-            self.xc[piece][4] += 1
         else:
             self._gain(piece, card, category, points)
 
@@ -517,6 +518,9 @@ class CrossroadsGame(BaseGame):
             self.don[piece] += coins + from_bank
             self.score[piece][P_DON] += coins + from_bank
             self.seq += 2
+            book = self._chronicle
+            if book is not None:  # scored before the cards paid for: the views' order
+                book.notice(self, piece)
 
     def _take_amulet(self, piece: int, amulet: int) -> None:
         """An amulet from the pile into the traveller's hand (its events counted)."""
@@ -706,7 +710,85 @@ class CrossroadsGame(BaseGame):
             return 6 if from_last == 0 else 4 if from_last == 1 else 2
         if rule == 4:  # Perfection
             return 2 * self.nach[piece] + len(self.calli[piece])
-        return 3 * max(0, 4 - bin(self.eaten[piece]).count("1") + xc[4])  # Fasting: inn meals
+        return 3 * max(0, 4 - bin(self.eaten[piece]).count("1")
+                       + self.from_deck[piece])  # Fasting: inn meals
+
+
+    # --- the direct views (FastGame.view) --------------------------------------------------
+    def _view_sources(self, V: ViewTables) -> None:
+        BaseGame._view_sources(self, V)
+        V.deck_sources.update({zone: (FROM_PIECES, ("piles", x))
+                               for x, zone in enumerate(_CROSS_PILES)})
+
+    def _fill_view_tables(self, V: ViewTables) -> bool:
+        """Crossroads' part: its piles (kept by the flat state), the amulets each traveller
+        holds (its secret zone), who looks through the amulet pile; when each traveller
+        took its amulets, and the turn of Devotion."""
+        from .amulets import ACQUIRED, DEVOTION_ACTIVE, amulet_pile_visible
+
+        if not BaseGame._fill_view_tables(self, V):
+            return False
+        pieces = self.T.pieces
+        secret = len(V.zone_names)
+        for i in range(pieces):
+            V.add_zone(f"core.secret.{i}", FROM_PIECES, ("held", i))
+        V.watched_pieces.append(("held", secret))
+        V.own_rules[amulet_pile_visible] = _amulet_pile_seen
+        V.known_data.update((ACQUIRED + ".", DEVOTION_ACTIVE + "."))
+        for i in range(pieces):
+            V.add_data(f"{ACQUIRED}.{i}", _amulet_turns, i, _took_amulets)
+        for i in range(pieces):
+            V.add_data(f"{DEVOTION_ACTIVE}.{i}", _devotion, i, _devoted)
+        return True
+
+    def _step_values(self, V: ViewTables, step: Step) -> dict[str, Any]:
+        kind, _, _, data = step
+        if kind == K_CHOOSE_OPTION:
+            return {"base": _OPTION_NAMES[data]}
+        if kind == D_OPTION:
+            base = data >> 1
+            return {"options": (_OPTION_NAMES[base], _OPTION_NAMES[_CROSS_OPTION[base]]),
+                    "both": bool(data & 1)}
+        if kind == D_SECOND:
+            return {"option": _OPTION_NAMES[data]}
+        return BaseGame._step_values(self, V, step)
+
+
+def _amulet_pile_seen(game: FastGame, seat: int | None) -> bool:
+    """The amulet pile: seen by the seat choosing an amulet (``amulet_pile_visible``;
+    ``None``: by every seat, which never happens, one seat choosing)."""
+    agenda = game.agenda
+    if not agenda or agenda[0][0] != D_TAKE_AMULET:
+        return False
+    if seat is None:
+        return game.T.players == 1
+    return agenda[0][2] == seat
+
+
+def _amulet_turns(game: FastGame, book: Any, piece: int) -> Any:
+    """The turn in which the traveller took each of its amulets, by amulet."""
+    from tokaido_rules import FrozenMap
+
+    assert isinstance(game, CrossroadsGame)
+    names = game.T.names
+    return FrozenMap({names[a]: turn for a, turn in game.acq[piece].items()})
+
+
+def _took_amulets(game: FastGame, piece: int) -> bool:
+    assert isinstance(game, CrossroadsGame)
+    return bool(game.acq[piece])
+
+
+def _devotion(game: FastGame, book: Any, piece: int) -> int | None:
+    """The turn in which Devotion is on (``None``: spent on a purchase)."""
+    assert isinstance(game, CrossroadsGame)
+    turn = game.devo[piece]
+    return None if turn < 0 else turn
+
+
+def _devoted(game: FastGame, piece: int) -> bool:
+    assert isinstance(game, CrossroadsGame)
+    return game.devo[piece] >= 0
 
 
 _CrossroadsGame = CrossroadsGame  # the name the Crossroads tests know
@@ -715,7 +797,7 @@ RULES = FastRules(
     game=CrossroadsGame, tables=CrossroadsTables, kinds=_KINDS,
     automatic={D_OPTION: 1, D_JIROCHO: 1}, card_kinds=_CARD_KINDS,
     powers={name: 10 + i for i, name in enumerate(_CROSS_TRAVELLERS)},
-    categories=_CROSS_CATEGORIES, options=_OPTIONS)
+    categories=_CROSS_CATEGORIES, options=_OPTIONS, views=True)
 """Crossroads' fast rules (what its ``tokaido_fast_rules`` returns)."""
 
 

@@ -25,6 +25,9 @@ _PROMOS = ("itamae", "kitoushi", "saru", "takuhatsuso")
 E_ITAMAE, E_KITOUSHI, E_SARU, E_TAKUHATSUSO = range(len(_PROMOS))
 PAY_PROMO, KITOUSHI = "new-encounters.pay", "new-encounters.kitoushi"
 TAKUHATSUSO_POINTS = 4
+_DRAWN = "base.drawn"
+"""The base game's zones of the cards a traveller draws privately (Itamae's meal passes
+through one: a zone, once made, stays in the views)."""
 _EFFECT = "new-encounters.effect"
 _ITAMAE, _TAKUHATSUSO, _KITOUSHI = (
     "new-encounters.itamae_choice", "new-encounters.takuhatsuso_choice",
@@ -108,6 +111,7 @@ class NewEncountersRules(FastRules):
             return
         meal = game.meals.pop(0)
         game.seq += 1  # drawn privately
+        game._note_zone(f"{_DRAWN}.{piece}")
         if game.eaten[piece] >> meal & 1:
             game.meals.append(meal)
             game.seq += 1
@@ -116,7 +120,7 @@ class NewEncountersRules(FastRules):
 
 
 RULES = NewEncountersRules(steps=(_EFFECT,), decisions=(_ITAMAE, _TAKUHATSUSO, _KITOUSHI),
-                           effects={_EFFECT: _EFFECT})
+                           effects={_EFFECT: _EFFECT}, views=True)
 """New Encounters' fast rules (what its ``tokaido_fast_rules`` returns)."""
 
 

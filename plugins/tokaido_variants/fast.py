@@ -68,14 +68,16 @@ def _no_rules(**facts: Any) -> FastRules:
     return FastRules(**facts)
 
 
-INITIATION = InitiationRules(steps=("initiation.start",), seams=("setup",), setup_order=100)
+INITIATION = InitiationRules(steps=("initiation.start",), seams=("setup",), setup_order=100,
+                             views=True)
 PREPARATIONS = PreparationsRules(steps=("preparations.adjust",), seams=("setup",),
-                                 setup_order=150)
-RETURN_JOURNEY = _no_rules()
-GASTRONOMY = _no_rules()
+                                 setup_order=150, views=True)
+RETURN_JOURNEY = _no_rules(views=True)
+GASTRONOMY = _no_rules(views=True)
 BGA = _no_rules(views=True)
 """The ``bga`` preset's fast rules: nothing of its own (its option values are the base
-game's), and nothing the direct views do not know."""
+game's). None of these variants shows anything of its own in a view (no zone, data key
+or counter; their steps carry no values), so the direct views know them as they are."""
 
 
 if not __name__.endswith("_compiled"):  # not in the compiled copy itself

@@ -18,8 +18,17 @@ from tokaido_crossroads.fast import (
     X_LEGENDARY,
     CrossroadsGame,
 )
-from tokaido_rules import Action
-from tokaido_rules.fast import FastGame, FastRules, FastTables, Step, draw_below, event_stream
+from tokaido_rules import Action, FrozenMap
+from tokaido_rules.fast import (
+    FROM_RECORD,
+    FastGame,
+    FastRules,
+    FastTables,
+    Step,
+    ViewTables,
+    draw_below,
+    event_stream,
+)
 
 _BUILT_FROM: str | None = None
 """In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
@@ -28,6 +37,8 @@ this module it was compiled from; ``None`` in the source itself."""
 _RARE_ORDER = (X_BATH, X_LEGENDARY, X_CHERRY, X_AMULET, X_CALLIGRAPHY)
 """The order in which Rare & Precious thins the piles (``PILES``)."""
 _BUY = "good-luck.buy"
+_BOX, _IN_PLAY = "rare-and-precious.box", "rare-and-precious.in_play"
+"""Rare & Precious' zone of the cards out of play, and its data key of the cards in play."""
 
 
 class RareAndPreciousRules(FastRules):
@@ -38,12 +49,33 @@ class RareAndPreciousRules(FastRules):
         (``run_remove``), then the cards in play are noted."""
         assert isinstance(game, CrossroadsGame)
         keep = 4 if game.T.players <= 3 else 5
+        box = None
         for x in _RARE_ORDER:
             pile = game.piles[x]
             while len(pile) > keep:
-                pile.remove(pile[draw_below(event_stream(game.seed, game.seq), 0, len(pile))])
+                card = pile[draw_below(event_stream(game.seed, game.seq), 0, len(pile))]
+                pile.remove(card)
                 game.seq += 1
+                if game.records_views:  # the box, which only the records hold
+                    if box is None:
+                        box = game._recorded_zone(_BOX)
+                    assert box is not None
+                    box.append(card)
         game.seq += 1
+        if game.records_views:
+            names = game.T.names
+            game._note_data(_IN_PLAY, FrozenMap({
+                "amulets": tuple(sorted(names[c] for c in game.piles[X_AMULET])),
+                "calligraphy": tuple(sorted(names[c] for c in game.piles[X_CALLIGRAPHY]))}))
+
+    def fill_view(self, game: FastGame, V: ViewTables) -> bool:
+        """The box of the cards out of play (its cards are recorded at the deal), and
+        the public list of the amulets and calligraphy cards in play (recorded then)."""
+        V.add_zone(_BOX, FROM_RECORD, None)
+        V.known_zones.add(_BOX)
+        V.add_data(_IN_PLAY, None)
+        V.known_data.add(_IN_PLAY)
+        return True
 
 
 class _LuckKinds:
@@ -85,9 +117,9 @@ class GoodLuckRules(FastRules):
                                                      len(pile))])
 
 
-RARE_AND_PRECIOUS = RareAndPreciousRules(seams=("deal",))
+RARE_AND_PRECIOUS = RareAndPreciousRules(seams=("deal",), views=True)
 GOOD_LUCK = GoodLuckRules(steps=("good-luck.offer",), decisions=(_BUY,), seams=("setup",),
-                          setup_order=200)
+                          setup_order=200, views=True)
 
 
 if not __name__.endswith("_compiled"):  # not in the compiled copy itself

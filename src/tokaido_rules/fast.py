@@ -76,14 +76,13 @@ from .events import Action, Move, field_names
 from .frozen import EMPTY, FrozenMap
 from .log import dump_log
 from .model import Piece
-from .registry import Registry
 from .ruleset import Ruleset, Setup
 from .views import UnknownSeatError, View, _hidden_backs
 
 __all__ = ["DifferentialReport", "FastGame", "FastRules", "FastTables", "NotCoveredError",
-           "ViewTables", "ViewableGame", "compare", "compiled", "covers", "data_visibility",
-           "differential", "draw_below", "event_stream", "shuffle", "take_compiled",
-           "views_direct", "why_not_covered", "zone_visibility"]
+           "ViewTables", "ViewableGame", "compare", "compiled", "covers", "differential",
+           "draw_below", "event_stream", "shuffle", "take_compiled", "views_direct",
+           "why_not_covered"]
 
 _BUILT_FROM: str | None = None
 """In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
@@ -157,8 +156,11 @@ class FastRules:
       (a preset plugin's values are checked by the option's owner);
     - ``setup_order``: where its ``setup`` seam comes among the others' (the order of
       its reference setup steps: the travellers' offer is at 100);
-    - ``views``: whether the direct views (:meth:`FastGame.view`) know its content (its
-      game class or tables build them: :meth:`FastGame._view_tables`).
+    - ``views``: whether the direct views (:meth:`FastGame.view`) know its content: its
+      game class fills its part of the view tables (:meth:`FastGame._fill_view_tables`),
+      an additive plugin in :meth:`fill_view` (nothing, for a plugin that adds no zone,
+      data key or counter), and a step of its own has the values :meth:`step_values`
+      gives (see :meth:`FastGame._view_tables`).
     """
 
     def __init__(self, *, game: type[FastGame] | None = None,
@@ -233,6 +235,22 @@ class FastRules:
         """Carry out ``action``, the answer to one of the plugin's own decisions (its
         event is counted)."""
         raise AssertionError(f"no decision of kind {step[0]}")
+
+    # --- the direct views of an additive plugin (with ``views``) ---------------------------
+    def fill_view(self, game: FastGame, V: ViewTables) -> bool:
+        """Add the plugin's zones, data keys and counters to ``V`` (:meth:`ViewTables.add_zone`,
+        :meth:`~ViewTables.add_data`, :meth:`~ViewTables.add_counter`, the names in
+        :attr:`~ViewTables.known_zones` and :attr:`~ViewTables.known_data`, the checks of
+        its own visibility functions in :attr:`~ViewTables.own_rules`), after the game
+        classes' part; whether the views can be built directly. ``game`` is a game of
+        the ruleset's game class, perhaps not yet dealt. Nothing here by default: a
+        plugin that shows nothing of its own."""
+        return True
+
+    def step_values(self, game: FastGame, V: ViewTables, step: Step) -> dict[str, Any]:
+        """The values (``Step.data``) of the reference step of one of the plugin's own
+        steps (none by default; a card's effect names its card without it)."""
+        return {}
 
 
 SEAMS = ("deal", "setup", "arrival", "gained", "end_steps")
@@ -929,46 +947,72 @@ class FastGame:
     # ViewableGame's games keep those as they play; a plain game has one replay its
     # decisions (a recording game of its own, brought up to date at each view: the cost of
     # a fast apply per decision, paid only by games that are viewed). What is where in the
-    # flat state (which zones, counters and data keys a ruleset has) is the game class's
-    # to say (_view_tables and the methods after it).
+    # flat state (which zones, counters and data keys a ruleset has) is each plugin's to
+    # say: the game classes' _fill_view_tables, the additive plugins' FastRules.fill_view.
 
     def _view_tables(self) -> ViewTables:
         """The tables of the direct view of this game's ruleset and player count, made
-        once (``direct`` false: the views replay). The game class that knows its
-        ruleset's views fills them (:meth:`_fill_view_tables`), if every plugin's fast
-        rules say the views know its content."""
+        once (``direct`` false: the views replay). If every plugin's fast rules say the
+        views know its content, the game classes fill them (:meth:`_fill_view_tables`),
+        then each additive plugin (:meth:`FastRules.fill_view`), and the kernel checks
+        what they filled (:meth:`ViewTables.finish`)."""
         T = self.T
         V = ViewTables(T)
         T.view_tables = V
         if T.views:
-            V.direct = self._fill_view_tables(V)
+            V.effects = frozenset(k for k in T.effect if k >= 0)
+            V.categories = tuple(sorted(T.category_index, key=T.category_index.__getitem__))
+            V.direct = (self._fill_view_tables(V)
+                        and all(r.fill_view(self, V) for _, r in T.rules if r.game is None)
+                        and V.finish())
         return V
 
     def _fill_view_tables(self, V: ViewTables) -> bool:
-        """Fill ``V`` for this ruleset; whether its views can be built directly."""
-        return False
-
-    def _counter(self, piece: int, k: int) -> int:
-        """The value of counter ``k`` (of ``V.counters``) of ``piece``."""
-        raise AssertionError(f"no counter {k}")
-
-    def _watch(self, book: _Chronicle, piece: int) -> None:
-        """Record in ``book`` what first appeared for ``piece`` (every piece: -1): the
-        zones the game class fills and the data keys that appear (its part of
-        :meth:`_Chronicle.notice`)."""
-
-    def _view_data(self, V: ViewTables, book: _Chronicle, seat: int | None,
-                   data: dict[str, Any], asked: dict[str, Any]) -> None:
-        """The data keys of a view: those every seat sees into ``data``, those only
-        ``seat`` sees into ``asked`` (in the reference state's order)."""
-
-    def _zone_seen(self, code: int, seat: int | None) -> bool:
-        """Whether ``seat`` sees zone ``code`` whose rule the game class decides."""
+        """Fill ``V`` with the game classes' part (zones, data keys, counters); whether
+        they know this ruleset's views."""
         return False
 
     def _step_values(self, V: ViewTables, step: Step) -> dict[str, Any]:
-        """The values of the reference step of ``step``."""
+        """The values of the reference step of ``step``: a card's effect names the card;
+        an additive plugin's step, what its fast rules say (a game class overrides it for
+        its own kinds)."""
+        kind = step[0]
+        if kind in V.effects:
+            return {"card": self.T.names[step[3]]}
+        rules = self.T.additive.get(kind)
+        if rules is not None:
+            return rules.step_values(self, V, step)
         return {}
+
+    def _note_zone(self, name: str) -> None:
+        """Zone ``name`` holds cards now, if only for a moment (a recording game notes it:
+        a zone, once made, stays among the state's zones); nothing for a plain game."""
+        book = self._chronicle
+        if book is not None:
+            book.fill(book.tables.zone_index[name])
+
+    def _note_data(self, name: str, value: Any = None) -> None:
+        """Data key ``name`` is set (a recording game notes it, with ``value`` if its
+        view part reads none from the flat state); nothing for a plain game."""
+        book = self._chronicle
+        if book is not None:
+            code = book.tables.data_index[name]
+            book.note(code)
+            if book.tables.data_value[code] is None:
+                book.values[code] = value
+
+    def _recorded_zone(self, name: str) -> list[int] | None:
+        """The cards of zone ``name``, which only the records hold (``FROM_RECORD``), to
+        change in place (it is noted as filled); ``None`` for a plain game."""
+        book = self._chronicle
+        if book is None:
+            return None
+        code = book.tables.zone_index[name]
+        book.fill(code)
+        cards = book.kept.get(code)
+        if cards is None:
+            cards = book.kept[code] = []
+        return cards
 
     def _chronicle_now(self) -> _Chronicle:
         """The records of this game's history up to now (see :class:`ViewableGame`)."""
@@ -1018,8 +1062,8 @@ class FastGame:
                 continue
             if rule == OWNER:
                 seen = seat is not None and self.seat[owner] == seat
-            else:  # a rule of the game class's own
-                seen = self._zone_seen(code, seat)
+            else:  # a rule of a plugin's own
+                seen = V.zone_seen[code](self, seat)
             if seen:
                 asked_shown[name] = content
             else:
@@ -1028,9 +1072,21 @@ class FastGame:
         hidden.update(asked_hidden)
         data: dict[str, Any] = {}
         asked_data: dict[str, Any] = {}
-        self._view_data(V, book, seat, data, asked_data)
-        if asked_data:
-            data.update(asked_data)
+        if book.data_order:
+            data_rule, data_owner, data_value = V.data_rule, V.data_owner, V.data_value
+            for code in book.data_order:
+                rule = data_rule[code]
+                if rule == SHOWN:
+                    into = data
+                elif rule == OWNER and seat is not None and self.seat[data_owner[code]] == seat:
+                    into = asked_data
+                else:
+                    continue
+                value = data_value[code]
+                into[V.data_names[code]] = (book.values[code] if value is None
+                                            else value(self, book, V.data_argument[code]))
+            if asked_data:
+                data.update(asked_data)
         step = self._step
         current = None if step is None else V.steps.get(step) or V.step(self, step)
         player = None if step is None else step[2]
@@ -1062,7 +1118,7 @@ class FastGame:
             own = self.score[i]
             counters: dict[str, int] = {}
             for k in book.counter_order[i]:
-                counters[V.counters[k]] = self._counter(i, k)
+                counters[V.counters[k]] = V.counter_value[k](self, book, i)
             trav = self.trav[i]
             piece = _new(Piece)
             _set(piece, "__dict__", {
@@ -1086,8 +1142,10 @@ class FastGame:
                 cards = getattr(self, attribute)[piece_]
             elif how == FROM_COLLECTION:
                 cards = book.collections[where]
-            else:
+            elif how == FROM_SUPPLY:
                 cards = book.supplies[where]
+            else:
+                cards = book.kept.get(code, ())
             codes = tuple(cards)
             kept = named.get(code)
             if kept is not None and kept[0] == codes:
@@ -1481,11 +1539,18 @@ class FastGame:
         new += steps
 
     # --- shared effects ------------------------------------------------------------------
-    def _recorded_gain(self, piece: int, card: int) -> None:
+    def _recorded_gain(self, piece: int, card: int, category: int = -1) -> None:
         """A card gained, for the views' records (a game class calls it as it gains a
-        card, with :attr:`_chronicle` set), then the additive plugins' reactions."""
+        card, with :attr:`_chronicle` set; ``category``: the place in the score row of
+        the points the card scored, which appeared before any bonus for it), then the
+        additive plugins' reactions."""
         book = self._chronicle
         if book is not None:
+            if category >= 0 and self.score[piece][category]:
+                bit = 1 << category
+                if not book.scored[piece] & bit:
+                    book.scored[piece] |= bit
+                    book.score_order[piece].append(category)
             V = book.tables
             book.fill(V.collection + piece)
             book.collections[piece].append(card)
@@ -1661,28 +1726,54 @@ def compare(game: Game, fast: FastGame, choose: Callable[[tuple[Action, ...]], i
 # (FastGame.view; the builder itself is FastGame._direct_view)
 
 # Where a zone's cards are (ViewTables.source) and who sees them (ViewTables.zone_rule).
-FROM_GAME, FROM_PIECES, FROM_COLLECTION, FROM_SUPPLY = range(4)
+FROM_GAME, FROM_PIECES, FROM_COLLECTION, FROM_SUPPLY, FROM_RECORD = range(5)
 HIDDEN, SHOWN, OWNER, OWN_RULE = range(4)
 
 _new = object.__new__
 _set = object.__setattr__
 
+ValueOf = Callable[["FastGame", Any, int], Any]
+"""What reads a data value or a counter of the flat state: ``(game, records, argument)``
+(the records: :class:`_Chronicle`; the argument: the piece, or whatever was given)."""
+PresentIf = Callable[["FastGame", int], bool]
+"""Whether a data key has appeared (it stays once it has): ``(game, argument)``."""
+SeenBy = Callable[["FastGame", "int | None"], bool]
+"""Whether a seat (``None``: every seat) sees a zone whose rule is a plugin's own."""
+
 
 class ViewTables:
     """What the direct view of one ruleset and player count reads: every zone the game
     can have, numbered (the decks first, in the order the setup makes them), where its
-    cards are and who may see them; the score categories and counters; the reference
-    step of each step. ``direct`` is false where the game class does not know the
-    ruleset's views (:meth:`FastGame._fill_view_tables`): :meth:`FastGame.view` replays
-    then. The game class fills it."""
+    cards are and who may see them; the data keys and counters, how to read them and
+    when they appear; the reference step of each step. The plugins fill it, each its own
+    part (the game classes' :meth:`FastGame._fill_view_tables`, the additive plugins'
+    :meth:`FastRules.fill_view`), and the kernel resolves the visibility rules and checks
+    that every zone and data key the ruleset registers is known
+    (:meth:`FastGame._view_tables`); ``direct`` is false otherwise, and
+    :meth:`FastGame.view` replays then."""
 
     def __init__(self, T: FastTables) -> None:
         self.T = T
         self.direct = False
         self.zone_names: list[str] = []
+        self.zone_index: dict[str, int] = {}
         self.source: list[tuple[int, Any]] = []
         self.zone_rule: list[int] = []
         self.zone_owner: list[int] = []
+        self.zone_seen: dict[int, SeenBy] = {}
+        """By zone number, the check of a zone whose rule is a plugin's own."""
+        self.own_rules: dict[Any, SeenBy] = {}
+        """A plugin's visibility functions (those it registers with a zone), each with
+        the check that answers it from the flat state."""
+        self.deck_sources: dict[str, tuple[int, Any]] = {}
+        """Where the flat state keeps a deck's cards, by zone (a game class says, before
+        the decks are laid out); a deck not among them is a supply, unshuffled, whose
+        cards the records follow."""
+        self.known_zones: set[str] = {"core.collection", "core.secret"}
+        """The zones (and zone families) whose content the plugins' view parts know: the
+        ruleset must register no other."""
+        self.known_data: set[str] = set()
+        """The data keys (prefixes, as registered) the plugins' view parts know."""
         self.deck_codes: tuple[int, ...] = ()
         self.supplies: dict[int, list[int]] = {}
         """The cards of each deck the flat state does not keep (unshuffled supplies), at
@@ -1692,23 +1783,57 @@ class ViewTables:
         self.collection = -1
         """The zone number of ``core.collection.0`` (that of piece ``i``: plus ``i``)."""
         self.categories: tuple[str, ...] = ()
-        self.counters: tuple[str, ...] = ()
+        self.counters: list[str] = []
+        self.counter_value: list[ValueOf] = []
+        """Per counter, what reads it for a piece; a counter appears when it is first
+        not 0."""
         self.watched: list[tuple[str, int]] = []
         """Zones of the game class's lists (attribute, zone number): filled when not empty."""
         self.watched_pieces: list[tuple[str, int]] = []
         """Zones of the game class's lists per piece (attribute, zone number of piece 0)."""
-        self.counted: list[str] = []
-        """Per counter, the game class's list per piece whose non-zero value shows it."""
-        self.data_counter = -1
-        """The counter whose first appearance for a piece also makes a data key of it."""
+        self.data_names: list[str] = []
+        self.data_index: dict[str, int] = {}
+        self.data_value: list[ValueOf | None] = []
+        """Per data key, what reads its value (``None``: the value recorded when the key
+        was noted, :meth:`FastGame._note_data`), and its argument."""
+        self.data_argument: list[int] = []
+        self.data_rule: list[int] = []
+        self.data_owner: list[int] = []
+        self.watched_data: list[tuple[int, PresentIf, int]] = []
+        """Data keys that appear when a check first says so (key number, check,
+        argument); the others are noted by the rules that set them."""
+        self.effects: frozenset[int] = frozenset()
+        """The step kinds that run a card's effect (their reference step names the card)."""
         self.extra: dict[str, Any] = {}
-        """Whatever else the game class's view methods read."""
+        """Whatever else the plugins' view methods read."""
         self.steps: dict[Step, Any] = {}
 
     def add_zone(self, name: str, how: int, where: Any) -> int:
+        """A zone the views show (its cards: ``how`` and ``where``); its number."""
         self.zone_names.append(name)
         self.source.append((how, where))
-        return len(self.zone_names) - 1
+        code = self.zone_index[name] = len(self.zone_names) - 1
+        return code
+
+    def add_data(self, name: str, value: ValueOf | None, argument: int = -1,
+                 present: PresentIf | None = None) -> int:
+        """A data key the views show: what reads its value (``None``: recorded when
+        noted), and the check that says it has appeared (``None``: the rules that set it
+        note it, :meth:`FastGame._note_data`); its number."""
+        code = len(self.data_names)
+        self.data_names.append(name)
+        self.data_index[name] = code
+        self.data_value.append(value)
+        self.data_argument.append(argument)
+        if present is not None:
+            self.watched_data.append((code, present, argument))
+        return code
+
+    def add_counter(self, name: str, value: ValueOf) -> int:
+        """A counter of every piece (it appears when first not 0); its number."""
+        self.counters.append(name)
+        self.counter_value.append(value)
+        return len(self.counters) - 1
 
     def step(self, game: FastGame, step: Step) -> Any:
         """The reference :class:`~tokaido_rules.model.Step` of a step (made once)."""
@@ -1718,6 +1843,51 @@ class ViewTables:
         found = self.steps[step] = RefStep(self.T.kind_names[kind], piece, seat,
                                            game._step_values(self, step))
         return found
+
+    def finish(self) -> bool:
+        """Resolve the rule of every zone and data key (the registry's, as the reference
+        resolves it) and check that the ruleset registers no zone or data key the view
+        parts do not know; whether the views can be built directly."""
+        from .visibility import _data_rule, _zone_rule
+
+        registry = self.T.ruleset.registry
+        if not set(registry.zones) <= self.known_zones:
+            return False
+        if not set(registry.data_keys) <= self.known_data:
+            return False
+        for name in self.zone_names:
+            found = self._rule_code(_zone_rule(registry.zones, name), name)
+            if found is None:
+                return False
+            self.zone_rule.append(found[0])
+            self.zone_owner.append(found[1])
+            check = found[2]
+            if check is not None:  # a plugin's own rule
+                self.zone_seen[len(self.zone_rule) - 1] = check
+        for name in self.data_names:
+            found = self._rule_code(_data_rule(registry.data_keys, name), name)
+            if found is None or found[0] == OWN_RULE:
+                return False
+            self.data_rule.append(found[0])
+            self.data_owner.append(found[1])
+        return True
+
+    def _rule_code(self, rule: Any, name: str) -> tuple[int, int, SeenBy | None] | None:
+        """A visibility rule, resolved for ``name``, as (rule code, owning piece, the
+        check of a plugin's own rule); ``None`` for a rule no view part knows."""
+        from .visibility import _resolve
+
+        resolved = _resolve(rule, name)
+        if resolved is True:
+            return SHOWN, -1, None
+        if resolved is False:
+            return HIDDEN, -1, None
+        if type(resolved) is int:
+            return OWNER, resolved, None
+        check = self.own_rules.get(resolved)
+        if check is None:
+            return None
+        return OWN_RULE, -1, check
 
 
 _ViewTables = ViewTables  # the name the view tests know
@@ -1742,21 +1912,30 @@ def views_direct(ruleset: Ruleset, players: int) -> bool:
     return V.direct
 
 
+def _present_now(entry: tuple[int, PresentIf, int], game: FastGame) -> bool:
+    """Whether the watched data key of ``entry`` (number, check, argument) is there."""
+    return entry[1](game, entry[2])
+
+
 class _Chronicle:
     """What a view needs that the flat state does not keep, recorded as a recording
     game plays: the zones in the order they were first filled (after the decks), each
-    collection in acquisition order, the supplies, per traveller the order in which its
-    score categories and counters first appeared, the pieces in the order a data key of
-    theirs appeared, the moves made, and the last view made (a view is asked several
-    times at one decision)."""
+    collection in acquisition order, the supplies and the zones only the records hold,
+    per traveller the order in which its score categories and counters first appeared,
+    the data keys in the order they appeared (with the values recorded for some), the
+    moves made, and the last view made (a view is asked several times at one
+    decision)."""
 
     __slots__ = (
         "collections",
         "common",
         "counted",
         "counter_order",
+        "data_made",
         "data_order",
+        "data_seen",
         "decided",
+        "kept",
         "last_view",
         "made",
         "named",
@@ -1765,6 +1944,8 @@ class _Chronicle:
         "supplies",
         "tables",
         "turn",
+        "values",
+        "waiting",
         "zones",
     )
 
@@ -1788,11 +1969,22 @@ class _Chronicle:
                     for c in stacked:
                         cards.remove(c)
                     cards[:0] = stacked
+        self.kept: dict[int, list[int]] = {}
+        """The cards of the zones only the records hold (``FROM_RECORD``), by number."""
         self.score_order: list[list[int]] = [[] for _ in range(n)]
         self.scored = [0] * n
         self.counter_order: list[list[int]] = [[] for _ in range(n)]
         self.counted = [0] * n
         self.data_order: list[int] = []
+        """The data keys (their numbers) in the order they appeared."""
+        self.data_made = 0
+        """A bit per data key in :attr:`data_order`."""
+        self.values: dict[int, Any] = {}
+        """The values recorded for data keys noted with one."""
+        self.waiting = tuple(V.watched_data)
+        """The watched data keys that have not appeared yet."""
+        self.data_seen = 0
+        """The length of :attr:`data_order` when :attr:`waiting` was made."""
         self.turn = 0
         """The moves made (``GameState.turn``)."""
         self.decided = 0
@@ -1810,11 +2002,16 @@ class _Chronicle:
         new.made = self.made
         new.collections = [c[:] for c in self.collections]
         new.supplies = {code: cards[:] for code, cards in self.supplies.items()}
+        new.kept = {code: cards[:] for code, cards in self.kept.items()}
         new.score_order = [o[:] for o in self.score_order]
         new.scored = self.scored[:]
         new.counter_order = [o[:] for o in self.counter_order]
         new.counted = self.counted[:]
         new.data_order = self.data_order[:]
+        new.data_made = self.data_made
+        new.values = self.values.copy()
+        new.waiting = self.waiting
+        new.data_seen = self.data_seen
         new.turn = self.turn
         new.decided = self.decided
         new.last_view = self.last_view
@@ -1828,9 +2025,15 @@ class _Chronicle:
             self.made |= 1 << code
             self.zones.append(code)
 
+    def note(self, code: int) -> None:
+        """Data key ``code`` is set: the first time, it joins the state's data."""
+        if not self.data_made >> code & 1:
+            self.data_made |= 1 << code
+            self.data_order.append(code)
+
     def notice(self, game: FastGame, piece: int) -> None:
         """Record what first appeared for ``piece`` (every piece: -1) since the last
-        notice: zones filled, score categories and counters, a data key. Called after
+        notice: zones filled, data keys, score categories and counters. Called after
         each card gained, step run and decision resolved, which each make at most one
         thing appear per mapping (a card gained: its category before a bonus for it,
         the order of the scores' categories here)."""
@@ -1838,7 +2041,17 @@ class _Chronicle:
         for attribute, code in V.watched:
             if getattr(game, attribute):
                 self.fill(code)
+        waiting = self.waiting
+        if waiting:
+            for entry in waiting:
+                if _present_now(entry, game):
+                    self.note(entry[0])
+            if len(self.data_order) != self.data_seen:
+                self.data_seen = len(self.data_order)
+                self.waiting = tuple(e for e in waiting if not self.data_made >> e[0] & 1)
         every = len(game.pos)
+        counters = V.counter_value
+        full = (1 << len(counters)) - 1
         for i in range(every) if piece < 0 else (piece,):
             for attribute, code in V.watched_pieces:
                 if getattr(game, attribute)[i]:
@@ -1851,14 +2064,11 @@ class _Chronicle:
                     self.score_order[i].append(k)
             self.scored[i] = scored
             counted = self.counted[i]
-            full = (1 << len(V.counted)) - 1
             if counted != full:
-                for k, attribute in enumerate(V.counted):
-                    if not counted >> k & 1 and getattr(game, attribute)[i]:
+                for k, value in enumerate(counters):
+                    if not counted >> k & 1 and value(game, self, i):
                         counted |= 1 << k
                         self.counter_order[i].append(k)
-                        if k == V.data_counter:
-                            self.data_order.append(i)  # a data key of the piece appears
                 self.counted[i] = counted
 
 
@@ -1885,26 +2095,9 @@ class ViewableGame(FastGame):
         return _make_game(players, seed, plugins, travellers, options, setup, True)
 
 
-# --- what fast rules take from the core besides the kernel --------------------------------
-# Chance (draw_below, event_stream, shuffle: the reference's own draws, re-exported above)
-# and the visibility the plugins declared, resolved: plugins' fast modules import
+# Fast rules take chance from here as well (draw_below, event_stream, shuffle: the
+# reference's own draws, re-exported), so that plugins' fast modules import
 # tokaido_rules and this module only (the import contracts say so).
-
-
-def zone_visibility(registry: Registry, zone: str) -> object:
-    """Who sees zone ``zone`` of a ruleset's registry: ``True`` every seat, ``False``
-    none, an ``int`` the one piece whose zone it is, else the plugin's own rule (the
-    callable it registered), as the reference's views resolve it."""
-    from .visibility import _resolve, _zone_rule
-
-    return _resolve(_zone_rule(registry.zones, zone), zone)
-
-
-def data_visibility(registry: Registry, key: str) -> object:
-    """Who sees the game data at ``key``, as :func:`zone_visibility` says it."""
-    from .visibility import _data_rule, _resolve
-
-    return _resolve(_data_rule(registry.data_keys, key), key)
 
 
 def compiled() -> bool:

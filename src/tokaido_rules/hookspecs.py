@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     from .fast import FastRules
     from .model import GameState, Space, Staged, Step
     from .registry import Registry
-    from .scene import Note, Scene
     from .ruleset import Rules
+    from .scene import Note, Scene
 
 PROJECT = "tokaido_rules"
 hookspec = pluggy.HookspecMarker(PROJECT)
