@@ -68,6 +68,15 @@ def play_side_by_side(players: int, seed: int, *, ruleset: Ruleset | None = None
                       every: int = 1) -> int:
     """Play one game on both engines, comparing the views at every ``every``-th
     decision and at the end; the decisions compared."""
+    return side_by_side(players, seed, ruleset=ruleset, given=given, policy=policy,
+                        kind=kind, setup=setup, every=every)[0]
+
+
+def side_by_side(players: int, seed: int, *, ruleset: Ruleset | None = None,
+                 given: bool = False, policy: str = "random",
+                 kind: type[FastGame] = ViewableGame, setup: Setup | None = None,
+                 every: int = 1) -> tuple[int, FastGame]:
+    """As :func:`play_side_by_side`: the decisions compared and the fast game at its end."""
     ruleset = ruleset or Ruleset.build(["base"])
     rng = random.Random(seed * 31 + players)
     travellers = tuple(rng.sample(TRAVELLERS, players)) if given else None
@@ -80,7 +89,7 @@ def play_side_by_side(players: int, seed: int, *, ruleset: Ruleset | None = None
             found = first_difference(fast, game)
             assert found is None, f"{players} players, seed {seed}, decision {made}: {found}"
         if game.is_over:
-            return made
+            return made, fast
         index = choose(game.legal_actions())
         game = game.apply(game.legal_actions()[index])
         fast.apply(fast.legal_actions()[index])
@@ -124,6 +133,44 @@ def test_every_covered_ruleset_gives_the_reference_views(index: int) -> None:
     play_side_by_side(2 + index % 4, 1000 + index, ruleset=ruleset,
                       policy=("random", "seek", "eager")[index % 3],
                       kind=FastGame if index % 5 == 4 else ViewableGame)
+
+
+EXAMPLES = [
+    (("base", "pilgrim"), {}),
+    (("base", "tea-ceremony"), {"tea-ceremony.points": 1}),
+    (("base", "tea-ceremony"), {"tea-ceremony.points": 2}),
+    (("base", "pilgrim", "tea-ceremony"), {}),
+    (("base", "crossroads", "pilgrim", "tea-ceremony"), {}),
+    (("base", "crossroads", "pilgrim", "tea-ceremony"), {"tea-ceremony.points": 2}),
+]
+"""The example distribution's rulesets (a third-party plugin's fast rules, additive):
+each plugin with the base game (the tea at both of its values), both together, and
+both with Crossroads."""
+
+
+@pytest.mark.parametrize(("ids", "options"), EXAMPLES, ids=[
+    "+".join(ids[1:]) + "".join(f"-{v}" for v in options.values()) for ids, options in EXAMPLES])
+def test_the_example_plugins_are_viewed_directly_as_the_reference(
+        ids: tuple[str, ...], options: dict[str, object]) -> None:
+    """A third-party plugin's content in the direct views: Basho (given, so that he
+    plays) and his coins, the tea's score category where it first appears in a score;
+    one game per player count, every seat's view and the public one at every decision;
+    the tea is seen served wherever the ruleset has it."""
+    ruleset = Ruleset.build(ids, options)
+    assert all(views_direct(ruleset, players) for players in (2, 3, 4, 5))
+    travellers = sorted(set(ruleset.registry.travellers) - {"basho"})
+    served = False
+    for players in (2, 3, 4, 5):
+        basho = ["basho"] if "pilgrim" in ids else []
+        given = random.Random(players).sample(travellers, players - len(basho)) + basho
+        _, fast = side_by_side(players, 50 + players, ruleset=ruleset,
+                               setup=Setup(travellers=tuple(given)),
+                               policy=("random", "seek", "eager", "random")[players - 2],
+                               kind=FastGame if players == 5 else ViewableGame)
+        pieces = fast.view(None).pieces
+        assert [p.traveller for p in pieces[:players]] == given
+        served = served or any("tea" in p.score for p in pieces)
+    assert served == ("tea-ceremony" in ids)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

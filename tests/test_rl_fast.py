@@ -112,6 +112,23 @@ def test_gym_episodes_of_crossroads_and_new_encounters_are_the_same(
             assert play_gym_pair(fast, reference, 17 * players + seed) > 10
 
 
+@pytest.mark.parametrize("points", [1, 2])
+def test_gym_episodes_of_a_third_party_plugin_are_the_same(points: int) -> None:
+    """The example distribution's tea ceremony (its own step, score category, event and
+    option) on the fast path of ``auto``, which plays it fast as its views are built
+    directly: the same observations, masks, rewards and views as the reference path."""
+    plugins = ("base", "tea-ceremony")
+    options = {"tea-ceremony.points": points}
+    auto = TokaidoGymEnv(players=3, plugins=plugins, options=options)
+    assert isinstance(auto.played, FastGame) and auto.played.records_views
+    for players, seat in ((3, 1), (5, 4)):
+        fast, reference = gym_pair(players=players, seat=seat, plugins=plugins,
+                                   options=options, opponents=("random", "greedy"))
+        for seed in range(2):
+            assert play_gym_pair(fast, reference, 13 * players + seed) > 10
+        assert any("tea" in p.score for p in fast.view().pieces)
+
+
 def test_aec_episodes_of_crossroads_are_the_same() -> None:
     for plugins in (("base", "crossroads"), ("base", "crossroads", "new-encounters")):
         fast = TokaidoAEC(players=4, plugins=plugins, engine="fast")

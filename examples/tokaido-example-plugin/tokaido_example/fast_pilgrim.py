@@ -43,5 +43,5 @@ class PilgrimRules(FastRules):
             game.seq += 1  # the reference's CoinsChanged
 
 
-RULES = PilgrimRules(seams=("gained",), powers={BASHO: -1})
+RULES = PilgrimRules(seams=("gained",), powers={BASHO: -1}, views=True)
 """The pilgrim plugin's fast rules (what its ``tokaido_fast_rules`` returns)."""

@@ -63,5 +63,5 @@ class TeaRules(FastRules):
 
 
 RULES = TeaRules(steps=(_SERVE,), seams=("arrival",), categories=(CATEGORY,),
-                 options={_POINTS: (1, 2)})
+                 options={_POINTS: (1, 2)}, views=True)
 """The tea-ceremony plugin's fast rules (what its ``tokaido_fast_rules`` returns)."""
