@@ -20,6 +20,7 @@ import pytest
 from test_viewer import played, secrets_by_frame
 from tokaido_rules import Game, Move, dump_log
 from tokaido_rules.log import load_seat_copy
+from tokaido_rules.simulate import decision_count
 from tokaido_rules.viewer import replay_html, seat_copy_html
 
 pytestmark = pytest.mark.browser
@@ -117,7 +118,11 @@ def test_replay_steps_to_the_end(browser: Any, game: Game, tmp_path: Path,
     assert _by_id(browser, "caption").text.startswith("decision 1 of ")
     _by_id(browser, "last").click()
     assert "the journey is over" in _by_id(browser, "caption").text
-    assert _by_id(browser, "lines").text.startswith("end of the journey")
+    assert "\nend of the journey" in _by_id(browser, "lines").text  # with the last decision
+    slider = _by_id(browser, "slider")
+    count = decision_count(game.events)
+    assert (slider.get_attribute("max"), slider.get_attribute("value")) == (str(count),) * 2
+    assert _by_id(browser, "caption").text.startswith(f"decision {count} of {count} ")
     assert _scores(browser) == {s.seat: s.total for s in game.scores()}
     assert _by_id(browser, "outcome").text.startswith("Winner")  # who won, and how
     winners = browser.find_elements("css selector", '#scores tr[data-winner="true"]')

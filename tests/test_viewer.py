@@ -17,6 +17,7 @@ from tokaido_rules.engine import initial_state
 from tokaido_rules.errors import LogFormatError, LogSequenceError
 from tokaido_rules.events import fold
 from tokaido_rules.log import UNSEEN, load_seat_copy
+from tokaido_rules.simulate import decision_count
 from tokaido_rules.viewer import _steps, frames, replay_html, seat_copy_html
 from tokaido_rules.visibility import split_zones
 
@@ -89,15 +90,18 @@ def test_seat_copy_reads_back(crossroads: Game) -> None:
 
 
 def test_frames_follow_the_decisions(crossroads: Game) -> None:
-    """One frame for the setup and one per decision (and the end); the last frame's
-    table is the game's final score; every frame has words."""
+    """One frame for the setup and one per decision, the last with the end of the
+    journey (so the slider's last place is the last decision); the last frame's table is
+    the game's final score; every frame has words."""
     everything = frames(crossroads)
     steps = _steps(crossroads.events)
     assert len(everything) == len(steps)
     final = {row["seat"]: row["points"] for row in everything[-1]["table"]}
     assert final == {s.seat: s.total for s in crossroads.scores()}
     assert all(f["lines"] for f in everything)
-    assert everything[-1]["lines"][0].startswith("end of the journey")
+    assert len(everything) == 1 + decision_count(crossroads.events)
+    assert everything[-1]["lines"][1].startswith("end of the journey")
+    assert everything[-1]["caption"].startswith(f"decision {len(everything) - 1} of ")
     seat = frames(crossroads, 1)
     assert [f["table"] for f in seat] == [f["table"] for f in everything]
     assert "as seat 1 sees it" in seat[3]["svg"]

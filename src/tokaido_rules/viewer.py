@@ -55,10 +55,11 @@ __all__ = ["replay_html", "seat_copy_html", "frames", "step_words"]
 
 def _steps(events: Sequence[Event | type[Event]]) -> list[tuple[int, int]]:
     """The (start, stop) of each frame's events (or of their types): the setup, then
-    each decision (or the end of the game) with what followed it."""
+    each decision with what followed it (the last one's with the end of the journey, so
+    that there is a frame per decision and no more: the slider's last place is the last
+    decision)."""
     cuts = [i for i, e in enumerate(events)
-            if isinstance(e, Action | GameOver)
-            or (isinstance(e, type) and issubclass(e, Action | GameOver))]
+            if isinstance(e, Action) or (isinstance(e, type) and issubclass(e, Action))]
     bounds = [0, *cuts, len(events)]
     return list(itertools.pairwise(bounds))
 
@@ -71,16 +72,23 @@ def _step_lines(events: Sequence[Event | None], before: GameState, after: GameSt
     their facts (:func:`~tokaido_rules.render.describe_action`). At the end, who won
     and how."""
     rest = [e for e in events[1:] if e is not None]
+    if isinstance(first, GameOver):  # the end told on its own (the table's narrator)
+        return _ending(rest, after)
+    end = next((i for i, e in enumerate(rest) if isinstance(e, GameOver)), len(rest))
+    ending = _ending(rest[end + 1:], after) if end < len(rest) else []
     if isinstance(first, Action):
         decider = getattr(first, "piece", first.seat)
-        effects = describe_effects(rest, after, decider)
+        effects = describe_effects(rest[:end], after, decider)
         return [describe_action(before, first, facts=facts)
-                + (f": {effects}" if effects else "")]
-    if isinstance(first, GameOver):
-        effects = describe_effects(rest, after)
-        said = ["end of the journey" + (f": {effects}" if effects else "")]
-        return said + ([outcome(Game(after, ()))] if after.over else [])
-    return [f"{unseen}: not all of it shown to this seat"]
+                + (f": {effects}" if effects else "")] + ending
+    return [f"{unseen}: not all of it shown to this seat"] + ending
+
+
+def _ending(events: Sequence[Event], after: GameState) -> list[str]:
+    """The words of the end of the journey: its scoring, then who won and how."""
+    effects = describe_effects(events, after)
+    said = ["end of the journey" + (f": {effects}" if effects else "")]
+    return said + ([outcome(Game(after, ()))] if after.over else [])
 
 
 def _table(sc: Scene) -> list[dict[str, Any]]:
@@ -115,10 +123,9 @@ def _frame(sc: Scene, lines: list[str], caption: str) -> dict[str, Any]:
 
 
 def _caption(n: int, decisions: int, sc: Scene) -> str:
-    """Frame ``n``'s caption: the setup, decision n of ``decisions``
-    (:func:`~tokaido_rules.simulate.decision_count`), or the end after the last."""
-    where = ("setup" if n == 0 else f"decision {n} of {decisions}" if n <= decisions
-             else f"after decision {decisions} of {decisions}")
+    """Frame ``n``'s caption: the setup, or decision n of ``decisions``
+    (:func:`~tokaido_rules.simulate.decision_count`; the last one ends the journey)."""
+    where = "setup" if n == 0 else f"decision {n} of {decisions}"
     end = " · the journey is over" if sc.over else ""
     return f"{where} · turn {sc.turn} · seq {sc.seq}{end}"
 
