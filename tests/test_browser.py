@@ -721,7 +721,8 @@ def test_a_waiting_page_says_at_once_that_the_server_stopped_and_comes_back(
 
 def test_the_creator_is_seated_and_an_uninvited_page_cannot_take_a_seat(
         browser: Any, server: tuple[str, Any]) -> None:
-    """From the lobby: the creator lands on seat 0, with a link per invited seat; the
+    """From the lobby (its form setting the table's rules too): the creator lands on seat
+    0, with a link per invited seat; the
     lobby offers no way into an invited seat, a page with a wrong link is refused and
     watches; the right link seats a friend."""
     from selenium.webdriver.common.by import By
@@ -732,10 +733,15 @@ def test_the_creator_is_seated_and_an_uninvited_page_cannot_take_a_seat(
     _ready_lobby(browser)
     Select(_by_id(browser, "players")).select_by_visible_text("3")
     Select(_by_id(browser, "seat-2")).select_by_value("greedy")
+    Select(_by_id(browser, "takeback")).select_by_value("all")
+    Select(_by_id(browser, "clock")).select_by_value("60")
+    Select(_by_id(browser, "stand-in")).select_by_value("random")
     _by_id(browser, "create").click()
     WebDriverWait(browser, 30).until(lambda d: "/t/" in d.current_url)
     table = lobby.tables()[-1]
     assert [s.kind for s in table.seats] == ["human", "open", "bot"]
+    assert (table.rules.takeback, table.rules.clock, table.rules.stand_in) == (
+        "all", 60, "random")  # the table's rules, as the lobby's form set them
     assert table.seat_list()[1]["kind"] == "invited"
     _ready(browser)
     assert _by_id(browser, "who").text == "You play seat 0"
