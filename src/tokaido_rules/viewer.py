@@ -80,8 +80,8 @@ def _step_lines(events: Sequence[Event | None], before: GameState, after: GameSt
         decider = getattr(first, "piece", first.seat)
         effects = describe_effects(rest[:end], after, decider)
         return [describe_action(before, first, facts=facts)
-                + (f": {effects}" if effects else "")] + ending
-    return [f"{unseen}: not all of it shown to this seat"] + ending
+                + (f": {effects}" if effects else ""), *ending]
+    return [f"{unseen}: not all of it shown to this seat", *ending]
 
 
 def _ending(events: Sequence[Event], after: GameState) -> list[str]:
