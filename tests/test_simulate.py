@@ -782,7 +782,8 @@ def test_cli_engines_write_the_same_logs(tmp_path: Path,
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--plugins", "base,unhurried"], "does not cover plugins base,unhurried"),
-    (["--bots", "random,greedy"], "not greedy"),
+    (["--plugins", "base,unhurried", "--bots", "random,greedy"],
+     "does not cover plugins base,unhurried"),
 ])
 def test_cli_fast_engine_where_it_cannot_play(argv: list[str], message: str, slow_plugin: str,
                                               capsys: pytest.CaptureFixture[str]) -> None:

@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, MutableMapping
 from importlib import metadata
 from itertools import chain
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
 
 from attrs import frozen
 
@@ -42,12 +42,14 @@ from .chance import event_stream, random_below, shuffle
 from .engine import Game, make_rules
 from .errors import BotError, UnknownBotError
 from .events import Action, Move
-from .fast import FastGame, from_state, why_not_loadable
 from .frozen import FrozenMap
 from .model import GameState
 from .moves import MOVE
 from .ruleset import Ruleset, Setup
 from .views import View
+
+if TYPE_CHECKING:  # the fast engine is loaded only by a bot that looks ahead there
+    from .fast import FastGame
 
 MASK = (1 << 64) - 1
 COIN_VALUE = 0.5
@@ -137,6 +139,8 @@ def determinize_fast(view: View, seed: int) -> FastGame:
     (:func:`~tokaido_rules.fast.from_state`): its play from there is the reference
     completion's, many times faster. It has no history (no log, no view). Raises
     :class:`~tokaido_rules.fast.NotCoveredError` where :func:`fast_lookahead` is false."""
+    from .fast import from_state
+
     return from_state(_Completion(view, _sampled_zones(view, seed)), view.ruleset,
                       view.players, seed)
 
@@ -153,6 +157,8 @@ def fast_lookahead(ruleset: Ruleset, players: int) -> bool:
         known = _FAST[ruleset] = {}
     found = known.get(players)
     if found is None:
+        from .fast import why_not_loadable
+
         found = known[players] = why_not_loadable(ruleset, players) is None
     return found
 
@@ -316,14 +322,14 @@ class RandomBot:
         return actions[index]
 
 
-World = Game | FastGame
+World: TypeAlias = "Game | FastGame"
 """What the greedy and search bots look ahead on: a complete game, reference or fast
 (:func:`determinize`, :func:`determinize_fast`); the same values on either."""
 
 
 def standing(game: World, seat: int, coin_value: float = COIN_VALUE) -> float:
     """A seat's points plus its coins at ``coin_value`` points each."""
-    if isinstance(game, FastGame):
+    if not isinstance(game, Game):
         return sum(game.score[seat]) + coin_value * game.coins[seat]
     p = game.state.pieces[seat]
     return p.total + coin_value * p.coins
@@ -350,7 +356,7 @@ def greedy_value(game: World, action: Action, seat: int, depth: int = GREEDY_DEP
     What happens at an inn is no reason to hurry there: every traveller stops at every
     inn, so a move to an inn is worth only what it skips (counting the meal made
     travellers rush from inn to inn and skip the road)."""
-    if isinstance(game, FastGame):
+    if not isinstance(game, Game):
         return _fast_greedy_value(game, action, seat, depth)
     after = game.apply(action)
     gain = (standing(after, seat, GREEDY_COIN_VALUE) - standing(game, seat, GREEDY_COIN_VALUE)
@@ -415,6 +421,8 @@ def _world(view: View, seed: int, engine: str) -> World:
         if fast_lookahead(view.ruleset, view.players):
             return determinize_fast(view, seed)
         if engine == "fast":
+            from .fast import why_not_loadable
+
             raise ValueError(f"the fast engine does not load states of "
                              f"{','.join(view.ruleset.ids)} with {view.players} players: "
                              f"{why_not_loadable(view.ruleset, view.players)}")
@@ -477,7 +485,7 @@ def outcome(game: World, seat: int) -> float:
     """A seat's score minus the best other seat's; before the end, coins count at
     :data:`COIN_VALUE` (at the end they are worth nothing)."""
     values: list[float]
-    if isinstance(game, FastGame):
+    if not isinstance(game, Game):
         if game.is_over:
             values = [sum(game.score[s]) for s in range(game.players)]
         else:
@@ -564,7 +572,7 @@ class SearchBot:
         return view.ruleset.registry.steps[step.kind].shapes_game
 
     def _playout(self, world: World, action: Action, seat: int) -> float:
-        if isinstance(world, FastGame):
+        if not isinstance(world, Game):
             fast = world.applied(action)  # a copy: the world serves every candidate
             played = 0
             while not fast.is_over and (self.horizon is None or played < self.horizon):
