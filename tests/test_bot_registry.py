@@ -148,7 +148,8 @@ def test_built_in_bots_are_registered_like_any_other() -> None:
     assert {"random", "greedy", "search"} <= set(BOTS)
     spec = bot_spec("search")
     assert spec.distribution == "tokaido-rules" and not spec.actions_only
-    assert [o.name for o in spec.options] == ["samples", "margin", "horizon", "rollout_depth"]
+    assert [o.name for o in spec.options] == ["samples", "margin", "horizon", "rollout_depth",
+                                              "engine"]
     assert bot_spec("random").actions_only
     with pytest.raises(UnknownBotError, match="unknown bot 'nope'"):
         bot_spec("nope")

@@ -702,8 +702,9 @@ def test_the_fast_engine_plays_the_same_games(players: int) -> None:
 
 def test_auto_takes_the_fast_engine_where_it_covers_the_game(slow_plugin: str) -> None:
     """auto: fast for a covered ruleset (base, Crossroads, New Encounters with either,
-    any option values, a third-party plugin that gives fast rules) with random bots; the
-    reference for a plugin without fast rules or a bot that needs its view; a spec says
+    any option values, a third-party plugin that gives fast rules) with random bots, and
+    with bots that read views (built directly); the reference for a plugin without fast
+    rules; a spec says
     which it got. The library's default is the reference (the command line's is
     auto)."""
     assert {s.engine for s in specs(3, 2, engine="auto")} == {"fast"}
@@ -714,18 +715,20 @@ def test_auto_takes_the_fast_engine_where_it_covers_the_game(slow_plugin: str) -
     assert specs(1, 2, ("base", "tea-ceremony"), engine="auto")[0].engine == "fast"
     assert specs(1, 2, ("base", "crossroads", "new-encounters"),
                  engine="auto")[0].engine == "fast"
-    assert specs(1, 2, bots=("random", "greedy"), engine="auto")[0].engine == "reference"
+    assert specs(1, 2, bots=("random", "greedy"), engine="auto")[0].engine == "fast"
+    assert specs(1, 2, ("base", slow_plugin), bots=("greedy",),
+                 engine="auto")[0].engine == "reference"
     assert specs(1, 2)[0].engine == "reference"  # the functions' default
     assert specs(1, 2, engine="reference")[0].engine == "reference"
     assert specs(1, 2, engine="fast")[0].engine == "fast"
     assert choose_engine("auto", Ruleset.build(["base"]), ["random"]) == "fast"
-    assert not fast_bot("search") and fast_bot("random")
+    assert not fast_bot("search") and fast_bot("random")  # without a ruleset: actions only
+    assert fast_bot("search", Ruleset.build(["base"]), 4)  # views built directly
 
 
 @pytest.mark.parametrize("kwargs", [
-    {"engine": "fast", "bots": ("random", "greedy")},
     {"engine": "quick"},
-], ids=["view-bot", "unknown"])
+], ids=["unknown"])
 def test_the_fast_engine_where_it_cannot_play_is_a_setup_error(kwargs: dict[str, Any]) -> None:
     with pytest.raises(SetupError):
         simulate(games=1, players=2, **kwargs)
@@ -779,7 +782,8 @@ def test_cli_engines_write_the_same_logs(tmp_path: Path,
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--plugins", "base,unhurried"], "does not cover plugins base,unhurried"),
-    (["--bots", "random,greedy"], "not greedy"),
+    (["--plugins", "base,unhurried", "--bots", "random,greedy"],
+     "does not cover plugins base,unhurried"),
 ])
 def test_cli_fast_engine_where_it_cannot_play(argv: list[str], message: str, slow_plugin: str,
                                               capsys: pytest.CaptureFixture[str]) -> None:
@@ -796,8 +800,8 @@ def test_cli_auto_plays_fast_for_the_base_game_with_random_bots(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         slow_plugin: str) -> None:
     """The command line's default, auto: the fast simulator for base with random bots (a
-    batch, and a single game), the reference for a plugin without fast rules or a greedy
-    bot."""
+    batch, and a single game), with a greedy bot too (its views built directly); the
+    reference for a plugin without fast rules."""
     import tokaido_rules.cli as cli_module
     import tokaido_rules.simulate as simulate_module
 
@@ -820,5 +824,5 @@ def test_cli_auto_plays_fast_for_the_base_game_with_random_bots(
     assert main(["simulate", "--games", "2", "--players", "2", "--plugins", slow_plugin]) == 0
     assert main(["simulate", "--players", "2", "--bots", "random,greedy"]) == 0
     assert main(["simulate", "--players", "2", "--engine", "reference"]) == 0
-    assert played == ["batch", "batch", "single"]
+    assert played == ["batch", "batch", "single", "single"]
     capsys.readouterr()

@@ -785,6 +785,84 @@ class BaseGame(FastGame):
                     if values[i] == best:
                         self._award(i, card)
 
+    # --- a game at a given state (tokaido_rules.fast.from_state) ---------------------------
+    def _load_state(self, state: Any) -> None:
+        """The base game's part of a state: its decks, the village offer, the inn's hand
+        and the cards drawn privately from their zones; what it counts of each
+        collection (souvenir families, panorama sections, meals, the achievements' tags)
+        from the collection; donations and inn meals from the counters; the travellers
+        offered and where each ate from the data (a seat whose offer the state does not
+        hold has none, as the reference reads it)."""
+        T = self.T
+        assert isinstance(T, BaseTables)
+        self.B = T
+        n = T.pieces
+        code = T.code
+        zones = state.zones
+        data = state.data
+
+        def cards(zone: str) -> list[int]:
+            return [code[c] for c in zones.get(zone, ())]
+
+        self.souvenirs = cards(_SOUVENIRS)
+        self.meals = cards(_MEALS)
+        self.springs = cards(_HOT_SPRINGS)
+        self.encounters = cards(_ENCOUNTERS)
+        self.offer = cards(_VILLAGE)
+        self.hand = cards(_INN_HAND)
+        self.drawn = [cards(f"{_DRAWN}.{i}") for i in range(n)]
+        section_of = {c: k for k, row in enumerate(T.section_card) for c in row[1:]}
+        kinds = len(_PANORAMA_KINDS)
+        self.don = [0] * n
+        self.sect = [[0] * kinds for _ in range(n)]
+        self.fam = [[0] * T.families for _ in range(n)]
+        self.eaten = [0] * n
+        self.from_deck = [0] * n
+        self.gourmet = [0] * n
+        self.ncol = [0] * n
+        self.nbath = [0] * n
+        self.nchat = [0] * n
+        self.nach = [0] * n
+        self.ate = [-1] * n
+        self.awarded = [False] * kinds
+        pano_achievement = T.pano_achievement
+        for i, piece in enumerate(state.pieces):
+            for card in cards(f"core.collection.{i}"):
+                kind = T.kind[card]
+                if kind == C_SOUVENIR:
+                    self.fam[i][T.family[card]] += 1
+                elif kind == C_MEAL:
+                    self.eaten[i] |= 1 << card
+                elif kind == C_ACHIEVEMENT:
+                    self.nach[i] += 1
+                    if card in pano_achievement:
+                        self.awarded[pano_achievement.index(card)] = True
+                elif kind == C_PANORAMA:
+                    self.sect[i][section_of[card]] += 1
+                self.ncol[i] += T.collector[card]
+                self.nchat[i] += T.chatterbox[card]
+                self.gourmet[i] += T.gourmet[card]
+                self.nbath[i] += T.bather[card]
+            counters = piece.counters
+            self.don[i] = counters.get(_DONATION, 0)
+            self.from_deck[i] = self.eaten[i].bit_count() - counters.get(_INN_MEALS, 0)
+            for k in range(kinds):
+                if self.sect[i][k] == T.sections[k]:
+                    self.done[i] |= 1 << k
+            ate = data.get(f"base.meal_at.{i}")
+            if ate is not None:
+                self.ate[i] = ate
+        index = T.traveller_index
+        offers = [tuple(index[t] for t in data.get(f"base.offer.{seat}", ()))
+                  for seat in range(T.players)]
+        self.offers = offers if any(offers) else []
+
+    def _step_data(self, V: ViewTables, kind: int, step: Any) -> int:
+        if kind == D_PANO:
+            options = step.data["options"]
+            return sum(1 << k for k, name in enumerate(_PANORAMA_KINDS) if name in options)
+        return FastGame._step_data(self, V, kind, step)
+
     # --- the direct views (FastGame.view) ----------------------------------------------------
     def _view_sources(self, V: ViewTables) -> None:
         """Where the flat state keeps the decks of the game classes (a derived class adds

@@ -714,6 +714,64 @@ class CrossroadsGame(BaseGame):
                        + self.from_deck[piece])  # Fasting: inn meals
 
 
+    # --- a game at a given state (tokaido_rules.fast.from_state) ---------------------------
+    def _load_state(self, state: Any) -> None:
+        """Crossroads' part of a state, after the base game's: the piles and the amulets
+        held from their zones, the moves made, when each amulet was taken (an amulet
+        held whose turn the state does not hold was taken at turn -1, as the reference
+        reads it) and Devotion's turn from the data, and what its scoring counts of each
+        collection."""
+        from .amulets import ACQUIRED, DEVOTION_ACTIVE
+
+        BaseGame._load_state(self, state)
+        T = self.T
+        assert isinstance(T, CrossroadsTables)
+        self.X = T
+        self.asks = True
+        n = T.pieces
+        code = T.code
+        zones = state.zones
+        data = state.data
+        self.turn = state.turn
+        self.piles = [[code[c] for c in zones.get(zone, ())] for zone in _CROSS_PILES]
+        self.held = [[code[c] for c in zones.get(f"core.secret.{i}", ())] for i in range(n)]
+        self.acq = []
+        self.devo = [-1] * n
+        self.xc = [[0, 0, 0, 0] for _ in range(n)]
+        self.calli = [[] for _ in range(n)]
+        for i in range(n):
+            turns = {code[a]: turn for a, turn in data.get(f"{ACQUIRED}.{i}", {}).items()}
+            for amulet in self.held[i]:
+                turns.setdefault(amulet, -1)
+            self.acq.append(turns)
+            devotion = data.get(f"{DEVOTION_ACTIVE}.{i}")
+            if devotion is not None:
+                self.devo[i] = devotion
+            xc = self.xc[i]
+            for card in zones.get(f"core.collection.{i}", ()):
+                c = code[card]
+                kind = T.kind[c]
+                if kind == C_SOUVENIR:
+                    xc[0] += 1
+                elif kind == C_LEGENDARY:
+                    xc[1] += 1
+                    if T.family[c] >= 0:
+                        self.fam[i][T.family[c]] += 1
+                    xc[3] += T.scroll[c]
+                elif kind == C_CHERRY:
+                    xc[2] += 1
+                elif kind == C_CALLIGRAPHY:
+                    self.calli[i].append(c)
+
+    def _step_data(self, V: ViewTables, kind: int, step: Any) -> int:
+        if kind == K_CHOOSE_OPTION:
+            return _OPTION_CODES[step.data["base"]]
+        if kind == D_OPTION:
+            return _OPTION_CODES[step.data["options"][0]] << 1 | bool(step.data["both"])
+        if kind == D_SECOND:
+            return _OPTION_CODES[step.data["option"]]
+        return BaseGame._step_data(self, V, kind, step)
+
     # --- the direct views (FastGame.view) --------------------------------------------------
     def _view_sources(self, V: ViewTables) -> None:
         BaseGame._view_sources(self, V)

@@ -29,9 +29,12 @@ from __future__ import annotations
 
 import copy
 import re
+import weakref
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, MutableMapping
 from importlib import metadata
-from typing import Any, ClassVar, Protocol
+from itertools import chain
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
 
 from attrs import frozen
 
@@ -41,8 +44,12 @@ from .errors import BotError, UnknownBotError
 from .events import Action, Move
 from .frozen import FrozenMap
 from .model import GameState
-from .ruleset import Setup
+from .moves import MOVE
+from .ruleset import Ruleset, Setup
 from .views import View
+
+if TYPE_CHECKING:  # the fast engine is loaded only by a bot that looks ahead there
+    from .fast import FastGame
 
 MASK = (1 << 64) - 1
 COIN_VALUE = 0.5
@@ -68,21 +75,33 @@ def determinize(view: View, seed: int) -> Game:
     zones, respecting each zone's card backs (a meal deck gets meals); hidden game data
     is left out, and the game's own seed is ``seed``. This is what a bot that must not
     read hidden state searches on (information-set sampling). A public view works too:
-    then every card some seat may not see is sampled.
+    then every card some seat may not see is sampled. :func:`determinize_fast` makes the
+    same completion as a fast game.
     """
+    zones = _sampled_zones(view, seed)
+    rules = make_rules(view.ruleset, view.players, Setup())
+    state = GameState(rules=rules, seed=seed, pieces=view.pieces, zones=FrozenMap(zones),
+                      agenda=view.agenda, data=view.data, seq=view.seq, turn=view.turn,
+                      over=view.over)
+    return Game(state, ())
+
+
+def _sampled_zones(view: View, seed: int) -> dict[str, tuple[str, ...]]:
+    """Every zone of a completion of ``view``: those it shows, and its hidden ones dealt
+    from the cards it does not show (from ``seed``; see :func:`determinize`)."""
     registry = view.ruleset.registry
-    seen: dict[str, int] = {}
-    for cards in view.zones.values():
-        for card in cards:
-            seen[card] = seen.get(card, 0) + 1
+    seen = Counter(chain.from_iterable(view.zones.values()))
     pools: dict[str, list[str]] = {}
     for card, home, copies in registry.deck_census():
-        left = copies - seen.get(card, 0)
+        left = copies - seen[card]
         if left > 0:
             pool = pools.get(home)
             if pool is None:
                 pool = pools[home] = []
-            pool.extend([card] * left)
+            if left == 1:
+                pool.append(card)
+            else:
+                pool.extend([card] * left)
     stream = event_stream(seed, 0)
     draw = 0
     for pool in pools.values():
@@ -95,11 +114,53 @@ def determinize(view: View, seed: int) -> Game:
             dealt.extend(pool[:count])
             del pool[:count]
         zones[name] = tuple(dealt)
-    rules = make_rules(view.ruleset, view.players, Setup())
-    state = GameState(rules=rules, seed=seed, pieces=view.pieces, zones=FrozenMap(zones),
-                      agenda=view.agenda, data=view.data, seq=view.seq, turn=view.turn,
-                      over=view.over)
-    return Game(state, ())
+    return zones
+
+
+class _Completion:
+    """A sampled completion of a view, as :func:`~tokaido_rules.fast.from_state` reads a
+    state (:class:`~tokaido_rules.fast.StateLike`)."""
+
+    __slots__ = ("agenda", "data", "over", "pieces", "seq", "turn", "zones")
+
+    def __init__(self, view: View, zones: dict[str, tuple[str, ...]]) -> None:
+        self.pieces = view.pieces
+        self.zones = zones
+        self.agenda = view.agenda
+        self.data = view.data
+        self.seq = view.seq
+        self.turn = view.turn
+        self.over = view.over
+
+
+def determinize_fast(view: View, seed: int) -> FastGame:
+    """The completion :func:`determinize` makes of ``view`` with ``seed`` (the same cards
+    dealt into the same hidden zones), as a plain fast game
+    (:func:`~tokaido_rules.fast.from_state`): its play from there is the reference
+    completion's, many times faster. It has no history (no log, no view). Raises
+    :class:`~tokaido_rules.fast.NotCoveredError` where :func:`fast_lookahead` is false."""
+    from .fast import from_state
+
+    return from_state(_Completion(view, _sampled_zones(view, seed)), view.ruleset,
+                      view.players, seed)
+
+
+_FAST: weakref.WeakKeyDictionary[Ruleset, dict[int, bool]] = weakref.WeakKeyDictionary()
+
+
+def fast_lookahead(ruleset: Ruleset, players: int) -> bool:
+    """Whether the greedy and search bots look ahead on the fast engine in games of
+    ``ruleset`` with ``players`` (:func:`determinize_fast`: the fast engine loads its
+    states, :func:`~tokaido_rules.fast.why_not_loadable`); remembered per ruleset."""
+    known = _FAST.get(ruleset)
+    if known is None:
+        known = _FAST[ruleset] = {}
+    found = known.get(players)
+    if found is None:
+        from .fast import why_not_loadable
+
+        found = known[players] = why_not_loadable(ruleset, players) is None
+    return found
 
 
 _TYPES: dict[str, type] = {"int": int, "float": float, "str": str, "bool": bool}
@@ -261,8 +322,15 @@ class RandomBot:
         return actions[index]
 
 
-def standing(game: Game, seat: int, coin_value: float = COIN_VALUE) -> float:
+World: TypeAlias = "Game | FastGame"
+"""What the greedy and search bots look ahead on: a complete game, reference or fast
+(:func:`determinize`, :func:`determinize_fast`); the same values on either."""
+
+
+def standing(game: World, seat: int, coin_value: float = COIN_VALUE) -> float:
     """A seat's points plus its coins at ``coin_value`` points each."""
+    if not isinstance(game, Game):
+        return sum(game.score[seat]) + coin_value * game.coins[seat]
     p = game.state.pieces[seat]
     return p.total + coin_value * p.coins
 
@@ -279,14 +347,17 @@ GREEDY_DEPTH = 2
 through: 2 sees past an expansion's choice of action (Crossroads) to the purchase."""
 
 
-def greedy_value(game: Game, action: Action, seat: int, depth: int = GREEDY_DEPTH) -> float:
+def greedy_value(game: World, action: Action, seat: int, depth: int = GREEDY_DEPTH) -> float:
     """The immediate gain of ``action`` for ``seat`` on a complete game: its standing
     after the action (and, up to ``depth`` times, after its own best next decision of the
-    same stop), minus the cost of skipped spaces.
+    same stop), minus the cost of skipped spaces. The same value on a reference game and
+    on a fast one of the same state (``game`` is left as it was).
 
     What happens at an inn is no reason to hurry there: every traveller stops at every
     inn, so a move to an inn is worth only what it skips (counting the meal made
     travellers rush from inn to inn and skip the road)."""
+    if not isinstance(game, Game):
+        return _fast_greedy_value(game, action, seat, depth)
     after = game.apply(action)
     gain = (standing(after, seat, GREEDY_COIN_VALUE) - standing(game, seat, GREEDY_COIN_VALUE)
             - _skip_cost(game, action))
@@ -296,8 +367,32 @@ def greedy_value(game: Game, action: Action, seat: int, depth: int = GREEDY_DEPT
         if game.state.rules.board[action.position].inn:
             return gain
     step = after.current_step
-    if depth > 0 and step is not None and step.seat == seat and step.kind != "core.move":
+    if depth > 0 and step is not None and step.seat == seat and step.kind != MOVE:
         follow = [greedy_value(after, a, seat, depth - 1) for a in after.legal_actions()]
+        if follow:
+            gain += max(follow)
+    return gain
+
+
+def _fast_greedy_value(game: FastGame, action: Action, seat: int, depth: int) -> float:
+    """:func:`greedy_value` on a fast game: the same arithmetic in the same order, on a
+    copy (:meth:`~tokaido_rules.fast.FastGame.applied`)."""
+    after = game.applied(action)
+    score, coins = game.score[seat], game.coins[seat]
+    cost = 0.0
+    if isinstance(action, Move):
+        seated = game.seat[action.piece] is not None
+        if seated:
+            cost = SKIP_COST * max(0, action.position - game.pos[action.piece] - 1)
+    gain = ((sum(after.score[seat]) + GREEDY_COIN_VALUE * after.coins[seat])
+            - (sum(score) + GREEDY_COIN_VALUE * coins) - cost)
+    if isinstance(action, Move):
+        if not seated:
+            return -gain
+        if game.T.inn[action.position]:
+            return gain
+    if depth > 0 and after.current_player == seat and after.current_kind != MOVE:
+        follow = [_fast_greedy_value(after, a, seat, depth - 1) for a in after.legal_actions()]
         if follow:
             gain += max(follow)
     return gain
@@ -306,13 +401,60 @@ def greedy_value(game: Game, action: Action, seat: int, depth: int = GREEDY_DEPT
 _NO_SEAT = "a bot decides for a seat: the public view has none"
 """Why a bot refuses the public view (``seat`` ``None``): bots get their seat's view."""
 
+ENGINES = ("auto", "fast", "reference")
+"""Where the greedy and search bots look ahead (their option ``engine``): ``"auto"``, on
+the fast engine wherever it loads the ruleset's states (:func:`fast_lookahead`), else
+the reference; ``"fast"``, there only (a ruleset it does not load is refused);
+``"reference"``, on the reference engine. The choices are the same on either."""
+
+
+def _check_engine(engine: str) -> str:
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    return engine
+
+
+def _world(view: View, seed: int, engine: str) -> World:
+    """The completion of ``view`` from ``seed`` that the bot looks ahead on, on the
+    engine ``engine`` says (:data:`ENGINES`)."""
+    if engine != "reference":
+        if fast_lookahead(view.ruleset, view.players):
+            return determinize_fast(view, seed)
+        if engine == "fast":
+            from .fast import why_not_loadable
+
+            raise ValueError(f"the fast engine does not load states of "
+                             f"{','.join(view.ruleset.ids)} with {view.players} players: "
+                             f"{why_not_loadable(view.ruleset, view.players)}")
+    return determinize(view, seed)
+
+
+def look_ahead_on(bots: Iterable[object], engine: str) -> None:
+    """Make the bots whose lookahead engine is ``"auto"`` (their ``engine`` attribute,
+    :data:`ENGINES`) look ahead on ``engine``: a batch played on the reference engine
+    plays there throughout (``tokaido simulate --engine reference``), which is what the
+    fast lookahead is measured and checked against."""
+    for bot in bots:
+        if getattr(bot, "engine", None) == "auto":
+            bot.engine = engine  # type: ignore[attr-defined]
+
+
+_ENGINE_OPTION = BotOption("engine", "str", "auto", "where it looks ahead: auto (the fast "
+                           "engine where it covers the ruleset), fast or reference; the "
+                           "same choices")
+
 
 class GreedyBot:
     """Takes the action with the best immediate gain, judged on a sampled completion of
-    its view (ties broken by the order of the legal actions)."""
+    its view (ties broken by the order of the legal actions); looks ahead on the fast
+    engine wherever it can (option ``engine``: :data:`ENGINES`), with the same choices."""
 
-    def __init__(self, seed: int = 0) -> None:
+    bot_options: ClassVar[tuple[BotOption, ...]] = (_ENGINE_OPTION,)
+    """What ``--bot-option greedy.KEY=VALUE`` sets."""
+
+    def __init__(self, seed: int = 0, engine: str = "auto") -> None:
         self.seed = seed & MASK
+        self.engine = _check_engine(engine)
         self.decisions = 0
 
     def choose(self, view: View) -> Action:
@@ -323,12 +465,12 @@ class GreedyBot:
         seat = view.seat
         if seat is None:
             raise ValueError(_NO_SEAT)
-        world = determinize(view, random_below(self.seed, self.decisions, 0, MASK))
+        world = _world(view, random_below(self.seed, self.decisions, 0, MASK), self.engine)
         values = [greedy_value(world, a, seat) for a in actions]
         return actions[values.index(max(values))]
 
 
-def greedy_action(game: Game, depth: int = GREEDY_DEPTH) -> Action:
+def greedy_action(game: World, depth: int = GREEDY_DEPTH) -> Action:
     """The greedy choice of the seat deciding in a complete game (first of equals)."""
     actions = game.legal_actions()
     if len(actions) == 1:
@@ -339,11 +481,16 @@ def greedy_action(game: Game, depth: int = GREEDY_DEPTH) -> Action:
     return actions[values.index(max(values))]
 
 
-def outcome(game: Game, seat: int) -> float:
+def outcome(game: World, seat: int) -> float:
     """A seat's score minus the best other seat's; before the end, coins count at
     :data:`COIN_VALUE` (at the end they are worth nothing)."""
     values: list[float]
-    if game.is_over:
+    if not isinstance(game, Game):
+        if game.is_over:
+            values = [sum(game.score[s]) for s in range(game.players)]
+        else:
+            values = [standing(game, s) for s in range(game.players)]
+    elif game.is_over:
         values = [game.state.pieces[s].total for s in range(game.players)]
     else:
         values = [standing(game, s) for s in range(game.players)]
@@ -365,7 +512,9 @@ class SearchBot:
     with the best mean :func:`outcome`. So what the greedy evaluation cannot see (the
     temple ranking, the end-of-game achievements, a space taken from a rival) settles
     the close calls. It never reads hidden state: every sample is built from the view
-    alone (:func:`determinize`).
+    alone (:func:`determinize`). Its samples and playouts are fast games wherever the
+    fast engine loads the ruleset's states (option ``engine``: :data:`ENGINES`), with
+    the same choices.
     """
 
     bot_options: ClassVar[tuple[BotOption, ...]] = (
@@ -374,18 +523,20 @@ class SearchBot:
                   "close call"),
         BotOption("horizon", "int", None, "decisions played out per playout (none: to the end)"),
         BotOption("rollout_depth", "int", 1, "the greedy players' lookahead in playouts"),
+        _ENGINE_OPTION,
     )
     """What ``--bot-option search.KEY=VALUE`` sets."""
 
     def __init__(self, seed: int = 0, samples: int = 6, margin: float = 3.0,
                  horizon: int | None = None, rollout_depth: int = 1,
-                 whole_game: Collection[str] | None = None) -> None:
+                 whole_game: Collection[str] | None = None, engine: str = "auto") -> None:
         self.seed = seed & MASK
         self.whole_game = None if whole_game is None else frozenset(whole_game)
         self.samples = samples
         self.margin = margin
         self.horizon = horizon
         self.rollout_depth = rollout_depth
+        self.engine = _check_engine(engine)
         self.decisions = 0
 
     def choose(self, view: View) -> Action:
@@ -396,7 +547,7 @@ class SearchBot:
         seat = view.seat
         if seat is None:
             raise ValueError(_NO_SEAT)
-        first = determinize(view, random_below(self.seed, self.decisions, 0, MASK))
+        first = _world(view, random_below(self.seed, self.decisions, 0, MASK), self.engine)
         if self._shapes_game(view):
             candidates = list(range(len(actions)))
         else:
@@ -405,8 +556,8 @@ class SearchBot:
             candidates = [i for i, v in enumerate(prior) if v >= best - self.margin]
         if len(candidates) == 1:
             return actions[candidates[0]]
-        worlds = [first, *(determinize(view, random_below(self.seed, self.decisions, i, MASK))
-                           for i in range(1, self.samples))]
+        worlds = [first, *(_world(view, random_below(self.seed, self.decisions, i, MASK),
+                                  self.engine) for i in range(1, self.samples))]
         totals = [sum(self._playout(world, actions[i], seat) for world in worlds)
                   for i in candidates]
         return actions[candidates[totals.index(max(totals))]]
@@ -420,7 +571,14 @@ class SearchBot:
             return step.kind in self.whole_game
         return view.ruleset.registry.steps[step.kind].shapes_game
 
-    def _playout(self, world: Game, action: Action, seat: int) -> float:
+    def _playout(self, world: World, action: Action, seat: int) -> float:
+        if not isinstance(world, Game):
+            fast = world.applied(action)  # a copy: the world serves every candidate
+            played = 0
+            while not fast.is_over and (self.horizon is None or played < self.horizon):
+                fast.apply(greedy_action(fast, self.rollout_depth))
+                played += 1
+            return outcome(fast, seat)
         game = world.apply(action)
         played = 0
         while not game.is_over and (self.horizon is None or played < self.horizon):

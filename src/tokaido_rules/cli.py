@@ -29,12 +29,20 @@ from typing import Any, NoReturn
 import attrs
 
 from . import __version__
-from .bots import BOTS, bot_factory, bot_spec, check_options, make_bot, parse_bot_options
+from .bots import (
+    BOTS,
+    bot_factory,
+    bot_spec,
+    check_options,
+    look_ahead_on,
+    make_bot,
+    parse_bot_options,
+)
 from .chance import new_seed
 from .engine import Game, initial_state, new_game, replay
 from .errors import SetupError, TokaidoError
 from .events import Action, GameOver
-from .fast import FastGame
+from .fast import FastGame, ViewableGame
 from .log import MAX_LINE, SeatCopy, SeatLine, dump_log, load_log, load_seat_copy, verify_log
 from .model import GameState, collection_zone
 from .registry import Registry
@@ -67,6 +75,7 @@ from .simulate import (
     decide,
     decision_count,
     decision_kinds,
+    fast_bot,
     play_fast,
     play_games,
     tune_jit,
@@ -367,6 +376,7 @@ def play_bots(game: Game, seed: int, names: Sequence[str] = ("random",),
     taken at random instead. A bot that fails raises :class:`~tokaido_rules.BotError`."""
     seats = [names[seat % len(names)] for seat in range(game.players)]
     bots = _seat_bots(seed, seats, bot_options)
+    look_ahead_on(bots, "reference")  # the reference engine throughout
     asked = 0
     while not game.is_over:
         game = game.apply(decide(game, bots, random_decisions, seed, asked, seats))
@@ -385,8 +395,9 @@ def play_fast_bots(game: FastGame, seed: int, names: Sequence[str] = ("random",)
                    random_decisions: Collection[str] = (),
                    bot_options: Mapping[str, Mapping[str, object]] | None = None) -> FastGame:
     """:func:`play_bots` on the fast simulator (in place): the same bots, seeded alike,
-    make the same game. Every bot must choose from the legal actions alone
-    (:func:`~tokaido_rules.simulate.fast_bot`)."""
+    make the same game. A bot that reads views needs a game that builds them without a
+    replay (a :class:`~tokaido_rules.fast.ViewableGame`:
+    :func:`~tokaido_rules.simulate.fast_game`)."""
     seats = [names[seat % len(names)] for seat in range(game.players)]
     return play_fast(game, _seat_bots(seed, seats, bot_options), random_decisions, seed,
                      seats)
@@ -750,7 +761,7 @@ def _simulate(args: argparse.Namespace) -> int:
     ruleset = Ruleset.build(plugins, options)
     bots, args.bot_opts = _bot_args(args.bots, args.bot_option)
     try:
-        args.engine = choose_engine(args.engine, ruleset, bots)
+        args.engine = choose_engine(args.engine, ruleset, bots, args.players)
     except SetupError as exc:
         raise _UsageError(f"--engine fast: {exc}") from None
     batch = args.games != 1 or args.jobs != 1 or args.dask or args.out or args.plot
@@ -762,7 +773,8 @@ def _simulate(args: argparse.Namespace) -> int:
         raise _UsageError("--view needs --log FILE")
     kinds = decision_kinds(ruleset, _kinds(args))
     if args.engine == "fast":  # played fast, told from the same game on the reference
-        game = play_fast_bots(FastGame.new(args.players, seed=args.seed, plugins=ruleset),
+        maker = FastGame if all(fast_bot(bot) for bot in bots) else ViewableGame
+        game = play_fast_bots(maker.new(args.players, seed=args.seed, plugins=ruleset),
                               args.seed, bots, kinds, args.bot_opts).to_game()
     else:
         game = play_bots(new_game(args.players, seed=args.seed, plugins=ruleset), args.seed,

@@ -65,7 +65,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from attrs import frozen
 
@@ -80,9 +80,9 @@ from .ruleset import Ruleset, Setup
 from .views import UnknownSeatError, View, _hidden_backs
 
 __all__ = ["DifferentialReport", "FastGame", "FastRules", "FastTables", "NotCoveredError",
-           "ViewTables", "ViewableGame", "compare", "compiled", "covers", "differential",
-           "draw_below", "event_stream", "shuffle", "take_compiled", "views_direct",
-           "why_not_covered"]
+           "StateLike", "ViewTables", "ViewableGame", "compare", "compiled", "covers",
+           "differential", "draw_below", "event_stream", "from_state", "shuffle",
+           "take_compiled", "views_direct", "why_not_covered", "why_not_loadable"]
 
 _BUILT_FROM: str | None = None
 """In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
@@ -940,6 +940,24 @@ class FastGame:
             return self.to_game().view(seat)
         return self._direct_view(V, seat)
 
+    # --- a game at a given state (from_state) -------------------------------------------
+    def _load_state(self, state: StateLike) -> None:
+        """Load the game classes' part of ``state`` (:func:`from_state` has loaded the
+        kernel's): a game class that keeps state of its own defines it (and
+        :func:`why_not_loadable` refuses a class of the chain that does not)."""
+
+    def _step_data(self, V: ViewTables, kind: int, step: Any) -> int:
+        """The data of the fast step of kind ``kind`` whose reference step is ``step``
+        (the inverse of :meth:`_step_values`): a card's effect, its card; a step whose
+        reference carries no values, 0 (a game class overrides it for its own kinds
+        that carry some)."""
+        if kind in V.effects:
+            return self.T.code[step.data["card"]]
+        if step.data:
+            raise NotCoveredError(f"the fast simulator does not read back the step "
+                                  f"{step.kind!r} with data {dict(step.data)!r}")
+        return 0
+
     # --- views straight from the flat state (FastGame.view) ---------------------------------
     # A view shows what the flat state does not keep: each collection in the order it was
     # acquired, and the order in which zones, data keys, score categories and counters
@@ -1583,6 +1601,151 @@ def _make_game(players: int, seed: int, plugins: Ruleset | Iterable[str | object
             _tables(ruleset, 2)  # raises NotCoveredError, saying why
         game_class = found[1]
     return game_class()._made(players, seed, ruleset, travellers, setup, T, record)
+
+
+# --- a fast game from a state: what a bot searches on (FastGame.from_state) ---------------
+# A bot that must not read hidden state searches on a sampled completion of its view
+# (tokaido_rules.bots.determinize): a state, with no history. The kernel loads what it
+# keeps of such a state (the pieces, the agenda, the count of events); each game class
+# loads its own part (``_load_state``: its decks and what it counts of the collections)
+# and says how its steps' data are read back (``_step_data``). Additive plugins keep no
+# state of their own (a game class's slots hold it all); their steps carry no data but
+# a card's, which the kernel reads.
+
+
+class StateLike(Protocol):
+    """What :func:`from_state` reads of a state: a reference
+    :class:`~tokaido_rules.model.GameState` has it, and so has a seat's sampled
+    completion of its view."""
+
+    @property
+    def pieces(self) -> tuple[Piece, ...]: ...
+
+    @property
+    def zones(self) -> Mapping[str, tuple[str, ...]]: ...
+
+    @property
+    def agenda(self) -> tuple[Any, ...]: ...
+
+    @property
+    def data(self) -> Mapping[str, Any]: ...
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def over(self) -> bool: ...
+
+
+_LOADS: dict[type, bool] = {}
+
+
+def why_not_loadable(ruleset: Ruleset, players: int) -> str | None:
+    """Why :func:`from_state` does not load states of ``ruleset`` with ``players``
+    (``None``: it does): the ruleset is covered, its views are built from the flat state
+    (their tables say how a step's data read) and every game class of its chain loads
+    its own state (defines ``_load_state`` itself)."""
+    why = why_not_covered(ruleset)
+    if why is not None:
+        return why
+    if type(players) is not int or not 2 <= players <= 5:
+        return f"no {players!r}-player game"
+    if not views_direct(ruleset, players):
+        return "its views are not built from the flat state"
+    game_class = _tables(ruleset, players).game_class
+    found = _LOADS.get(game_class)
+    if found is None:
+        found = _LOADS[game_class] = all(
+            "_load_state" in vars(cls) for cls in game_class.__mro__
+            if issubclass(cls, FastGame) and cls is not FastGame)
+    if not found:
+        return f"the game class {game_class.__name__} does not load a state"
+    return None
+
+
+def from_state(state: StateLike, ruleset: Ruleset, players: int, seed: int) -> FastGame:
+    """A plain fast game at ``state`` (a reference state, or a sampled completion of a
+    view), whose play from there is the reference's from that state with the seed
+    ``seed``: the same legal actions, chance outcomes and scores. It has no history:
+    :meth:`FastGame.to_game`, :meth:`FastGame.view` and :attr:`FastGame.decisions` know
+    nothing of what came before. Raises :class:`NotCoveredError` where
+    :func:`why_not_loadable` says why."""
+    why = why_not_loadable(ruleset, players)
+    if why is not None:
+        raise NotCoveredError(f"the fast simulator does not load states of "
+                              f"{list(ruleset.ids)}: {why}")
+    T = _tables(ruleset, players)
+    V = T.view_tables
+    assert V is not None  # made by views_direct
+    game = T.game_class()
+    game.T = T
+    game.seed = seed
+    game.setup = None
+    game.given = None
+    game._chronicle = None
+    game._replica = None
+    game._decisions = []
+    game.automatic = 0
+    game.asks = False
+    game.hooked = bool(T.gainers)
+    game.seq = state.seq
+    game.is_over = bool(state.over)
+    n = T.pieces
+    pieces = state.pieces
+    index = T.traveller_index
+    category = T.category_index
+    game.pos = [p.position for p in pieces]
+    game.slot = [p.slot for p in pieces]
+    game.coins = [p.coins for p in pieces]
+    game.trav = [-1 if p.traveller is None else index[p.traveller] for p in pieces]
+    game.seat = [p.seat for p in pieces]
+    game.order = [p.position * 8 - p.slot for p in pieces]
+    score = [[0] * T.score_width for _ in range(n)]
+    for i, p in enumerate(pieces):
+        row = score[i]
+        for name, points in p.score.items():
+            row[category[name]] = points
+    game.score = score
+    occ = [0] * (T.end + 1)
+    taken = 0
+    slots = T.slots
+    for p in pieces:
+        if slots[p.position] == 0:
+            occ[p.position] += 1
+        else:
+            occ[p.position] |= 1 << p.slot
+            taken |= 1 << (2 * p.position + p.slot)
+    game.occ = occ
+    game.taken = taken
+    game.done = [0] * n
+    game._load_state(state)
+    kinds = T.kinds
+    agenda: list[Step] = []
+    for ref in state.agenda:
+        kind = kinds[ref.kind]
+        agenda.append((kind, ref.piece, ref.seat, game._step_data(V, kind, ref)))
+    game.agenda = agenda
+    if agenda:
+        game._step = agenda[0]
+    elif game.is_over:
+        game._step = None
+    else:
+        order = game.order
+        rearmost = min(order)
+        if rearmost < T.end * 8 - 7:
+            piece = order.index(rearmost)
+            seat = game.seat[piece]
+            if seat is None:
+                seated = order[:T.players]
+                seat = seated.index(max(seated))
+            game._step = _MOVES[piece][seat]
+        else:
+            game._step = None
+    game._legal = None if game._step is not None else ()
+    return game
 
 
 # --- proving it: the fast game beside the reference, decision by decision --------------------

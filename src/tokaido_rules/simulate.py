@@ -60,6 +60,7 @@ from .bots import (
     check_bot,
     check_options,
     is_legal,
+    look_ahead_on,
     make_bot,
     next_action,
 )
@@ -67,7 +68,7 @@ from .chance import bot_seed, random_below
 from .engine import Game, new_game
 from .errors import SetupError, UnknownBotError
 from .events import Action, Event
-from .fast import FastGame, why_not_covered
+from .fast import FastGame, ViewableGame, views_direct, why_not_covered
 from .log import SeatCopy, dump_log
 from .ruleset import Ruleset, check_players
 
@@ -158,32 +159,40 @@ ENGINES = ("auto", "fast", "reference")
 """The engines a batch may ask for (:func:`choose_engine`)."""
 
 
-def fast_bot(bot: BotLike) -> bool:
+def fast_bot(bot: BotLike, ruleset: Ruleset | None = None, players: int | None = None) -> bool:
     """Whether ``bot`` (a name of :data:`~tokaido_rules.bots.BOTS`, or a bot object,
     class or factory) can play on the fast simulator: it chooses from the legal actions
     alone (:func:`~tokaido_rules.bots.actions_only`: an
-    :class:`~tokaido_rules.bots.ActionsBot`, such as the random bot). A bot that needs
-    its seat's view (greedy, search) cannot: the simulator would have to rebuild the
-    reference game at every decision."""
-    return actions_only(bot_factory(bot) if isinstance(bot, str) else bot)
+    :class:`~tokaido_rules.bots.ActionsBot`, such as the random bot), or, in games of
+    ``ruleset`` with ``players``, the fast simulator builds its seat's views from its
+    flat state (:func:`~tokaido_rules.fast.views_direct`: the very views the reference
+    engine gives, so any bot, greedy and search included, chooses there as it would on
+    the reference). Without a ruleset, only the first."""
+    if actions_only(bot_factory(bot) if isinstance(bot, str) else bot):
+        return True
+    return ruleset is not None and players is not None and views_direct(ruleset, players)
 
 
-def choose_engine(engine: str, ruleset: Ruleset, bots: Iterable[BotLike]) -> str:
-    """The engine that plays games of ``ruleset`` with ``bots``: ``"fast"`` or
-    ``"reference"``.
+def choose_engine(engine: str, ruleset: Ruleset, bots: Iterable[BotLike],
+                  players: int | None = None) -> str:
+    """The engine that plays games of ``ruleset`` with ``bots`` (and ``players``):
+    ``"fast"`` or ``"reference"``.
 
     ``"auto"`` is the fast simulator when it covers the ruleset
     (:func:`~tokaido_rules.fast.covers`: every plugin gives fast rules, every option
-    value is implemented there) and every bot can play there (:func:`fast_bot`), else
-    the reference engine; ``"reference"`` is always the reference; ``"fast"`` is the
-    simulator, and raises :class:`~tokaido_rules.errors.SetupError` saying why
-    (:func:`~tokaido_rules.fast.why_not_covered`) where it cannot be used."""
+    value is implemented there) and every bot can play there (:func:`fast_bot`: a bot
+    that reads views, where they are built directly for ``players``), else the reference
+    engine; ``"reference"`` is always the reference; ``"fast"`` is the simulator, and
+    raises :class:`~tokaido_rules.errors.SetupError` saying why
+    (:func:`~tokaido_rules.fast.why_not_covered`) where it cannot be used. The games are
+    the same on either engine, and so are the bots' choices."""
     if engine not in ENGINES:
         raise SetupError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if engine == "reference":
         return engine
-    slow = sorted({bot_name(bot) for bot in bots if not fast_bot(bot)})
     why = why_not_covered(ruleset)
+    slow = sorted({bot_name(bot) for bot in bots
+                   if not fast_bot(bot, ruleset if why is None else None, players)})
     if engine == "auto":
         return "fast" if why is None and not slow else "reference"
     if why is not None:
@@ -191,21 +200,24 @@ def choose_engine(engine: str, ruleset: Ruleset, bots: Iterable[BotLike]) -> str
                          f"{why}; use the reference engine (or auto)")
     if slow:
         raise SetupError(f"the fast engine plays bots that choose from the legal actions "
-                         f"alone, not {', '.join(slow)}: use the reference engine (or auto)")
+                         f"alone, or others where it builds the views itself, not "
+                         f"{', '.join(slow)} here: use the reference engine (or auto)")
     return engine
 
 
 def play_fast(game: FastGame, bots: Sequence[Bot], random_decisions: Collection[str],
               seed: int, names: Sequence[str] | None = None) -> FastGame:
     """Play a fast game to the end in place, as :func:`decide` would on the reference
-    engine: each seat's bot chooses from the legal actions (``choose_from``: every bot
-    must be an :class:`~tokaido_rules.bots.ActionsBot`), a decision of a kind in
-    ``random_decisions`` is taken uniformly at random (draw ``n`` of ``seed`` for the
-    ``n``-th decision asked). A bot that raises or answers an action that is not legal
-    is refused (:class:`~tokaido_rules.BotError`, naming it: ``names`` by seat) before
-    its answer is applied."""
-    choosers: list[Callable[[tuple[Action, ...]], Action]] = [
-        bot.choose_from for bot in bots]  # type: ignore[attr-defined]
+    engine: each seat's bot chooses from the legal actions (``choose_from``, for an
+    :class:`~tokaido_rules.bots.ActionsBot`) or from its seat's view
+    (:meth:`FastGame.view <tokaido_rules.fast.FastGame.view>`, the reference's view: a
+    :class:`~tokaido_rules.fast.ViewableGame` builds it without a replay), a decision of
+    a kind in ``random_decisions`` is taken uniformly at random (draw ``n`` of ``seed``
+    for the ``n``-th decision asked). A bot that raises or answers an action that is not
+    legal is refused (:class:`~tokaido_rules.BotError`, naming it: ``names`` by seat)
+    before its answer is applied."""
+    choosers: list[Callable[[tuple[Action, ...]], Action] | None] = [
+        getattr(bot, "choose_from", None) for bot in bots]
     asked = 0
     while not game.is_over:
         actions = game.legal_actions()
@@ -215,20 +227,32 @@ def play_fast(game: FastGame, bots: Sequence[Bot], random_decisions: Collection[
             seat = game.current_player
             index = seat if seat is not None else 0
             label = None if names is None else names[index]
-            try:
-                action = choosers[index](actions)
-            except Exception as exc:  # the bot's own failure, told in one line
-                raise _failed(bots[index], label, index, exc) from exc
-            if not is_legal(action, actions):
-                raise _illegal(bots[index], label, index, action)
+            chooser = choosers[index]
+            if chooser is None:
+                action = next_action(bots[index], game, label)
+            else:
+                try:
+                    action = chooser(actions)
+                except Exception as exc:  # the bot's own failure, told in one line
+                    raise _failed(bots[index], label, index, exc) from exc
+                if not is_legal(action, actions):
+                    raise _illegal(bots[index], label, index, action)
         game.apply(action)
         asked += 1
     return game
 
 
+def fast_game(players: int, seed: int, ruleset: Ruleset, bots: Sequence[Bot]) -> FastGame:
+    """A new fast game for ``bots``: one that records what its views need
+    (:class:`~tokaido_rules.fast.ViewableGame`) if a bot reads views, else a plain one."""
+    if all(actions_only(bot) for bot in bots):
+        return FastGame.new(players, seed=seed, plugins=ruleset)
+    return ViewableGame.new(players, seed=seed, plugins=ruleset)
+
+
 def _fast_result(spec: GameSpec, index: int, ruleset: Ruleset,
                  bots: Sequence[Bot]) -> GameResult:
-    game = play_fast(FastGame.new(spec.players, seed=spec.seed, plugins=ruleset), bots,
+    game = play_fast(fast_game(spec.players, spec.seed, ruleset, bots), bots,
                      spec.random_decisions, spec.seed, spec.bots)
     winners = game.winners()
     seats = tuple(
@@ -247,6 +271,7 @@ def play_game(spec: GameSpec, index: int = 0) -> GameResult:
     bots = seat_bots(spec)
     if spec.engine == "fast":
         return _fast_result(spec, index, ruleset, bots)
+    look_ahead_on(bots, "reference")
     game = new_game(spec.players, seed=spec.seed, plugins=ruleset)
     asked = 0
     while not game.is_over:
@@ -616,7 +641,7 @@ def _specs(games: int, players: int, plugins: Iterable[str], bots: Sequence[BotL
     seats, makers, seat_options = seat_makers(bots, players, bot_options)
     chosen = choose_engine(engine, ruleset, [
         name if not makers or makers[i] is None else makers[i]
-        for i, name in enumerate(seats)])
+        for i, name in enumerate(seats)], players)
     return (GameSpec(players, game_seed(seed, i), plugin_ids, frozen_options, seats,
                      keep_logs, by_chance, chosen, makers, seat_options)
             for i in range(games))

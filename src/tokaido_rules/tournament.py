@@ -234,7 +234,8 @@ def plan(bots: Sequence[BotLike], players: int = 4, games: int | None = None,
     ruleset = _ruleset(plugin_ids, frozen_options)
     makers = tuple(None if isinstance(b, str) else b for b in bots)
     chosen = choose_engine(engine, ruleset, [m if m is not None else n
-                                             for n, m in zip(names, makers, strict=True)])
+                                             for n, m in zip(names, makers, strict=True)],
+                           players)
     _rating_model()  # openskill is there, before any game
     ups = lineups(len(names), players)
     groups = len(ups) if games is None else -(-games // players)

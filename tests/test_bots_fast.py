@@ -1,0 +1,175 @@
+"""The greedy and search bots on the fast engine (issue 41): a fast game loaded from a
+state plays as the reference does from that state, and the bots looking ahead on fast
+games make the very choices they make looking ahead on the reference engine."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tokaido_rules import Action, BotError, Ruleset, new_game
+from tokaido_rules.bots import (
+    GreedyBot,
+    SearchBot,
+    determinize,
+    determinize_fast,
+    fast_lookahead,
+    make_bot,
+    next_action,
+)
+from tokaido_rules.engine import Game
+from tokaido_rules.fast import (
+    FastGame,
+    NotCoveredError,
+    compare,
+    from_state,
+    why_not_loadable,
+)
+from tokaido_rules.simulate import simulate
+
+RULESETS = [("base",), ("base", "crossroads"), ("base", "new-encounters"),
+            ("base", "crossroads", "new-encounters")]
+_HISTORY = {"_chronicle", "_replica", "_decisions", "automatic", "setup", "given", "_legal"}
+"""What a game loaded from a state cannot know: its history (and the legal actions, made
+when first asked)."""
+
+
+def flat_state(game: FastGame) -> dict[str, Any]:
+    """Every slot of a fast game that says where the game is (not how it got there)."""
+    out: dict[str, Any] = {}
+    for cls in type(game).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if name not in _HISTORY and name not in out:
+                out[name] = getattr(game, name)
+    return out
+
+
+def _picker(seed: int) -> Callable[[tuple[Action, ...]], int]:
+    pick = random.Random(seed).randrange
+    return lambda legal: pick(len(legal))
+
+
+@pytest.mark.parametrize("plugins", RULESETS, ids=",".join)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_game_loaded_from_a_state_is_the_game_at_that_state(
+        plugins: tuple[str, ...], players: int) -> None:
+    """At every decision of random games, the fast game loaded from the reference state
+    holds what the fast game played there holds, offers the same actions, and plays on
+    as the reference does to the end."""
+    ruleset = Ruleset.build(plugins)
+    for seed in range(2):
+        rng = random.Random(seed)
+        game = new_game(players, seed=seed, plugins=ruleset)
+        fast = FastGame.new(players, seed=seed, plugins=ruleset)
+        made = 0
+        while not game.is_over:
+            loaded = from_state(game.state, ruleset, players, seed)
+            assert flat_state(loaded) == flat_state(fast), (seed, made)
+            assert loaded.legal_actions() == game.legal_actions()
+            if made % 40 == 7:
+                why, _ = compare(game, loaded, _picker(made), logs=False)
+                assert why is None, why
+            index = rng.randrange(len(game.legal_actions()))
+            game = game.apply(game.legal_actions()[index])
+            fast.apply(fast.legal_actions()[index])
+            made += 1
+
+
+def test_the_fast_completion_of_a_view_is_the_reference_completion() -> None:
+    """determinize_fast deals the hidden cards determinize deals, from the same seed."""
+    ruleset = Ruleset.build(("base", "crossroads"))
+    game = new_game(4, seed=3, plugins=ruleset)
+    rng = random.Random(3)
+    for _ in range(60):
+        game = game.apply(rng.choice(game.legal_actions()))
+    view = game.view(game.current_player)
+    for seed in (1, 2, 99):
+        reference = determinize(view, seed)
+        assert flat_state(determinize_fast(view, seed)) == flat_state(
+            from_state(reference.state, ruleset, 4, seed))
+
+
+def _same_choices(plugins: tuple[str, ...], players: int, seed: int, make: Any,
+                  decisions: int | None = None) -> int:
+    """Play a game with bots looking ahead on the reference engine, asking the same bots
+    looking ahead on the fast engine at every decision; the decisions compared."""
+    ruleset = Ruleset.build(plugins)
+    reference = [make("reference", seed * 8 + seat) for seat in range(players)]
+    fast = [make("fast", seed * 8 + seat) for seat in range(players)]
+    game: Game = new_game(players, seed=seed, plugins=ruleset)
+    made = 0
+    while not game.is_over and (decisions is None or made < decisions):
+        seat = game.current_player
+        assert seat is not None
+        view = game.view(seat)
+        chosen = reference[seat].choose(view)
+        assert fast[seat].choose(view) == chosen, (plugins, players, seed, made)
+        game = game.apply(chosen)
+        made += 1
+    return made
+
+
+@pytest.mark.parametrize("plugins", RULESETS[:3], ids=",".join)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_greedy_chooses_the_same_on_either_engine(plugins: tuple[str, ...],
+                                                  players: int) -> None:
+    for seed in range(2):
+        assert _same_choices(plugins, players, seed,
+                             lambda engine, s: GreedyBot(seed=s, engine=engine)) > 50
+
+
+@pytest.mark.parametrize("plugins", RULESETS[:3], ids=",".join)
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_search_chooses_the_same_on_either_engine(plugins: tuple[str, ...],
+                                                  players: int) -> None:
+    """A small budget (two samples, short playouts, and whole playouts at the choice of a
+    traveller), over the first decisions of a game."""
+    def make(engine: str, seed: int) -> SearchBot:
+        return SearchBot(seed=seed, samples=2, horizon=12, engine=engine)
+
+    assert _same_choices(plugins, players, 5, make, decisions=30) == 30
+
+
+def test_a_batch_of_greedy_and_search_games_is_the_same_on_either_engine() -> None:
+    """auto plays greedy and search on the fast engine; the results are the reference's."""
+    args: dict[str, Any] = {"games": 3, "players": 3, "seed": 11, "keep_logs": True,
+                            "bots": ("greedy", "search", "random"),
+                            "bot_options": {"search": {"samples": 2, "horizon": 10}}}
+    fast = simulate(engine="auto", **args)
+    reference = simulate(engine="reference", **args)
+    assert fast.results == reference.results
+    assert all(r.log for r in fast.results)
+
+
+def test_where_the_bots_look_ahead() -> None:
+    """Fast wherever the fast engine loads the ruleset's states; the option ``engine``
+    says otherwise, and a bad value is refused when the bot is made."""
+    assert fast_lookahead(Ruleset.build(("base", "crossroads")), 4)
+    assert why_not_loadable(Ruleset.build(("base",)), 6) is not None
+    with pytest.raises(BotError, match="engine must be one of"):
+        make_bot("greedy", 1, {"engine": "quick"})
+    assert make_bot("search", 1, {"engine": "reference"}).engine == "reference"  # type: ignore[attr-defined]
+
+
+def test_a_state_the_fast_engine_does_not_load_is_refused() -> None:
+    ruleset = Ruleset.build(("base",))
+    with pytest.raises(NotCoveredError, match="no 7-player game"):
+        from_state(new_game(4, seed=1, plugins=ruleset).state, ruleset, 7, 1)
+
+
+def test_fast_lookahead_where_the_fast_engine_cannot_is_a_one_line_bot_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """engine="fast" insists: where the states are not loaded, the bot's decision fails
+    as any bot's failure does (one line, naming it), and the game is left as it was."""
+    import tokaido_rules.bots as bots_module
+
+    monkeypatch.setattr(bots_module, "fast_lookahead", lambda ruleset, players: False)
+    game = new_game(3, seed=2, plugins=("base",))
+    while len(game.legal_actions()) < 2:
+        game = game.apply(game.legal_actions()[0])
+    with pytest.raises(BotError, match=r"bot 'greedy'.*fast engine does not load") as caught:
+        next_action(GreedyBot(seed=1, engine="fast"), game, "greedy")
+    assert "\n" not in str(caught.value)
