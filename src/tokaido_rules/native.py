@@ -55,9 +55,12 @@ def built(package: Path = _PACKAGE) -> list[Path]:
                   and p.name[:-len(suffix)].endswith(("_compiled", "_compiled__mypyc")))
 
 
-def remove(package: Path = _PACKAGE) -> list[Path]:
-    """Remove a compiled build from ``package``; returns the files removed."""
-    files = built(package)
+def remove(package: Path | None = None) -> list[Path]:
+    """Remove a compiled build from ``package``, or (``None``) from every package
+    :func:`build` writes to by default: the core's and the built-in plugins'
+    (:func:`plugin_packages`); returns the files removed."""
+    packages = [_PACKAGE, *plugin_packages()] if package is None else [package]
+    files = [path for where in packages for path in built(where)]
     for path in files:
         path.unlink()
     return files
