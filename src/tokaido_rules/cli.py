@@ -427,28 +427,33 @@ def _kinds(args: argparse.Namespace) -> list[str]:
     return [k.strip() for k in args.random_decisions.split(",") if k.strip()]
 
 
-def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, object],
-           bots: list[str], registry: Registry) -> int:
-    if args.games < 1 or args.jobs < 1:
-        raise _UsageError("--games and --jobs must be at least 1")
-    tune_jit()
-    executor: Any = None
-    client: Any = None
-    if args.dask:
+def _executor(dask: str | None, jobs: int) -> tuple[Any, Any]:
+    """Where a batch's games run: a Dask cluster's executor (and its client, to close),
+    a pool of ``jobs`` processes, or ``None`` (here, one after another)."""
+    if dask:
         try:
             from dask.distributed import Client
         except ImportError:
             raise _UsageError("--dask needs the dask extra: pip install '.[dask]' in a clone, or "
                               "the wheel with [dask]") from None
         try:
-            client = Client(args.dask, timeout="10s")  # type: ignore[no-untyped-call]
+            client: Any = Client(dask, timeout="10s")  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError) as exc:
-            raise _UsageError(f"cannot reach the Dask cluster at {args.dask}: {exc}") from None
-        executor = client.get_executor()
-    elif args.jobs > 1:
+            raise _UsageError(f"cannot reach the Dask cluster at {dask}: {exc}") from None
+        return client.get_executor(), client
+    if jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
 
-        executor = ProcessPoolExecutor(args.jobs, initializer=_worker_init)
+        return ProcessPoolExecutor(jobs, initializer=_worker_init), None
+    return None, None
+
+
+def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, object],
+           bots: list[str], registry: Registry) -> int:
+    if args.games < 1 or args.jobs < 1:
+        raise _UsageError("--games and --jobs must be at least 1")
+    tune_jit()
+    executor, client = _executor(args.dask, args.jobs)
     if args.out:
         try:
             os.makedirs(args.out, exist_ok=True)
@@ -1266,23 +1271,7 @@ def _tournament(args: argparse.Namespace) -> int:
     plan = tournament.plan(names, args.players, args.games, args.seed, plugins, options,
                            bot_opts, engine=args.engine)  # checked before any game
     tune_jit()
-    executor: Any = None
-    client: Any = None
-    if args.dask:
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise _UsageError("--dask needs the dask extra: pip install '.[dask]' in a clone, or "
-                              "the wheel with [dask]") from None
-        try:
-            client = Client(args.dask, timeout="10s")  # type: ignore[no-untyped-call]
-        except (OSError, TimeoutError) as exc:
-            raise _UsageError(f"cannot reach the Dask cluster at {args.dask}: {exc}") from None
-        executor = client.get_executor()
-    elif jobs > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        executor = ProcessPoolExecutor(jobs, initializer=_worker_init)
+    executor, client = _executor(args.dask, jobs)
     progress = _progress_bar(plan.games if args.progress else 0)
     stopped = True
     start = time.perf_counter()
