@@ -80,7 +80,7 @@ loads the ruleset's states, else the reference; ``"fast"``, there only (a rulese
 not load is refused); ``"reference"``, on the reference engine. The same figures on
 either."""
 
-DEFAULT_ITERATIONS = 300
+DEFAULT_ITERATIONS = 200
 """The iterations per decision of :class:`ISMCTSBot` and the ``ismcts`` level."""
 
 PRIOR_SCALE = 5.0
@@ -388,8 +388,8 @@ def _estimate(action: Action, edge: _Edge) -> ActionEstimate:
 
 # --- the difficulty ladder ------------------------------------------------------------
 
-LEVELS: dict[str, int] = {"ismcts-fast": 60, "ismcts": DEFAULT_ITERATIONS,
-                          "ismcts-strong": 1500}
+LEVELS: dict[str, int] = {"ismcts-fast": 50, "ismcts": DEFAULT_ITERATIONS,
+                          "ismcts-strong": 800}
 """The ladder: registered name -> default iterations per decision."""
 
 
