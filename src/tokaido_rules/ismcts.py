@@ -287,12 +287,11 @@ class ISMCTSBot:
         Every legal action's availability is counted."""
         edges = node.edges
         weight = self.prior
-        if weight and any(a not in edges for a in legal):
-            _add_priors(world, node, legal, mover)
-            order: tuple[Action, ...] | list[Action] = sorted(
-                legal, key=lambda a: -edges[a].prior)
-        else:
-            order = legal
+        order: tuple[Action, ...] | list[Action] = legal
+        if weight:
+            if any(a not in edges for a in legal):
+                _add_priors(world, node, legal, mover)
+            order = sorted(legal, key=lambda a: -edges[a].prior)  # stable: ties keep order
         c = self.exploration
         untried: tuple[Action, _Edge] | None = None
         best: tuple[Action, _Edge] | None = None
