@@ -220,6 +220,9 @@ def _build_parser() -> _Parser:
     ply.add_argument("--bot-option", action="append", default=[], metavar="BOT.KEY=VALUE",
                      help="an option of a bot in play, e.g. search.samples=4 (repeatable; "
                           "tokaido bots lists them)")
+    ply.add_argument("--hint-bot", default=DEFAULT_BOT, metavar="BOT",
+                     help="the bot that scores your options when you type 'hint' (one "
+                          f"with evaluate; default {DEFAULT_BOT})")
     ply.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     ply.add_argument("--plugins", default=None,
                      help="comma-separated plugin ids (default base)")
@@ -426,10 +429,11 @@ def play_fast_bots(game: FastGame, seed: int, names: Sequence[str] = ("random",)
                      seats)
 
 
-def _bot_args(text: str, items: Sequence[str]) -> tuple[list[str],
-                                                         dict[str, dict[str, object]]]:
+def _bot_args(text: str, items: Sequence[str], also: Sequence[str] = ()
+              ) -> tuple[list[str], dict[str, dict[str, object]]]:
     """``--bots`` and ``--bot-option``, checked: the names (each registered) and each
-    named bot's options, typed. A bad name or option is one line (UnknownBotError)."""
+    named bot's options, typed (options may name the bots of ``also`` too: ``play``'s
+    hint bot). A bad name or option is one line (UnknownBotError)."""
     names = [b.strip() for b in text.split(",") if b.strip()]
     if not names:
         raise _UsageError(f"--bots takes registered bot names (tokaido bots lists them), "
@@ -440,7 +444,7 @@ def _bot_args(text: str, items: Sequence[str]) -> tuple[list[str],
     except TokaidoError as exc:
         raise _UsageError(f"--bots: {exc}") from None
     try:
-        given = parse_bot_options(items, names)
+        given = parse_bot_options(items, [*names, *also])
         return names, {n: check_options(n, o) for n, o in given.items()}
     except TokaidoError as exc:
         raise _UsageError(f"--bot-option: {exc}") from None
@@ -1118,7 +1122,7 @@ def _play(args: argparse.Namespace) -> int:
     game could not be saved)."""
     from .play import BotFailed, GameInterrupted, run, stop_on_signals
 
-    bots, bot_opts = _bot_args(args.bots, args.bot_option)
+    bots, bot_opts = _bot_args(args.bots, args.bot_option, [args.hint_bot])
     if args.resume:
         game = _read_log(args.resume)
         _check_resumed(args, game)
@@ -1146,7 +1150,8 @@ def _play(args: argparse.Namespace) -> int:
     try:
         with stop_on_signals():
             end = run(game, args.human, bots, game.seed, read, sys.stdout, width=width,
-                      show_scores=lambda end: _print_scores(end, width), bot_options=bot_opts)
+                      show_scores=lambda end: _print_scores(end, width), bot_options=bot_opts,
+                      hint_bot=args.hint_bot)
     except BotFailed as failed:  # the game as it stood before the bot was asked: saved
         _save(args, failed.game, f"error: {failed}.")
         return 2
