@@ -53,7 +53,7 @@ def hint_lines(found: DecisionAnalysis, bot: str, width: int = 80) -> list[str]:
     its playouts; the best one starred."""
     head = (f"Hint from {bot}, from your view only: best is {found.best + 1}, "
             f"win {found.win:.0%}.")
-    out = [_fill(head, width, "", "")]
+    out = [_fill(head, width - 2, "", "")]  # after the "> " prompt
     for n, (e, label) in enumerate(zip(found.estimates, found.labels, strict=True), 1):
         star = "*" if n - 1 == found.best else " "
         said = (f"{label}: margin {e.margin:+.1f} ({e.margin_low:+.1f} to "
@@ -255,7 +255,7 @@ def run(game: Game, human: int, bot_names: Sequence[BotLike], seed: int,
                         found = hint(view, hint_bot, seed=seed,
                                      options=given.get(bot_name(hint_bot)))
                     except TokaidoError as exc:
-                        print(_fill(f"No hint: {exc}", width, "", ""), file=out)
+                        print(_fill(f"No hint: {exc}", width - 2, "", ""), file=out)
                         continue
                     hinted = True
                     print("\n".join(hint_lines(found, bot_name(hint_bot), width)), file=out)
@@ -272,7 +272,7 @@ def run(game: Game, human: int, bot_names: Sequence[BotLike], seed: int,
                               file=out)
                     continue
                 if typed in ("help", "h", "?"):
-                    print(_fill(HELP, width, "", ""), file=out)
+                    print(_fill(HELP, width - 2, "", ""), file=out)  # after the "> " prompt
                     continue
                 print(f"Please type a number from 1 to {len(actions)}, or 'help'.", file=out)
     except KeyboardInterrupt as stop:
