@@ -50,6 +50,7 @@ __all__ = [
     "DEFAULT_BOT", "FORMAT", "INACCURACY", "MISTAKE", "AnalysisError", "DecisionAnalysis",
     "GameAnalysis", "Mark", "NotAnEvaluatorError", "analyse_game", "analyse_log",
     "analyse_view", "decision_seed", "hint", "load_analysis", "make_evaluator", "mark",
+    "seat_decisions", "FORMAT_VERSION",
 ]
 
 DEFAULT_BOT: Final = "ismcts"
