@@ -309,9 +309,11 @@ def analyse_log(source: str | Path, seat: int, bot: BotLike = DEFAULT_BOT, *,
                 seed: int = 0, options: Mapping[str, object] | None = None,
                 progress: Callable[[int], None] | None = None) -> GameAnalysis:
     """:func:`analyse_game` of a full log (text or path, as
-    :func:`~tokaido_rules.load_log` reads it). A seat's copy of a log cannot be analysed:
-    the rules cannot give the legal actions of a state with cards nobody named (a
-    :class:`~tokaido_rules.LogFormatError` says so)."""
+    :func:`~tokaido_rules.load_log` reads it). A seat's copy of a log cannot be analysed
+    (:func:`~tokaido_rules.load_log` refuses it with a
+    :class:`~tokaido_rules.LogFormatError`): it does not name every card its seat saw
+    (cards that came into sight without moving, such as an inn's meals), so the seat's
+    views, and its legal actions, cannot be rebuilt from it."""
     return analyse_game(load_log(source), seat, bot, seed=seed, options=options,
                         progress=progress)
 

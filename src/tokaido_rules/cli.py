@@ -932,7 +932,9 @@ def _analyse(args: argparse.Namespace) -> int:
         raise _UsageError(f"--bot: {exc}") from None
     if _is_seat_copy(args.file):
         raise _UsageError(f"{args.file} is a seat's copy of a log: analyse takes a full log "
-                          "(each decision is still analysed from its seat's view only)")
+                          "(a copy does not name every card its seat saw, so its views "
+                          "cannot be rebuilt; each decision of a full log is still "
+                          "analysed from its seat's view only)")
     game = _read_log(args.file)
     if args.seat is None:
         raise _UsageError("--seat is required: the seat whose decisions are analysed "
