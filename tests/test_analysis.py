@@ -445,6 +445,7 @@ def test_a_hint_scores_every_option_and_is_recorded() -> None:
     assert [n for _, n in numbered] == [str(i) for i in range(1, len(numbered) + 1)]
     expected = hint(first_move, "flat", seed=3, options=OPTIONS)
     assert [s for s, _ in numbered].index("*") == expected.best
+    assert max(len(line) for line in out.splitlines()) <= 80  # the screen's width
     assert len(record.hinted) == 1
     assert isinstance(end.events[record.hinted[0]], Action)
     assert end.events[record.hinted[0]] == first_move.legal_actions[1]

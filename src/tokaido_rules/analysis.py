@@ -62,8 +62,10 @@ MISTAKE: Final = 3.0
 FORMAT: Final = "tokaido-analysis"
 """The ``format`` of an analysis document (``tokaido analyse --format json``)."""
 FORMAT_VERSION: Final = 1
+"""The layout of an analysis document written (and the one read back)."""
 
 Mark = Literal["best", "inaccuracy", "mistake"]
+"""A decision's mark (``None`` where none is given: see the module's doc)."""
 
 
 class AnalysisError(TokaidoError, ValueError):
