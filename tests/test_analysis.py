@@ -10,6 +10,8 @@ import functools
 import io
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -343,6 +345,17 @@ def test_analyse_refuses_a_bad_log_and_a_seat_copy(capsys: pytest.CaptureFixture
                        (copy, "seat's copy")):
         status, _, err = run_cli(capsys, "analyse", str(path), "--seat", "1", "--bot", "flat")
         assert status == 2 and said in err and err.count("\n") == 1
+
+
+def test_analyse_as_a_process_fails_in_one_line(log: Path) -> None:
+    """``python -m tokaido_rules analyse`` with a bot that cannot analyse: status 2 and
+    one line on stderr, nothing on stdout."""
+    done = subprocess.run([sys.executable, "-m", "tokaido_rules", "analyse", str(log),
+                           "--seat", "0", "--bot", "greedy"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: bot 'greedy' cannot analyse")
+    assert done.stderr.count("\n") == 1
 
 
 def test_analyse_log_reads_a_full_log(game: Game, analysed: dict[str, Any]) -> None:
