@@ -29,6 +29,7 @@ from typing import Any, NoReturn
 import attrs
 
 from . import __version__
+from .analysis import DEFAULT_BOT
 from .bots import (
     BOTS,
     bot_factory,
@@ -219,6 +220,9 @@ def _build_parser() -> _Parser:
     ply.add_argument("--bot-option", action="append", default=[], metavar="BOT.KEY=VALUE",
                      help="an option of a bot in play, e.g. search.samples=4 (repeatable; "
                           "tokaido bots lists them)")
+    ply.add_argument("--hint-bot", default=DEFAULT_BOT, metavar="BOT",
+                     help="the bot that scores your options when you type 'hint' (one "
+                          f"with evaluate; default {DEFAULT_BOT})")
     ply.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     ply.add_argument("--plugins", default=None,
                      help="comma-separated plugin ids (default base)")
@@ -335,6 +339,25 @@ def _build_parser() -> _Parser:
                                 "(optional; needs the mypyc extra and a C compiler)")
     bld.add_argument("--remove", action="store_true",
                      help="remove the compiled build instead (back to pure Python)")
+    ana = command("analyse", "score every decision of one seat of a logged game: each "
+                             "legal action's expected final margin and win probability, "
+                             "the best action and the points lost by the one played")
+    ana.add_argument("file", metavar="LOG", help="a full log (JSON Lines)")
+    ana.add_argument("--seat", type=int, metavar="S", help="the seat whose decisions are "
+                     "analysed, each from its view only (required)")
+    ana.add_argument("--bot", default=DEFAULT_BOT, metavar="B",
+                     help="a registered bot that scores actions (has evaluate; default "
+                          f"{DEFAULT_BOT})")
+    ana.add_argument("--bot-option", action="append", default=[], metavar="B.KEY=VALUE",
+                     help="an option of the analysing bot (repeatable; tokaido bots lists "
+                          "them)")
+    ana.add_argument("--seed", type=int, default=0,
+                     help="seeds the analysing bot, a stream per decision (default 0)")
+    ana.add_argument("--format", choices=("text", "json"), default="text",
+                     help="output: text (a line per decision) or json (per-action figures)")
+    ana.add_argument("--html", metavar="OUT.html",
+                     help="also write the replay viewer page with the analysis's marks "
+                          "(only what the seat saw)")
     rep = command("replay", "replay a full event log")
     rep.add_argument("file", metavar="FILE", help="the log (JSON Lines)")
     rep.add_argument("--to", type=int, metavar="SEQ", help="stop after event SEQ")
@@ -355,6 +378,9 @@ def _build_parser() -> _Parser:
     rep.add_argument("--seat", type=int, metavar="SEAT",
                      help="with --html: only what SEAT saw (default: every seat of a "
                           "full log)")
+    rep.add_argument("--analysis", metavar="ANALYSIS.json",
+                     help="with --html: show the marks and per-action figures of an "
+                          "analysis (tokaido analyse --format json) at its seat's steps")
     return parser
 
 
@@ -403,10 +429,11 @@ def play_fast_bots(game: FastGame, seed: int, names: Sequence[str] = ("random",)
                      seats)
 
 
-def _bot_args(text: str, items: Sequence[str]) -> tuple[list[str],
-                                                         dict[str, dict[str, object]]]:
+def _bot_args(text: str, items: Sequence[str], also: Sequence[str] = ()
+              ) -> tuple[list[str], dict[str, dict[str, object]]]:
     """``--bots`` and ``--bot-option``, checked: the names (each registered) and each
-    named bot's options, typed. A bad name or option is one line (UnknownBotError)."""
+    named bot's options, typed (options may name the bots of ``also`` too: ``play``'s
+    hint bot). A bad name or option is one line (UnknownBotError)."""
     names = [b.strip() for b in text.split(",") if b.strip()]
     if not names:
         raise _UsageError(f"--bots takes registered bot names (tokaido bots lists them), "
@@ -417,7 +444,7 @@ def _bot_args(text: str, items: Sequence[str]) -> tuple[list[str],
     except TokaidoError as exc:
         raise _UsageError(f"--bots: {exc}") from None
     try:
-        given = parse_bot_options(items, names)
+        given = parse_bot_options(items, [*names, *also])
         return names, {n: check_options(n, o) for n, o in given.items()}
     except TokaidoError as exc:
         raise _UsageError(f"--bot-option: {exc}") from None
@@ -863,19 +890,71 @@ def _replay_html(args: argparse.Namespace) -> int:
 
     if args.verify or args.to is not None or args.view is not None:
         raise _UsageError("--html takes no --verify, --to or --view (use --seat)")
+    analysis = None if args.analysis is None else _read_analysis(args.analysis)
     if _is_seat_copy(args.file):
         copy = load_seat_copy(Path(args.file))
         if args.seat is not None and args.seat != copy.viewer:
             raise _UsageError(f"this is {_whose(copy.viewer)} of the log: it cannot "
                               f"show seat {args.seat}")
-        page = seat_copy_html(copy)
+        page = seat_copy_html(copy, analysis=analysis)
     else:
         game = _read_log(args.file)
         if args.seat is not None and not 0 <= args.seat < game.players:
             raise _UsageError(f"--seat must be from 0 to {game.players - 1}")
-        page = (replay_html(game) if args.seat is None
-                else replay_html(game, [args.seat], everything=False))
+        page = (replay_html(game, analysis=analysis) if args.seat is None
+                else replay_html(game, [args.seat], everything=False, analysis=analysis))
     _write(args.html, page)
+    return 0
+
+
+def _read_analysis(path: str) -> dict[str, Any]:
+    """The analysis document at ``path`` (``tokaido analyse --format json``), checked."""
+    from .analysis import load_analysis
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}"
+                          ) from None
+    return load_analysis(text)
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    """``tokaido analyse``: a seat's decisions scored from its view (text or JSON), and
+    with ``--html`` the viewer page showing them."""
+    from .analysis import analyse_game
+
+    try:
+        bot_factory(args.bot)
+        given = parse_bot_options(args.bot_option, [args.bot])
+        options = check_options(args.bot, given.get(args.bot, {}))
+    except TokaidoError as exc:
+        raise _UsageError(f"--bot: {exc}") from None
+    if _is_seat_copy(args.file):
+        raise _UsageError(f"{args.file} is a seat's copy of a log: analyse takes a full log "
+                          "(a copy does not name every card its seat saw, so its views "
+                          "cannot be rebuilt; each decision of a full log is still "
+                          "analysed from its seat's view only)")
+    game = _read_log(args.file)
+    if args.seat is None:
+        raise _UsageError("--seat is required: the seat whose decisions are analysed "
+                          f"(0 to {game.players - 1})")
+    if not 0 <= args.seat < game.players:
+        raise _UsageError(f"--seat must be from 0 to {game.players - 1}")
+    found = analyse_game(game, args.seat, args.bot, seed=args.seed, options=options)
+    doc = found.document()
+    if args.html is not None:
+        from .viewer import replay_html
+
+        _write(args.html, replay_html(game, [args.seat], everything=False, analysis=doc))
+    if args.format == "json":
+        print(json.dumps(doc, indent=2))
+        return 0
+    plugins = ",".join(game.ruleset.ids)
+    print(f"Analysis of seat {args.seat}: {game.players} players, plugins {plugins}, "
+          f"bot {found.bot}, seed {args.seed}: {len(found.decisions)} decisions")
+    for line in found.lines():
+        print(line)
     return 0
 
 
@@ -1000,6 +1079,8 @@ def _replay(args: argparse.Namespace) -> int:
         return _replay_html(args)
     if args.seat is not None:
         raise _UsageError("--seat goes with --html (use --view for text)")
+    if args.analysis is not None:
+        raise _UsageError("--analysis goes with --html")
     if args.verify:
         if args.to is not None or args.view is not None:
             raise _UsageError("--verify checks the whole log; it takes no --to or --view")
@@ -1043,7 +1124,7 @@ def _play(args: argparse.Namespace) -> int:
     game could not be saved)."""
     from .play import BotFailed, GameInterrupted, run, stop_on_signals
 
-    bots, bot_opts = _bot_args(args.bots, args.bot_option)
+    bots, bot_opts = _bot_args(args.bots, args.bot_option, [args.hint_bot])
     if args.resume:
         game = _read_log(args.resume)
         _check_resumed(args, game)
@@ -1071,7 +1152,8 @@ def _play(args: argparse.Namespace) -> int:
     try:
         with stop_on_signals():
             end = run(game, args.human, bots, game.seed, read, sys.stdout, width=width,
-                      show_scores=lambda end: _print_scores(end, width), bot_options=bot_opts)
+                      show_scores=lambda end: _print_scores(end, width), bot_options=bot_opts,
+                      hint_bot=args.hint_bot)
     except BotFailed as failed:  # the game as it stood before the bot was asked: saved
         _save(args, failed.game, f"error: {failed}.")
         return 2
@@ -1459,6 +1541,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _tournament(args)
         if args.command == "build-fast":
             return _build_fast(args)
+        if args.command == "analyse":
+            return _analyse(args)
         raise _UsageError(f"unknown command {args.command!r}")
     except (_UsageError, TokaidoError) as exc:
         print(f"error: {_one_line(exc)}", file=sys.stderr)
