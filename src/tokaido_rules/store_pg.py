@@ -344,9 +344,12 @@ class PgTableStore:
     def listen(self, told: Callable[[str | None, int], None]) -> None:
         """Hear the other processes' changes in a thread of its own: ``told(id, rev)``
         for each; ``told(None, 0)`` after the connection came back (changes may have
-        been missed meanwhile). Tries again every second while the database is away."""
+        been missed meanwhile). Tries again every second while the database is away.
+        Returns once listening (or once the first try failed): a change committed after
+        the return is heard."""
         if self._listener is not None:
             return
+        ready = threading.Event()
 
         def run() -> None:
             lost = False
@@ -355,10 +358,12 @@ class PgTableStore:
                     conn = self._connect()
                 except StoreError:
                     lost = True
+                    ready.set()
                     self._closed.wait(1.0)
                     continue
                 try:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    ready.set()
                     if lost:
                         told(None, 0)
                         lost = False
@@ -377,6 +382,7 @@ class PgTableStore:
 
         self._listener = threading.Thread(target=run, name="tokaido-listen", daemon=True)
         self._listener.start()
+        ready.wait(self.timeout + 5)
 
     def due(self) -> list[str]:
         """The tables whose clock has run out (their stand-in is to play now): what a

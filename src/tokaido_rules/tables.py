@@ -273,10 +273,17 @@ class Table:
         if token is None:
             return None
         digest = _hash(token)
-        for s in self._seats:
-            if (s.kind != "open" and s.token_hash is not None
-                    and hmac.compare_digest(s.token_hash, digest)):
-                return s.seat
+        for attempt in range(2):
+            if attempt:  # joined at another process a moment ago? read the seats again
+                if self._store is None or not self._store.shared:
+                    break
+                with self._lock:
+                    with contextlib.suppress(StoreError, TokaidoError):
+                        self._catch_up()
+            for s in self._seats:
+                if (s.kind != "open" and s.token_hash is not None
+                        and hmac.compare_digest(s.token_hash, digest)):
+                    return s.seat
         raise TableError(403, "this token is not a seat's token at this table")
 
     def join(self, seat: object, invite: object = None) -> str:
