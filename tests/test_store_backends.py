@@ -175,7 +175,8 @@ def test_a_seat_is_given_once_and_a_seq_applied_once(two: tuple[Lobby, Lobby]) -
         move = _move(table)
         outcomes: list[int] = []
 
-        def act(t: Table, seat: int = seat, move: dict[str, Any] = move) -> None:
+        def act(t: Table, seat: int = seat, move: dict[str, Any] = move,
+                outcomes: list[int] = outcomes) -> None:
             try:
                 t.act(seat, move)
                 outcomes.append(200)

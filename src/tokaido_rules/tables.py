@@ -277,9 +277,8 @@ class Table:
             if attempt:  # joined at another process a moment ago? read the seats again
                 if self._store is None or not self._store.shared:
                     break
-                with self._lock:
-                    with contextlib.suppress(StoreError, TokaidoError):
-                        self._catch_up()
+                with self._lock, contextlib.suppress(StoreError, TokaidoError):
+                    self._catch_up()
             for s in self._seats:
                 if (s.kind != "open" and s.token_hash is not None
                         and hmac.compare_digest(s.token_hash, digest)):
