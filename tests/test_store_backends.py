@@ -16,8 +16,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from tokaido_rules import verify_log
-from tokaido_rules.store import Store, StoreError, TableStore, open_store
-from tokaido_rules.store_pg import PgTableStore, display_url
+from tokaido_rules.store import Store, StoreError, TableStore
+from tokaido_rules.store_pg import PgTableStore, display_url, open_store
 from tokaido_rules.tables import Lobby, Table, TableError
 from tokaido_rules.web import create_app
 from tokaido_rules.wire import encode_action

@@ -1152,7 +1152,8 @@ def _serve(args: argparse.Namespace) -> int:
     except ImportError:
         raise _UsageError("tokaido serve needs the web extra: pip install '.[web]' in a "
                           "clone, or the wheel with [web]") from None
-    from .store import TIMEOUT, open_store
+    from .store import TIMEOUT
+    from .store_pg import open_store
     from .tables import Lobby, TableError
 
     bots, bot_opts = _bot_args(args.bots, args.bot_option)
@@ -1332,7 +1333,7 @@ def _tables(args: argparse.Namespace) -> int:
     drops the deleted tables within seconds."""
     from datetime import datetime
 
-    from .store import open_store
+    from .store_pg import open_store
 
     if args.tables_command is None:
         raise _UsageError("tokaido tables takes an action: list or delete")

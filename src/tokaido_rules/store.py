@@ -39,7 +39,7 @@ from .errors import TokaidoError
 
 __all__ = ["StoreError", "StoreBusyError", "SeatRecord", "TableRecord", "Decision",
            "TableStore", "SCHEMA", "MIGRATIONS", "TIMEOUT", "TableRules", "TakeBackRecord",
-           "Store", "Hold", "StoredTable", "open_store"]
+           "Store", "Hold", "StoredTable"]
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: the first layout (tokaido-rules 0.x): tables, seats, log lines, decisions
@@ -301,16 +301,6 @@ class Store(Protocol):
         (the database was unreachable): everything is to be read again."""
         ...
 
-
-def open_store(where: str, *, timeout: float = TIMEOUT, exclusive: bool = False) -> Store:
-    """The store at ``where``: a ``postgresql://`` (or ``postgres://``) URL opens
-    :class:`~tokaido_rules.store_pg.PgTableStore` (the ``postgres`` extra), anything
-    else is an SQLite file (:class:`TableStore`; ``exclusive``: the one server's lock)."""
-    if where.startswith(("postgresql://", "postgres://")):
-        from .store_pg import PgTableStore
-
-        return PgTableStore(where, timeout=timeout)
-    return TableStore(where, timeout=timeout, exclusive=exclusive)
 
 
 class TableStore:

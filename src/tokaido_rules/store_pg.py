@@ -33,14 +33,17 @@ from .store import (
     Decision,
     Hold,
     SeatRecord,
+    Store,
     StoredTable,
     StoreError,
     TableRecord,
     TableRules,
+    TableStore,
     TakeBackRecord,
 )
 
-__all__ = ["PgTableStore", "PG_MIGRATIONS", "PG_SCHEMA", "CHANNEL", "display_url"]
+__all__ = ["PgTableStore", "PG_MIGRATIONS", "PG_SCHEMA", "CHANNEL", "display_url",
+           "open_store"]
 
 CHANNEL = "tokaido_tables"
 """The ``LISTEN``/``NOTIFY`` channel: each payload is ``PROCESS:TABLE:REV`` (``REV`` -1:
@@ -117,6 +120,16 @@ PG_SCHEMA = len(PG_MIGRATIONS)
 
 _MIGRATION_LOCK = 0x70CA1D0  # the advisory lock taken while migrating
 _POOL = 16  # idle connections kept
+
+
+def open_store(where: str, *, timeout: float = TIMEOUT, exclusive: bool = False) -> Store:
+    """The store at ``where`` (``tokaido serve --db``): a ``postgresql://`` (or
+    ``postgres://``) URL opens :class:`PgTableStore` (the ``postgres`` extra), anything
+    else is an SQLite file (:class:`~tokaido_rules.store.TableStore`; ``exclusive``: the
+    one server's lock)."""
+    if where.startswith(("postgresql://", "postgres://")):
+        return PgTableStore(where, timeout=timeout)
+    return TableStore(where, timeout=timeout, exclusive=exclusive)
 
 
 def display_url(url: str) -> str:

@@ -1538,6 +1538,11 @@ class Lobby:
         if table is None and table_id in self._waiting:
             self._take(table_id)  # asked for before the background came to it
             table = self._tables.get(table_id)
+        if table is None and self.store is not None and self.store.shared \
+                and table_id not in self._broken:
+            with contextlib.suppress(StoreError):  # made by another process just now
+                self._load_new(table_id)
+            table = self._tables.get(table_id)
         if table is None:
             if table_id in self._broken:
                 raise TableError(409, f"table {table_id} cannot be loaded: "
