@@ -620,7 +620,13 @@ class Table:
                         self.gone = True
                         raise TableError(404, "no such table")
                     if held.rev != self._rev:
-                        self._catch_up()
+                        try:
+                            self._catch_up()
+                        except TableError:
+                            raise
+                        except TokaidoError as exc:  # its stored log does not verify
+                            raise TableError(409, f"table {self.id} cannot be loaded: "
+                                             f"{' '.join(str(exc).split())}") from None
                     try:
                         yield True
                     except TableError as exc:
@@ -1578,6 +1584,8 @@ class Lobby:
         and no seat's request for ``abandoned`` seconds (0: never); a table with a
         seat's request under way (a connected person) never expires. The ids deleted."""
         now = time.time() if now is None else now
+        if self.store is not None and self.store.shared:
+            self._saved.clear()  # read again: the other processes' requests count too
         self._load_activity()
 
         def due(table: Table) -> bool:
