@@ -212,6 +212,12 @@ class PgTableStore:
             if conn.closed or conn.broken or self._closed.is_set():
                 with suppress(Exception):
                     conn.close()
+                if conn.broken:  # the database went away: the idle ones broke too
+                    with self._pool_lock:
+                        idle, self._idle = self._idle, []
+                    for other in idle:
+                        with suppress(Exception):
+                            other.close()
             else:
                 with self._pool_lock:
                     if len(self._idle) < _POOL:
@@ -318,10 +324,20 @@ class PgTableStore:
         hold) and notifies the others, or is rolled back, raising
         :class:`StoreError`, if one of them failed. ``rev`` -1: no such table."""
         held = getattr(self._local, "held", None)
-        if held is not None:  # within another hold (a rematch): the same transaction
-            row = held[0].execute("SELECT rev FROM tables WHERE id = %s FOR UPDATE",
-                                  (table_id,)).fetchone()
-            yield Hold(table_id, -1 if row is None else row[0])
+        if held is not None:  # within another table's hold: the same transaction, and
+            conn = held[0]    # this table's rev bumped too (its writes are not told
+            try:              # apart from the other's)
+                row = conn.execute("SELECT rev FROM tables WHERE id = %s FOR UPDATE",
+                                   (table_id,)).fetchone()
+                inner = Hold(table_id, -1 if row is None else row[0])
+                yield inner
+                if row is not None:
+                    inner.rev = conn.execute("UPDATE tables SET rev = rev + 1 WHERE id = "
+                                             "%s RETURNING rev", (table_id,)).fetchone()[0]
+                    self._notify(conn, table_id, inner.rev)
+            except self._psycopg.Error as exc:
+                held[1].failed = True
+                raise self._error(exc) from None
             return
         psycopg = self._psycopg
         hold = Hold(table_id, None)

@@ -227,6 +227,7 @@ class Table:
         self._behind = False
         """Another process changed the table since: caught up at the next lock."""
         self._in_hold = False
+        self._retry_at = 0.0  # when a catch-up that failed is tried again
         self._full = LogFeed(game, since=len(game.events))
         self._stored = len(game.events) if stored_lines is None else stored_lines
         if game.is_over:
@@ -460,9 +461,11 @@ class Table:
 
     def play_bots(self) -> None:
         """Let the bots play the decisions at hand up to a person's: what a restarted
-        server, or one whose write failed, does without waiting for a request."""
-        with self._write():
-            if self.waits_on_bot:
+        server, or one whose write failed, does without waiting for a request. On a
+        shared store, a table another process is changing is left to it (it plays
+        its bots in the same change)."""
+        with self._write(skip_locked=True) as mine:
+            if mine and self.waits_on_bot:
                 self._advance()
 
     def touch(self, now: float | None = None) -> None:
@@ -1191,9 +1194,12 @@ class _TableLock:
         if not self._rlock.acquire(blocking):
             return False
         self._depth += 1
-        if self._depth == 1 and table._behind and not table._in_hold:
-            with contextlib.suppress(StoreError, TokaidoError):  # else: as it was, and
-                table._catch_up()  # tried again at the next lock
+        if self._depth == 1 and table._behind and not table._in_hold \
+                and time.monotonic() >= table._retry_at:
+            try:
+                table._catch_up()
+            except (StoreError, TokaidoError):  # served as it was; tried again at a
+                table._retry_at = time.monotonic() + 1.0  # lock a second from now
         return True
 
     def release(self) -> None:
