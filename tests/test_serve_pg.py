@@ -249,3 +249,25 @@ def test_a_killed_process_leaves_its_tables_to_the_others(pg_url: str) -> None:
     finally:
         slow.stop()
         live.stop()
+
+
+def test_the_operators_commands_take_the_url_and_never_show_its_password(
+        pg_url: str) -> None:
+    """``tokaido tables list`` on a PostgreSQL URL lists its tables; a database that
+    cannot be reached is one line and status 2; the URL's password is in neither."""
+    store = PgTableStore(pg_url)
+    store.close()
+    with_password = pg_url.replace("postgres@", "postgres:s3cret@")
+    listed = subprocess.run([sys.executable, "-m", "tokaido_rules", "tables", "list",
+                             "--db", with_password], capture_output=True, text=True,
+                            timeout=120)
+    assert listed.returncode == 0, listed.stderr
+    assert "0 tables" in listed.stdout and "s3cret" not in listed.stdout + listed.stderr
+    refused = subprocess.run([sys.executable, "-m", "tokaido_rules", "serve", "--db",
+                              "postgresql://ann:s3cret@127.0.0.1:1/none", "--port",
+                              str(_free_port()), "--db-timeout", "2"],
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2
+    assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert "s3cret" not in refused.stdout + refused.stderr
+    assert "postgresql://ann@127.0.0.1:1/none" in refused.stderr
