@@ -571,7 +571,7 @@ def spy(args: argparse.Namespace, pid: int, shape: str) -> subprocess.Popen[byte
 async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[str, Any]:
     """The new server: one process, ``args.tables`` tables, the clients at their seats
     (``shape``: see :func:`seat_plan`)."""
-    db = workdir / f"bench-{shape}.db"
+    db = args.db or workdir / f"bench-{shape}.db"
     needed = max(MAX_CONNECTIONS, 2 * args.tables * args.clients + 64)
     # Every client is at 127.0.0.1, and the tables are made at once: the limits by
     # address are off, the total ones raised past what the run needs.
@@ -581,7 +581,7 @@ async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[s
             str(db), "--port", "{port}", *limits]
     launcher = f"python -m tokaido_rules serve {' '.join(limits)}"
     began = time.perf_counter()
-    with servers([argv], workdir) as processes:
+    with servers([argv] * args.processes, workdir) as processes:
         await wait_ready(processes, "/api/tables")
         run = Run(args.seconds, args.max_requests)
         made = await setup_new(processes[0].base, args, shape)
@@ -594,13 +594,15 @@ async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[s
             for c, (_, token) in enumerate(seats):
                 index = n * args.clients + c
                 table.clients.append(index)
-                http = new_client(processes[0].base, args.wait, token)
+                # table n at process n % N: the proxy's affinity by table (host-tables)
+                base = processes[n % len(processes)].base
+                http = new_client(base, args.wait, token)
                 clients.append(http)
                 rng = random.Random(args.seed * 1_000_003 + index)
                 if args.transport == "poll":
                     players.append(_player(run, http, table, index, rng, args.wait))
                     continue
-                stream = new_client(processes[0].base, 3600.0, token)
+                stream = new_client(base, 3600.0, token)
                 clients.append(stream)
                 players.append(functools.partial(play_pushed, run, http, stream, table,
                                                  index, rng, args.think, args.pictures))
@@ -618,6 +620,7 @@ async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[s
     _, bots = seat_plan(args.players, args.clients, shape)
     return report(run, elapsed, mine, figures, {
         "server": "new", "seats": shape, "launcher": launcher, "tables": args.tables,
+        "processes": args.processes, "db": "postgresql" if args.db else "sqlite",
         "clients_per_table": args.clients, "players": args.players,
         "bot_seats_per_table": len(bots), "wait_s": args.wait, "setup_s": round(setup_s, 2),
         "transport": args.transport, "think_s": args.think, "pictures": args.pictures,
@@ -862,6 +865,13 @@ def main() -> None:
     parser.add_argument("--python", default=sys.executable,
                         help="the Python that runs the servers (this one)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes on one database (more than 1 needs --db "
+                             "postgresql://...); table n is played at process n mod N, "
+                             "server CPU summed over them (1)")
+    parser.add_argument("--db", metavar="URL",
+                        help="the servers' database, e.g. postgresql://... (default: an "
+                             "SQLite file of the run; a PostgreSQL one is not emptied)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a person thinks before a move, on average (drawn "
                              "from 0 to twice it by the client's seeded random; 0)")
@@ -879,9 +889,11 @@ def main() -> None:
         args.tables = 20 if args.legacy else 200
     if not (args.tables > 0 and args.clients > 0 and 2 <= args.players <= 5
             and args.seconds > 0 and 1 <= args.wait <= 30 and args.max_requests > 0
-            and args.think >= 0):
+            and args.think >= 0 and args.processes >= 1
+            and (args.processes == 1 or (args.db or "").startswith("postgres"))):
         parser.error("--tables, --clients, --seconds, --max-requests must be positive, "
-                     "--players from 2 to 5, --wait from 1 to 30")
+                     "--players from 2 to 5, --wait from 1 to 30, --processes from 1 "
+                     "(more than 1 with --db postgresql://...)")
     if not args.json:
         print(f"{platform.python_implementation()} {platform.python_version()}, "
               f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; server and "

@@ -237,9 +237,11 @@ def _build_parser() -> _Parser:
                           "current directory)")
     srv = command("serve", "host tables in the browser: people, bots and spectators "
                            "(the web extra)")
-    srv.add_argument("--db", default="tokaido-tables.db", metavar="FILE",
+    srv.add_argument("--db", default="tokaido-tables.db", metavar="FILE|URL",
                      help="the SQLite database of the tables, resumed at start (default "
-                          "tokaido-tables.db; ':memory:' keeps nothing)")
+                          "tokaido-tables.db; ':memory:' keeps nothing), or a "
+                          "postgresql://... URL that any number of server processes "
+                          "share (the postgres extra)")
     srv.add_argument("--players", type=int, default=None,
                      help="start a new table of 2 to 5 players, with your seat (default: "
                           "none; tables are made in the lobby)")
@@ -273,6 +275,14 @@ def _build_parser() -> _Parser:
                           "(default 20; 0: no bound)")
     srv.add_argument("--max-tables", type=int, default=None, metavar="N",
                      help="the most tables the server holds (default 2000)")
+    srv.add_argument("--forwarded-allow-ips", default=None, metavar="IP,...",
+                     help="the reverse proxies trusted: their X-Forwarded-For is the "
+                          "client's address (addresses or networks, comma-separated; "
+                          "'*': any; default 127.0.0.1,::1)")
+    srv.add_argument("--public-url", default=None, metavar="URL",
+                     help="where people reach the server behind a proxy, e.g. "
+                          "https://tokaido.example.org: the links it prints and the "
+                          "invitations' links start with it")
     srv.add_argument("--expire-finished-days", type=float, default=None, metavar="DAYS",
                      help="delete a finished table this long after its last action or "
                           "visit (default 7; 0: never)")
@@ -319,12 +329,12 @@ def _build_parser() -> _Parser:
     tbl_sub = tbl.add_subparsers(dest="tables_command", metavar="ACTION", help="one of:")
     said = "list the tables: id, created, last active, seats, seq, over"
     tls = tbl_sub.add_parser("list", help=said, description=said[0].upper() + said[1:] + ".")
-    tls.add_argument("--db", required=True, metavar="FILE", help="the database")
+    tls.add_argument("--db", required=True, metavar="FILE|URL", help="the database")
     tls.add_argument("--format", choices=("text", "json"), default="text",
                      help="output: text or json")
     said = "delete tables: all of them, or none if one is unknown"
     tdl = tbl_sub.add_parser("delete", help=said, description=said[0].upper() + said[1:] + ".")
-    tdl.add_argument("--db", required=True, metavar="FILE", help="the database")
+    tdl.add_argument("--db", required=True, metavar="FILE|URL", help="the database")
     tdl.add_argument("ids", nargs="+", metavar="ID", help="the tables to delete")
     sch = command("schema", "print the JSON Schemas of the wire format")
     sch.add_argument("--plugins", default="base", help="comma-separated plugin ids")
@@ -1224,7 +1234,8 @@ def _serve(args: argparse.Namespace) -> int:
     except ImportError:
         raise _UsageError("tokaido serve needs the web extra: pip install '.[web]' in a "
                           "clone, or the wheel with [web]") from None
-    from .store import TIMEOUT, TableStore
+    from .store import TIMEOUT
+    from .store_pg import open_store
     from .tables import Lobby, TableError
 
     bots, bot_opts = _bot_args(args.bots, args.bot_option)
@@ -1248,6 +1259,15 @@ def _serve(args: argparse.Namespace) -> int:
             limits[keyword] = value
     if args.max_tables is not None and args.max_tables < 1:
         raise _UsageError("--max-tables must be at least 1")
+    public = args.public_url
+    if public is not None:
+        if not public.startswith(("http://", "https://")) or len(public.split("/")) > 4 \
+                or not public.split("/")[2]:
+            raise _UsageError("--public-url must be http(s)://HOST[:PORT][/], got "
+                              f"{public!r}")
+        limits["public_url"] = public.rstrip("/")
+    if args.forwarded_allow_ips is not None:
+        limits["forwarded_allow_ips"] = args.forwarded_allow_ips
     try:
         opened = [int(s) for s in args.open.split(",") if s.strip()]
     except ValueError:
@@ -1258,13 +1278,15 @@ def _serve(args: argparse.Namespace) -> int:
     def refused(table_id: str, why: str) -> None:
         print(f"table {table_id} is not served: {why}", file=sys.stderr, flush=True)
 
-    # the server's lock on the database first: a second server on it stops here
-    store = TableStore(args.db, timeout=timeout, exclusive=True)
+    # the server's lock on an SQLite file first: a second server on it stops here (on
+    # PostgreSQL any number of processes serve the same tables)
+    store = open_store(args.db, timeout=timeout, exclusive=True)
     lobby = Lobby(store, background=True, on_refused=refused, bot_options=bot_opts)
     if args.max_tables is not None:
         lobby.max_tables = args.max_tables
     players = args.players
-    where = f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}"
+    where = public.rstrip("/") if public else \
+        f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}"
     if players is not None:
         if not is_player_count(players):
             raise _UsageError(f"--players must be from {MIN_PLAYERS} to {MAX_PLAYERS}")
@@ -1283,7 +1305,7 @@ def _serve(args: argparse.Namespace) -> int:
         if opened:
             print(f"Others join seats {', '.join(map(str, opened))} at {where}/", flush=True)
         print(f"Spectators watch at {where}/t/{table.id}", flush=True)
-    print(f"All tables: {where}/ (the database is {args.db}; Ctrl-C stops)", flush=True)
+    print(f"All tables: {where}/ (the database is {store.path}; Ctrl-C stops)", flush=True)
     if args.host in WILDCARD_HOSTS:  # 0.0.0.0 is no address another device can open
         for address in reachable_hosts(args.host):
             there = f"http://{address}:{args.port}"
@@ -1393,13 +1415,14 @@ def _tables(args: argparse.Namespace) -> int:
     drops the deleted tables within seconds."""
     from datetime import datetime
 
-    from .store import TableStore
+    from .store_pg import open_store
 
     if args.tables_command is None:
         raise _UsageError("tokaido tables takes an action: list or delete")
-    if args.db == ":memory:" or not os.path.isfile(args.db):
+    url = args.db.startswith(("postgresql://", "postgres://"))
+    if not url and (args.db == ":memory:" or not os.path.isfile(args.db)):
         raise _UsageError(f"--db {args.db}: no such database")
-    store = TableStore(args.db)
+    store = open_store(args.db)
     try:
         if args.tables_command == "delete":
             if len(set(args.ids)) != len(args.ids):

@@ -16,7 +16,11 @@ handed out from the client's ``seq`` on. Spectators see the public view
 
 With a :class:`~tokaido_rules.store.TableStore` every table is stored as it goes, one
 transaction per applied action, and a new lobby on the same store resumes every table
-at its last ``seq``.
+at its last ``seq``. On a store that several processes share (PostgreSQL,
+:class:`~tokaido_rules.store_pg.PgTableStore`), each change of a table is made under the
+table's lock in the database, after catching up with what the others stored
+(:meth:`Table._write`), and the others' changes wake this process's clients
+(:meth:`Lobby._told`).
 """
 
 from __future__ import annotations
@@ -56,10 +60,11 @@ from .ruleset import Ruleset
 from .store import (
     Decision,
     SeatRecord,
+    Store,
+    StoredTable,
     StoreError,
     TableRecord,
     TableRules,
-    TableStore,
     TakeBackRecord,
 )
 from .takeback import TakeBack, check_take_back
@@ -191,7 +196,7 @@ class _Audience:
 class Table:
     """One game at a server: its seats, its audiences, and its stored record."""
 
-    def __init__(self, record: TableRecord, game: Game, store: TableStore | None,
+    def __init__(self, record: TableRecord, game: Game, store: Store | None,
                  decisions: Sequence[Decision] = (), stored_lines: int | None = None,
                  rules: TableRules | None = None) -> None:
         self.id = record.id
@@ -216,7 +221,13 @@ class Table:
         self._seats = list(record.seats)
         self._store = store
         self._decisions = list(decisions)
-        self._lock = threading.RLock()
+        self._lock = _TableLock(self)
+        self._rev: int | None = 0
+        """The stored revision this copy reflects (shared stores; ``None``: unknown)."""
+        self._behind = False
+        """Another process changed the table since: caught up at the next lock."""
+        self._in_hold = False
+        self._retry_at = 0.0  # when a catch-up that failed is tried again
         self._full = LogFeed(game, since=len(game.events))
         self._stored = len(game.events) if stored_lines is None else stored_lines
         if game.is_over:
@@ -263,17 +274,23 @@ class Table:
         if token is None:
             return None
         digest = _hash(token)
-        for s in self._seats:
-            if (s.kind != "open" and s.token_hash is not None
-                    and hmac.compare_digest(s.token_hash, digest)):
-                return s.seat
+        for attempt in range(2):
+            if attempt:  # joined at another process a moment ago? read the seats again
+                if self._store is None or not self._store.shared:
+                    break
+                with self._lock, contextlib.suppress(StoreError, TokaidoError):
+                    self._catch_up()
+            for s in self._seats:
+                if (s.kind != "open" and s.token_hash is not None
+                        and hmac.compare_digest(s.token_hash, digest)):
+                    return s.seat
         raise TableError(403, "this token is not a seat's token at this table")
 
     def join(self, seat: object, invite: object = None) -> str:
         """Take an open seat, or an invited one with its invitation's secret
         (``invite``; 403 without it, or with another): its new secret token, shown once
         (the server keeps only its hash)."""
-        with self._lock:
+        with self._write():
             if type(seat) is not int or not 0 <= seat < len(self._seats):
                 raise TableError(400, f"seat must be from 0 to {len(self._seats) - 1}")
             record = self._seats[seat]
@@ -303,7 +320,7 @@ class Table:
     def hand_to_bot(self, seat: int, bot: object) -> None:
         """Let a bot play ``seat`` from now on (its player leaves); the seat's token
         still shows its view and its copy of the log."""
-        with self._lock:
+        with self._write():
             if not isinstance(bot, str) or bot not in BOTS:
                 raise TableError(400, f"bot must be one of {', '.join(BOTS)}")
             record = self._seats[seat]
@@ -342,7 +359,7 @@ class Table:
     def start(self) -> None:
         """Let the bots play the decisions that come before a person's (again, after a
         write the database refused: :attr:`stalled`)."""
-        with self._lock:
+        with self._write():
             self._advance()
 
     def act(self, seat: int, body: object) -> None:
@@ -353,7 +370,7 @@ class Table:
         expected = body["expected_seq"]
         if type(expected) is not int:
             raise TableError(400, "expected_seq must be an integer")
-        with self._lock:
+        with self._write():
             if self._seats[seat].kind != "human":
                 raise TableError(409, f"a bot plays seat {seat} now")
             if seat in self.away:
@@ -444,9 +461,11 @@ class Table:
 
     def play_bots(self) -> None:
         """Let the bots play the decisions at hand up to a person's: what a restarted
-        server, or one whose write failed, does without waiting for a request."""
-        with self._lock:
-            if self.waits_on_bot:
+        server, or one whose write failed, does without waiting for a request. On a
+        shared store, a table another process is changing is left to it (it plays
+        its bots in the same change)."""
+        with self._write(skip_locked=True) as mine:
+            if mine and self.waits_on_bot:
                 self._advance()
 
     def touch(self, now: float | None = None) -> None:
@@ -524,16 +543,14 @@ class Table:
         with no page connected for ``away_after`` seconds is away until its person
         returns."""
         now = time.time() if now is None else now
-        with self._lock:
-            if self.gone or self.game.is_over:
+        with self._lock:  # nothing due: no lock of the database is taken
+            if self.gone or self.game.is_over or not self._due(now):
                 return
-            after = self.rules.away_after
-            if after is not None:
-                for s in self._seats:
-                    if (s.kind == "human" and s.seat not in self.away
-                            and not self.pages.get(s.seat)
-                            and now - self.seen.setdefault(s.seat, now) >= after):
-                        self._set_away(s.seat, "absent")
+        with self._write(skip_locked=True) as mine:
+            if not mine or self.gone or self.game.is_over:
+                return  # another process does it now
+            for absent in self._absent(now):
+                self._set_away(absent, "absent")
             self._advance()
             deadline = self.deadline
             if deadline is None or now < deadline[1] or deadline[0] != self.game.state.seq:
@@ -550,6 +567,123 @@ class Table:
                 return
             self._advance()
 
+    def _due(self, now: float) -> bool:
+        """Whether :meth:`keep` has something to do: a bot's decision at hand, a clock
+        run out, or a seat to be marked away. On a shared store a seat is marked away
+        only by a process that saw its page (the others cannot tell)."""
+        if self.waits_on_bot:
+            return True
+        deadline = self.deadline
+        if deadline is not None and now >= deadline[1] and deadline[0] == self.game.state.seq:
+            return True
+        return bool(self._absent(now))
+
+    def _absent(self, now: float) -> list[int]:
+        """The seats whose person is away now: no page connected for ``away_after``
+        seconds (counted from the first look when none was ever seen)."""
+        after = self.rules.away_after
+        if after is None:
+            return []
+        shared = self._store is not None and self._store.shared
+        out = []
+        for s in self._seats:
+            if s.kind != "human" or s.seat in self.away or self.pages.get(s.seat):
+                continue
+            if shared and s.seat not in self.seen:
+                continue  # its page may be at another process
+            if now - self.seen.setdefault(s.seat, now) >= after:
+                out.append(s.seat)
+        return out
+
+    # --- several processes on one database (a shared store) --------------------------
+
+    @contextlib.contextmanager
+    def _write(self, *, skip_locked: bool = False) -> Iterator[bool]:
+        """The table's lock for a change. On a shared store also its lock in the
+        database, taken after the table's own: the table is read again if another
+        process stored a change since (:meth:`_catch_up`), the change's writes are one
+        transaction, and the others are told once it commits. Yields whether the
+        change may go on: false when ``skip_locked`` and another process holds the
+        table. A refusal (:class:`TableError`) after some writes keeps them; a write
+        that failed rolls the whole change back, the table is read again, and the
+        request is answered 503 (nothing acknowledged is lost)."""
+        with self._lock:
+            store = self._store
+            if store is None or not store.shared or self._in_hold:
+                yield True
+                return
+            self._in_hold = True
+            refused: TableError | None = None
+            try:
+                with store.hold(self.id, skip_locked=skip_locked) as held:
+                    if not held.taken:
+                        yield False
+                        return
+                    if held.rev == -1:  # deleted by another process
+                        self.gone = True
+                        raise TableError(404, "no such table")
+                    if held.rev != self._rev:
+                        try:
+                            self._catch_up()
+                        except TableError:
+                            raise
+                        except TokaidoError as exc:  # its stored log does not verify
+                            raise TableError(409, f"table {self.id} cannot be loaded: "
+                                             f"{' '.join(str(exc).split())}") from None
+                    try:
+                        yield True
+                    except TableError as exc:
+                        refused = exc
+                self._rev = held.rev
+            except StoreError as exc:
+                self._behind = True  # what is in memory may not be stored: read again
+                with contextlib.suppress(StoreError, TableError):
+                    self._catch_up()
+                raise _unstored(exc) from None
+            finally:
+                self._in_hold = False
+            if refused is not None:
+                raise refused
+
+    def _catch_up(self) -> None:
+        """Read the table again from the store, as another process left it: its log
+        (verified as any log), seats, decisions, take-backs, clock and seats away. The
+        clients are woken (their next update says what is new)."""
+        assert self._store is not None
+        stored = self._store.load(self.id)
+        if stored is None:
+            self.gone = True
+            self._behind = False
+            self._moved()
+            return
+        game = _stored_game(stored)
+        record = stored.record
+        self.record = record
+        self._seats = list(record.seats)
+        self.name = record.name or record.id
+        self.rematch = record.rematch
+        self.game = game
+        self._decisions = list(stored.decisions)
+        self._full = LogFeed(game, since=len(game.events))
+        if game.is_over:
+            self._full.new_lines(game)
+        self._stored = len(stored.lines)
+        self.rules = stored.rules or TableRules()
+        self.takebacks = list(stored.takebacks)
+        self.away = dict(stored.away)
+        seq = game.state.seq
+        self.deadline = stored.clock if stored.clock and stored.clock[0] == seq else None
+        if self.request is not None and self.request.get("from_seq") != seq:
+            self.request = None
+        self._audiences.clear()
+        self._recent = {seq: game}
+        self._pictures.clear()
+        self._scenes.clear()
+        self.stalled = None
+        self._rev = stored.rev
+        self._behind = False
+        self._moved()
+
     def page(self, seat: int, delta: int, now: float | None = None) -> None:
         """A request of ``seat``'s page begins (``delta`` 1) or ends (-1): a seat away
         because no page was connected (``"absent"``) is back."""
@@ -563,7 +697,7 @@ class Table:
     def leave(self, seat: int) -> None:
         """The person at ``seat`` leaves: the stand-in bot plays it until they return
         (:meth:`come_back`)."""
-        with self._lock:
+        with self._write():
             if self._seats[seat].kind != "human":
                 raise TableError(409, f"seat {seat} is not a person's")
             if seat not in self.away:
@@ -572,7 +706,7 @@ class Table:
 
     def come_back(self, seat: int) -> None:
         """The person at ``seat`` takes their seat back from the stand-in bot."""
-        with self._lock:
+        with self._write():
             if self._seats[seat].kind != "human":
                 raise TableError(409, f"seat {seat} is not a person's")
             if seat in self.away:
@@ -581,7 +715,7 @@ class Table:
 
     def set_stand_in(self, bot: object) -> None:
         """The host names another stand-in bot."""
-        with self._lock:
+        with self._write():
             if not isinstance(bot, str) or bot not in BOTS:
                 raise TableError(400, f"bot must be one of {', '.join(BOTS)}")
             rules = TableRules(self.rules.takeback, self.rules.clock, bot,
@@ -633,7 +767,7 @@ class Table:
         """``seat`` asks to take back its last decision: done at once when nobody's
         consent is needed, else waiting for the others' (:meth:`answer_take_back`).
         409 when the rule of :mod:`.takeback` refuses it, with the reason."""
-        with self._lock:
+        with self._write():
             check = self.take_back_check(seat)
             if not check.allowed:
                 raise TableError(409, f"no take-back: {check.reason}")
@@ -654,7 +788,7 @@ class Table:
         (if the rule still allows it); one refusal drops it."""
         if type(agree) is not bool:
             raise TableError(400, "agree must be true or false")
-        with self._lock:
+        with self._write():
             request = self.request
             if request is None or seat not in request["waiting"]:
                 raise TableError(409, "no take-back waits for your answer")
@@ -1038,6 +1172,57 @@ class Table:
                     "clock": self.rules.clock}
 
 
+class _TableLock:
+    """A table's lock (re-entrant), which first catches the table up with the changes
+    another process stored (:attr:`Table._behind`, set when one is heard of), so that
+    every reader sees them; a database that cannot be read leaves the table as it
+    was, to be caught up at the next lock."""
+
+    __slots__ = ("_depth", "_rlock", "_table")
+
+    def __init__(self, table: Table) -> None:
+        self._rlock = threading.RLock()
+        self._table = table
+        self._depth = 0
+
+    def acquire(self, blocking: bool = True) -> bool:
+        """Take the lock (``blocking=False``: only if free, and only if the table has
+        nothing to catch up with, which reads the database)."""
+        table = self._table
+        if not blocking and table._behind:
+            return False
+        if not self._rlock.acquire(blocking):
+            return False
+        self._depth += 1
+        if self._depth == 1 and table._behind and not table._in_hold \
+                and time.monotonic() >= table._retry_at:
+            try:
+                table._catch_up()
+            except (StoreError, TokaidoError):  # served as it was; tried again at a
+                table._retry_at = time.monotonic() + 1.0  # lock a second from now
+        return True
+
+    def release(self) -> None:
+        self._depth -= 1
+        self._rlock.release()
+
+    def __enter__(self) -> bool:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _stored_game(stored: StoredTable) -> Game:
+    """The game of a stored table, its log verified as any log is."""
+    text = "".join(line + "\n" for line in [stored.record.header, *stored.lines])
+    verified, game = _verify(text, (), True)
+    if game is None:
+        where = "" if verified.seq is None else f" at seq {verified.seq}"
+        raise TokaidoError(f"its stored log does not verify{where}: {verified.message}")
+    return game
+
+
 class Lobby:
     """The tables of one server, kept in ``store`` (``None``: in memory only).
 
@@ -1054,7 +1239,7 @@ class Lobby:
     max_tables: int = MAX_TABLES
     """The most tables this lobby holds (refused ones count): one more is refused."""
 
-    def __init__(self, store: TableStore | None = None, *, background: bool = False,
+    def __init__(self, store: Store | None = None, *, background: bool = False,
                  on_refused: Callable[[str, str], None] | None = None,
                  bot_options: Mapping[str, Mapping[str, object]] | None = None) -> None:
         self.store = store
@@ -1074,6 +1259,8 @@ class Lobby:
         self._clocks_read: tuple[dict[str, tuple[int, float]], dict[str, dict[int, str]]] | \
             None = None
         if store is not None:
+            if store.shared:  # hear the other processes' changes from now on
+                store.listen(self._told)
             records = store.tables()
             if background:
                 self._waiting = {record.id: record for record in records}
@@ -1141,7 +1328,63 @@ class Lobby:
         table = Table(record, game, self.store, decisions, len(lines),
                       self._evening_rules().get(record.id))
         self._resume_evening(table)
+        if self.store.shared:
+            table._rev = None  # read again before its first change
         self._adopt(table)
+
+    def _told(self, table_id: str | None, rev: int) -> None:
+        """Another process stored a change of ``table_id`` (its new ``rev``; -1: it was
+        deleted; ``None``: changes may have been missed, all are read again): the
+        table is caught up at its next lock, and its clients here are woken for it. A
+        table made by another process is loaded here."""
+        if table_id is None:
+            for each in self.tables():
+                each._behind = True
+                each._changed(each)
+            with contextlib.suppress(StoreError):
+                known = set(self._tables) | set(self._waiting) | set(self._broken)
+                for new in self.store.table_ids() if self.store is not None else ():
+                    if new not in known:
+                        self._load_new(new)
+            return
+        table = self._tables.get(table_id)
+        if table is None:
+            if rev >= 0 and table_id not in self._waiting and table_id not in self._broken:
+                with contextlib.suppress(StoreError):
+                    self._load_new(table_id)
+            return
+        if rev == -1:
+            with self._lock:
+                self._tables.pop(table_id, None)
+            table.gone = True
+            table._changed(table)
+        elif table._rev is None or rev > table._rev:
+            table._behind = True
+            table._changed(table)
+
+    def _load_new(self, table_id: str) -> None:
+        """Serve a table another process made (or one this process missed)."""
+        assert self.store is not None
+        with self._loading:
+            if table_id in self._tables:
+                return
+            stored = self.store.load(table_id)
+            if stored is None:
+                return
+            try:
+                game = _stored_game(stored)
+            except TokaidoError as exc:
+                self._broken[table_id] = " ".join(str(exc).split())
+                return
+            table = Table(stored.record, game, self.store, stored.decisions,
+                          len(stored.lines), stored.rules)
+            table.takebacks = list(stored.takebacks)
+            table.away = dict(stored.away)
+            if stored.clock is not None and stored.clock[0] == game.state.seq:
+                table.deadline = stored.clock
+            table._rev = stored.rev
+            with self._lock:
+                self._adopt(table)
 
     def _adopt(self, table: Table) -> None:
         table._changed = lambda t: self.on_change(t)
@@ -1307,6 +1550,11 @@ class Lobby:
         if table is None and table_id in self._waiting:
             self._take(table_id)  # asked for before the background came to it
             table = self._tables.get(table_id)
+        if table is None and self.store is not None and self.store.shared \
+                and table_id not in self._broken:
+            with contextlib.suppress(StoreError):  # made by another process just now
+                self._load_new(table_id)
+            table = self._tables.get(table_id)
         if table is None:
             if table_id in self._broken:
                 raise TableError(409, f"table {table_id} cannot be loaded: "
@@ -1342,6 +1590,8 @@ class Lobby:
         and no seat's request for ``abandoned`` seconds (0: never); a table with a
         seat's request under way (a connected person) never expires. The ids deleted."""
         now = time.time() if now is None else now
+        if self.store is not None and self.store.shared:
+            self._saved.clear()  # read again: the other processes' requests count too
         self._load_activity()
 
         def due(table: Table) -> bool:
@@ -1371,7 +1621,13 @@ class Lobby:
                 if self._tables.pop(table_id, None) is None:
                     return False
                 if self.store is not None:
-                    self.store.delete([table_id])
+                    try:
+                        self.store.delete([table_id])
+                    except StoreError:
+                        if not self.store.shared or table_id in self.store.table_ids():
+                            self._tables[table_id] = table
+                            raise
+                        # deleted by another process meanwhile: gone all the same
             table.gone = True
         return True
 
@@ -1437,10 +1693,22 @@ class Lobby:
 
     def keep_clocks(self, now: float | None = None) -> None:
         """Clocks run out and departures (:meth:`Table.keep`) at every table with a
-        clock or an ``away_after``, or a seat away."""
+        clock or an ``away_after``, or a seat away. On a shared store, a table another
+        process moved is looked at only if its clock ran out as stored (the process that
+        wound it may be gone: exactly one live process plays it, under the table's lock)
+        or this process served its pages."""
+        due: set[str] | None = None
+        if self.store is not None and self.store.shared:
+            try:
+                due = set(self.store.due())
+            except StoreError:
+                due = set()
         for table in self.tables():
             if table.rules.clock is not None or table.rules.away_after is not None \
                     or table.away:
+                if due is not None and table._behind and table.id not in due \
+                        and not table.seen:
+                    continue
                 table.keep(now)
 
 

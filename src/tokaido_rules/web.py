@@ -189,11 +189,14 @@ def _page(name: str) -> str:
 
 def create_app(lobby: Lobby, *, animate_ms: int = 450,
                hosts: Sequence[str] = LOCAL_HOSTS, max_body: int = MAX_BODY,
-               creates_per_minute: int = CREATES_PER_MINUTE) -> Any:
+               creates_per_minute: int = CREATES_PER_MINUTE,
+               public_url: str | None = None) -> Any:
     """The Starlette application serving ``lobby``: the pages and the API above.
     ``animate_ms``: how long the page shows each step of the other seats' turns;
     ``hosts``: the ``Host`` names accepted (``"*"``: any); ``creates_per_minute``: the
-    most tables one client address creates in a minute (0: no limit)."""
+    most tables one client address creates in a minute (0: no limit); ``public_url``:
+    where people reach the server (behind a reverse proxy), which the invitations'
+    links start with (default: the address the page was opened at)."""
     from starlette.applications import Starlette
     from starlette.background import BackgroundTask
     from starlette.concurrency import run_in_threadpool
@@ -234,7 +237,10 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         return len(futures)
 
     def error(status: int, message: str) -> Response:
-        return JSONResponse({"error": message}, status_code=status)
+        # 503: nothing changed, try again (the database is back within seconds, or
+        # another process answers): Retry-After says when
+        headers = {"Retry-After": "1"} if status == 503 else None
+        return JSONResponse({"error": message}, status_code=status, headers=headers)
 
     def api(handler: Callable[[Request], Awaitable[Response]]
             ) -> Callable[[Request], Awaitable[Response]]:
@@ -692,8 +698,13 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     async def invites(request: Request) -> Response:
         table = table_of(request)
         found = table.invites(token_of(request))
+        links = None
+        if public_url:
+            links = {str(s): f"{public_url}/t/{table.id}#seat={s}&invite={v}"
+                     for s, v in found.items()}
         return JSONResponse({"table": table.id, "name": table.name,
-                             "invites": {str(s): v for s, v in found.items()}},
+                             "invites": {str(s): v for s, v in found.items()},
+                             "links": links},
                             headers={"Cache-Control": "no-store"})
 
     @api
@@ -780,8 +791,34 @@ def _refusal(status: bytes, message: str) -> bytes:
 _TOO_MANY = _refusal(b"503 Service Unavailable", "too many connections")
 
 
+def _proxies(allowed: str | None) -> Callable[[str], bool]:
+    """Whether an address is one of the trusted proxies ``allowed`` names
+    (``--forwarded-allow-ips``: addresses or networks, comma-separated; ``*``: any)."""
+    import ipaddress
+
+    if not allowed:
+        return lambda address: False
+    names = [a.strip() for a in allowed.split(",") if a.strip()]
+    if "*" in names:
+        return lambda address: True
+    networks = []
+    for name in names:
+        with contextlib.suppress(ValueError):
+            networks.append(ipaddress.ip_network(name, strict=False))
+
+    def trusted(address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return address in names
+        return any(ip in network for network in networks)
+
+    return trusted
+
+
 def _guarded_protocol(max_connections: int, header_seconds: float,
-                      max_per_address: int = MAX_PER_ADDRESS) -> type:
+                      max_per_address: int = MAX_PER_ADDRESS,
+                      proxy: Callable[[str], bool] = lambda address: False) -> type:
     """uvicorn's HTTP/1.1 protocol on httptools (the C parser), bounded: at most
     ``max_connections`` connections (one more is answered 503 and closed), at most
     ``max_per_address`` from one client address (one more is answered 429 and closed;
@@ -802,13 +839,14 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             address = self.client[0] if self.client else ""
-            if max_per_address > 0 and per_address.get(address, 0) >= max_per_address:
+            capped = max_per_address > 0 and not proxy(address)  # a proxy: many clients
+            if capped and per_address.get(address, 0) >= max_per_address:
                 self._refuse(transport, from_one)
                 return
             if len(self.connections) > max_connections:
                 self._refuse(transport, _TOO_MANY)
                 return
-            if max_per_address > 0:
+            if capped:
                 per_address[address] = per_address.get(address, 0) + 1
                 self._address = address
             self._arm()
@@ -927,6 +965,7 @@ def make_server(lobby: Lobby, sock: socket.socket, *, host: str = "127.0.0.1",
                 header_seconds: float = HEADER_SECONDS,
                 idle_seconds: int = IDLE_SECONDS, max_per_address: int = MAX_PER_ADDRESS,
                 creates_per_minute: int = CREATES_PER_MINUTE,
+                forwarded_allow_ips: str | None = None, public_url: str | None = None,
                 expire_finished_days: float = EXPIRE_FINISHED_DAYS,
                 expire_abandoned_days: float = EXPIRE_ABANDONED_DAYS,
                 keep_seconds: float = KEEP_SECONDS,
@@ -934,16 +973,23 @@ def make_server(lobby: Lobby, sock: socket.socket, *, host: str = "127.0.0.1",
     """The uvicorn server of ``lobby`` on the bound socket ``sock`` (:func:`bind`),
     ready to ``run()``; the limits are those above, smaller in tests (0 days: a table
     never expires). ``say``: where the server tells what it does as it stops (the
-    terminal, for ``tokaido serve``)."""
+    terminal, for ``tokaido serve``). ``forwarded_allow_ips``: the reverse proxies
+    trusted (comma-separated addresses or networks, ``*``: any; default uvicorn's,
+    this machine), whose ``X-Forwarded-For`` is taken as the client's address (the
+    tables made per minute count it) and whose own connections are not capped per
+    address; ``public_url``: see :func:`create_app`."""
     import uvicorn
 
     hosts = LOCAL_HOSTS if host in ("127.0.0.1", "localhost", "::1") else ("*",)
     app = create_app(lobby, hosts=hosts, animate_ms=animate_ms,
-                     creates_per_minute=creates_per_minute)
+                     creates_per_minute=creates_per_minute,
+                     public_url=public_url.rstrip("/") if public_url else None)
     tell = say or (lambda text: None)
     config = uvicorn.Config(app,
                             http=_guarded_protocol(max_connections, header_seconds,
-                                                   max_per_address),
+                                                   max_per_address,
+                                                   _proxies(forwarded_allow_ips)),
+                            proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips,
                             timeout_keep_alive=idle_seconds, log_level="warning",
                             lifespan="off", ws="none",
                             timeout_graceful_shutdown=STOP_SECONDS)
