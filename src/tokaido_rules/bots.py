@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
 
 from attrs import frozen
 
-from .chance import event_stream, random_below, shuffle
+from .chance import _MACHINE_WORDS, event_stream, random_below, shuffle
 from .engine import Game, make_rules
 from .errors import BotError, UnknownBotError
 from .events import Action, Move
@@ -88,12 +88,18 @@ def determinize(view: View, seed: int) -> Game:
 
 def _sampled_zones(view: View, seed: int) -> dict[str, tuple[str, ...]]:
     """Every zone of a completion of ``view``: those it shows, and its hidden ones dealt
-    from the cards it does not show (from ``seed``; see :func:`determinize`)."""
-    registry = view.ruleset.registry
+    from the cards it does not show (from ``seed``; see :func:`determinize`).
+
+    The cards not shown make one pool per card back (in the order of
+    :meth:`~tokaido_rules.registry.Registry.deck_census`), each shuffled in turn
+    (:func:`~tokaido_rules.chance.shuffle`, draws counted on across the pools, from the
+    stream of event 0); the hidden zones, by name, then take from the top of the pools
+    of their card backs, by back."""
+    census = view.ruleset.registry.deck_census()
     seen = Counter(chain.from_iterable(view.zones.values()))
     pools: dict[str, list[str]] = {}
-    for card, home, copies in registry.deck_census():
-        left = copies - seen[card]
+    for card, home, copies in census:
+        left = copies - seen[card] if card in seen else copies
         if left > 0:
             pool = pools.get(home)
             if pool is None:
@@ -102,19 +108,64 @@ def _sampled_zones(view: View, seed: int) -> dict[str, tuple[str, ...]]:
                 pool.append(card)
             else:
                 pool.extend([card] * left)
-    stream = event_stream(seed, 0)
-    draw = 0
-    for pool in pools.values():
-        draw = shuffle(pool, stream, draw)
+    _shuffle_pools(list(pools.values()), event_stream(seed, 0))
     zones = dict(view.zones)
-    for name in sorted(view.hidden_backs):
+    hidden_backs = view.hidden_backs
+    for name in sorted(hidden_backs):
+        backs = hidden_backs[name]
+        if len(backs) == 1:
+            for home, count in backs.items():
+                pool = pools.get(home, [])
+                zones[name] = tuple(pool[:count])
+                del pool[:count]
+            continue
         dealt: list[str] = []
-        for home, count in sorted(view.hidden_backs[name].items()):
+        for home, count in sorted(backs.items()):
             pool = pools.get(home, [])
             dealt.extend(pool[:count])
             del pool[:count]
         zones[name] = tuple(dealt)
     return zones
+
+
+_GOLDEN = 0x9E3779B97F4A7C15
+_LANES: dict[int, tuple[int, int, int, int]] = {}
+
+
+def _shuffle_pools(pools: list[list[str]], stream: int) -> None:
+    """Shuffle each pool in place, in turn, as :func:`~tokaido_rules.chance.shuffle`
+    does with ``stream``, draws counted on from 0 across the pools: the same numbers,
+    but every draw's hash computed at once, as the 128-bit lanes of one big integer
+    (each lane holds a 64-bit value and its products with the finaliser's 64-bit
+    multipliers, so lanes never carry into each other). On PyPy, whose big integers
+    are slow, the generator's own shuffle."""
+    if _MACHINE_WORDS:
+        draw = 0
+        for pool in pools:
+            draw = shuffle(pool, stream, draw)
+        return
+    draws = sum(len(pool) - 1 for pool in pools if pool)
+    if draws <= 0:
+        return
+    found = _LANES.get(draws)
+    if found is None:
+        offsets = ones = 0
+        for draw in range(draws):
+            offsets |= ((_GOLDEN * (draw + 1)) & MASK) << (128 * draw)
+            ones |= 1 << (128 * draw)
+        found = _LANES[draws] = (offsets, ones, ones * MASK, 16 * draws)
+    offsets, ones, mask, size = found
+    z = (offsets + stream * ones) & mask
+    z = ((z ^ (z >> 30 & mask)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27 & mask)) * 0x94D049BB133111EB) & mask
+    z ^= z >> 31 & mask
+    hashes = memoryview(z.to_bytes(size, "little")).cast("Q")[::2].tolist()
+    k = 0
+    for items in pools:
+        for i in range(len(items) - 1, 0, -1):
+            j = (hashes[k] * (i + 1)) >> 64
+            items[i], items[j] = items[j], items[i]
+            k += 1
 
 
 class _Completion:
@@ -375,27 +426,44 @@ def greedy_value(game: World, action: Action, seat: int, depth: int = GREEDY_DEP
 
 
 def _fast_greedy_value(game: FastGame, action: Action, seat: int, depth: int) -> float:
-    """:func:`greedy_value` on a fast game: the same arithmetic in the same order, on a
-    copy (:meth:`~tokaido_rules.fast.FastGame.applied`)."""
-    after = game.applied(action)
-    score, coins = game.score[seat], game.coins[seat]
-    cost = 0.0
-    if isinstance(action, Move):
-        seated = game.seat[action.piece] is not None
-        if seated:
-            cost = SKIP_COST * max(0, action.position - game.pos[action.piece] - 1)
-    gain = ((sum(after.score[seat]) + GREEDY_COIN_VALUE * after.coins[seat])
-            - (sum(score) + GREEDY_COIN_VALUE * coins) - cost)
-    if isinstance(action, Move):
-        if not seated:
-            return -gain
-        if game.T.inn[action.position]:
-            return gain
-    if depth > 0 and after.current_player == seat and after.current_kind != MOVE:
-        follow = [_fast_greedy_value(after, a, seat, depth - 1) for a in after.legal_actions()]
-        if follow:
-            gain += max(follow)
-    return gain
+    """:func:`greedy_value` on a fast game, on a copy of it."""
+    return _fast_values(game.clone(), (action,), seat, depth)[0]
+
+
+def _fast_values(game: FastGame, actions: tuple[Action, ...], seat: int,
+                 depth: int) -> list[float]:
+    """:func:`greedy_value` of each of ``actions`` on a fast game, which it uses up:
+    the same arithmetic in the same order, each action but the last applied to a copy
+    (:meth:`~tokaido_rules.fast.FastGame.clone`), the last to ``game`` itself."""
+    before = sum(game.score[seat]) + GREEDY_COIN_VALUE * game.coins[seat]
+    pos = game.pos
+    seated_by_piece = game.seat
+    inn = game.T.inn
+    last = len(actions) - 1
+    values: list[float] = []
+    for k, action in enumerate(actions):
+        cost = 0.0
+        move = isinstance(action, Move)
+        seated = True
+        if move:
+            seated = seated_by_piece[action.piece] is not None
+            if seated:
+                cost = SKIP_COST * max(0, action.position - pos[action.piece] - 1)
+        after = (game if k == last else game.clone()).apply(action)
+        gain = (sum(after.score[seat]) + GREEDY_COIN_VALUE * after.coins[seat]) - before - cost
+        if move:
+            if not seated:
+                values.append(-gain)
+                continue
+            if inn[action.position]:
+                values.append(gain)
+                continue
+        if depth > 0 and after.current_player == seat and after.current_kind != MOVE:
+            follow = after.legal_actions()
+            if follow:
+                gain += max(_fast_values(after, follow, seat, depth - 1))
+        values.append(gain)
+    return values
 
 
 _NO_SEAT = "a bot decides for a seat: the public view has none"
@@ -466,7 +534,10 @@ class GreedyBot:
         if seat is None:
             raise ValueError(_NO_SEAT)
         world = _world(view, random_below(self.seed, self.decisions, 0, MASK), self.engine)
-        values = [greedy_value(world, a, seat) for a in actions]
+        if isinstance(world, Game):
+            values = [greedy_value(world, a, seat) for a in actions]
+        else:  # the completion is this decision's alone: used up
+            values = _fast_values(world, actions, seat, GREEDY_DEPTH)
         return actions[values.index(max(values))]
 
 
@@ -477,7 +548,10 @@ def greedy_action(game: World, depth: int = GREEDY_DEPTH) -> Action:
         return actions[0]
     seat = game.current_player
     assert seat is not None
-    values = [greedy_value(game, a, seat, depth) for a in actions]
+    if isinstance(game, Game):
+        values = [greedy_value(game, a, seat, depth) for a in actions]
+    else:
+        values = _fast_values(game.clone(), actions, seat, depth)
     return actions[values.index(max(values))]
 
 
@@ -551,7 +625,8 @@ class SearchBot:
         if self._shapes_game(view):
             candidates = list(range(len(actions)))
         else:
-            prior = [greedy_value(first, a, seat) for a in actions]
+            prior = ([greedy_value(first, a, seat) for a in actions] if isinstance(first, Game)
+                     else _fast_values(first.clone(), actions, seat, GREEDY_DEPTH))
             best = max(prior)
             candidates = [i for i, v in enumerate(prior) if v >= best - self.margin]
         if len(candidates) == 1:
