@@ -443,19 +443,20 @@ def _fast_values(game: FastGame, actions: tuple[Action, ...], seat: int,
     values: list[float] = []
     for k, action in enumerate(actions):
         cost = 0.0
-        move = isinstance(action, Move)
+        target = -1  # where a move goes
         seated = True
-        if move:
+        if isinstance(action, Move):
+            target = action.position
             seated = seated_by_piece[action.piece] is not None
             if seated:
-                cost = SKIP_COST * max(0, action.position - pos[action.piece] - 1)
+                cost = SKIP_COST * max(0, target - pos[action.piece] - 1)
         after = (game if k == last else game.clone()).apply(action)
         gain = (sum(after.score[seat]) + GREEDY_COIN_VALUE * after.coins[seat]) - before - cost
-        if move:
+        if target >= 0:
             if not seated:
                 values.append(-gain)
                 continue
-            if inn[action.position]:
+            if inn[target]:
                 values.append(gain)
                 continue
         if depth > 0 and after.current_player == seat and after.current_kind != MOVE:
