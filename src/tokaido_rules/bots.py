@@ -32,13 +32,14 @@ import re
 import weakref
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, MutableMapping
+from functools import partial
 from importlib import metadata
 from itertools import chain
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
 
 from attrs import frozen
 
-from .chance import _MACHINE_WORDS, event_stream, random_below, shuffle
+from .chance import event_stream, random_below
 from .engine import Game, make_rules
 from .errors import BotError, UnknownBotError
 from .events import Action, Move
@@ -108,7 +109,9 @@ def _sampled_zones(view: View, seed: int) -> dict[str, tuple[str, ...]]:
                 pool.append(card)
             else:
                 pool.extend([card] * left)
-    _shuffle_pools(list(pools.values()), event_stream(seed, 0))
+    from .fast import shuffle_pools
+
+    shuffle_pools(list(pools.values()), event_stream(seed, 0))
     zones = dict(view.zones)
     hidden_backs = view.hidden_backs
     for name in sorted(hidden_backs):
@@ -126,46 +129,6 @@ def _sampled_zones(view: View, seed: int) -> dict[str, tuple[str, ...]]:
             del pool[:count]
         zones[name] = tuple(dealt)
     return zones
-
-
-_GOLDEN = 0x9E3779B97F4A7C15
-_LANES: dict[int, tuple[int, int, int, int]] = {}
-
-
-def _shuffle_pools(pools: list[list[str]], stream: int) -> None:
-    """Shuffle each pool in place, in turn, as :func:`~tokaido_rules.chance.shuffle`
-    does with ``stream``, draws counted on from 0 across the pools: the same numbers,
-    but every draw's hash computed at once, as the 128-bit lanes of one big integer
-    (each lane holds a 64-bit value and its products with the finaliser's 64-bit
-    multipliers, so lanes never carry into each other). On PyPy, whose big integers
-    are slow, the generator's own shuffle."""
-    if _MACHINE_WORDS:
-        draw = 0
-        for pool in pools:
-            draw = shuffle(pool, stream, draw)
-        return
-    draws = sum(len(pool) - 1 for pool in pools if pool)
-    if draws <= 0:
-        return
-    found = _LANES.get(draws)
-    if found is None:
-        offsets = ones = 0
-        for draw in range(draws):
-            offsets |= ((_GOLDEN * (draw + 1)) & MASK) << (128 * draw)
-            ones |= 1 << (128 * draw)
-        found = _LANES[draws] = (offsets, ones, ones * MASK, 16 * draws)
-    offsets, ones, mask, size = found
-    z = (offsets + stream * ones) & mask
-    z = ((z ^ (z >> 30 & mask)) * 0xBF58476D1CE4E5B9) & mask
-    z = ((z ^ (z >> 27 & mask)) * 0x94D049BB133111EB) & mask
-    z ^= z >> 31 & mask
-    hashes = memoryview(z.to_bytes(size, "little")).cast("Q")[::2].tolist()
-    k = 0
-    for items in pools:
-        for i in range(len(items) - 1, 0, -1):
-            j = (hashes[k] * (i + 1)) >> 64
-            items[i], items[j] = items[j], items[i]
-            k += 1
 
 
 class _Completion:
@@ -285,6 +248,26 @@ class ActionsBot(Bot, Protocol):
     def choose_from(self, actions: tuple[Action, ...]) -> Action: ...
 
 
+Complete: TypeAlias = "Callable[[int], FastGame | None]"
+"""A seat's sampled completions, by seed (:meth:`~tokaido_rules.fast.FastGame.completion`)."""
+
+
+class SamplingBot(Bot, Protocol):
+    """A bot that looks ahead on sampled completions of its view (:func:`determinize`)
+    and may be handed them ready-made.
+
+    In a fast game that makes them from its flat state
+    (:attr:`~tokaido_rules.fast.FastGame.completes`), :func:`next_action` calls
+    ``choose_sampled(seat, actions, complete, view)`` instead of ``choose``: ``complete(seed)``
+    is the completion :func:`determinize_fast` makes of the seat's view with ``seed``
+    (made without the view: most of the cost of such a bot's decision otherwise), and
+    ``view()`` the view itself, for a bot that wants it after all. Both show nothing
+    the view does not, and the answer must be the one ``choose(view())`` gives."""
+
+    def choose_sampled(self, seat: int, actions: tuple[Action, ...], complete: Complete,
+                       view: Callable[[], View]) -> Action: ...
+
+
 class Decides(Protocol):
     """What :func:`next_action` reads of a game: whose decision it is, the legal actions
     and a seat's view. A reference :class:`~tokaido_rules.Game` has them, and so has a
@@ -311,7 +294,16 @@ def next_action(bot: Bot, game: Decides, name: str | None = None) -> Action:
         raise ValueError("the game is over: nobody decides")
     choose_from: Callable[[tuple[Action, ...]], Action] | None = getattr(
         bot, "choose_from", None)
-    if choose_from is not None:
+    choose_sampled: Callable[..., Action] | None = getattr(bot, "choose_sampled", None)
+    if choose_sampled is not None and getattr(game, "completes", False):
+        actions = game.legal_actions()
+        fast: Any = game
+        try:
+            action = choose_sampled(seat, actions, partial(fast.completion, seat),
+                                    partial(game.view, seat))
+        except Exception as exc:
+            raise _failed(bot, name, seat, exc) from exc
+    elif choose_from is not None:
         actions = game.legal_actions()
         try:
             action = choose_from(actions)
@@ -498,6 +490,16 @@ def _world(view: View, seed: int, engine: str) -> World:
     return determinize(view, seed)
 
 
+def _completing(complete: Complete, view: Callable[[], View],
+                engine: str) -> Callable[[int], World]:
+    """The completions of a seat's view by seed: made ready, else from the view."""
+    def world_of(seed: int) -> World:
+        world = complete(seed)
+        return _world(view(), seed, engine) if world is None else world
+
+    return world_of
+
+
 def look_ahead_on(bots: Iterable[object], engine: str) -> None:
     """Make the bots whose lookahead engine is ``"auto"`` (their ``engine`` attribute,
     :data:`ENGINES`) look ahead on ``engine``: a batch played on the reference engine
@@ -527,14 +529,25 @@ class GreedyBot:
         self.decisions = 0
 
     def choose(self, view: View) -> Action:
-        actions = view.legal_actions
+        return self._choose(view.seat, view.legal_actions,
+                            lambda seed: _world(view, seed, self.engine))
+
+    def choose_sampled(self, seat: int, actions: tuple[Action, ...], complete: Complete,
+                       view: Callable[[], View]) -> Action:
+        """:meth:`choose` on completions made ready (:class:`SamplingBot`): the same
+        answer."""
+        if self.engine == "reference":
+            return self.choose(view())
+        return self._choose(seat, actions, _completing(complete, view, self.engine))
+
+    def _choose(self, seat: int | None, actions: tuple[Action, ...],
+                world_of: Callable[[int], World]) -> Action:
         self.decisions += 1
         if len(actions) == 1:
             return actions[0]
-        seat = view.seat
         if seat is None:
             raise ValueError(_NO_SEAT)
-        world = _world(view, random_below(self.seed, self.decisions, 0, MASK), self.engine)
+        world = world_of(random_below(self.seed, self.decisions, 0, MASK))
         if isinstance(world, Game):
             values = [greedy_value(world, a, seat) for a in actions]
         else:  # the completion is this decision's alone: used up
@@ -615,15 +628,26 @@ class SearchBot:
         self.decisions = 0
 
     def choose(self, view: View) -> Action:
-        actions = view.legal_actions
+        return self._choose(view.seat, view.legal_actions,
+                            lambda seed: _world(view, seed, self.engine))
+
+    def choose_sampled(self, seat: int, actions: tuple[Action, ...], complete: Complete,
+                       view: Callable[[], View]) -> Action:
+        """:meth:`choose` on completions made ready (:class:`SamplingBot`): the same
+        answer."""
+        if self.engine == "reference":
+            return self.choose(view())
+        return self._choose(seat, actions, _completing(complete, view, self.engine))
+
+    def _choose(self, seat: int | None, actions: tuple[Action, ...],
+                world_of: Callable[[int], World]) -> Action:
         self.decisions += 1
         if len(actions) == 1:
             return actions[0]
-        seat = view.seat
         if seat is None:
             raise ValueError(_NO_SEAT)
-        first = _world(view, random_below(self.seed, self.decisions, 0, MASK), self.engine)
-        if self._shapes_game(view):
+        first = world_of(random_below(self.seed, self.decisions, 0, MASK))
+        if self._shapes_game(first):
             candidates = list(range(len(actions)))
         else:
             prior = ([greedy_value(first, a, seat) for a in actions] if isinstance(first, Game)
@@ -632,20 +656,25 @@ class SearchBot:
             candidates = [i for i, v in enumerate(prior) if v >= best - self.margin]
         if len(candidates) == 1:
             return actions[candidates[0]]
-        worlds = [first, *(_world(view, random_below(self.seed, self.decisions, i, MASK),
-                                  self.engine) for i in range(1, self.samples))]
+        worlds = [first, *(world_of(random_below(self.seed, self.decisions, i, MASK))
+                           for i in range(1, self.samples))]
         totals = [sum(self._playout(world, actions[i], seat) for world in worlds)
                   for i in candidates]
         return actions[candidates[totals.index(max(totals))]]
 
-    def _shapes_game(self, view: View) -> bool:
-        """Whether every option of the decision is played out."""
-        step = view.current_step
-        if step is None:
+    def _shapes_game(self, world: World) -> bool:
+        """Whether every option of the decision (that of ``world``, a completion of the
+        view) is played out."""
+        if isinstance(world, Game):
+            step = world.current_step
+            kind = None if step is None else step.kind
+        else:
+            kind = world.current_kind
+        if kind is None:
             return False
         if self.whole_game is not None:
-            return step.kind in self.whole_game
-        return view.ruleset.registry.steps[step.kind].shapes_game
+            return kind in self.whole_game
+        return world.ruleset.registry.steps[kind].shapes_game
 
     def _playout(self, world: World, action: Action, seat: int) -> float:
         if not isinstance(world, Game):
