@@ -424,39 +424,10 @@ def _fast_greedy_value(game: FastGame, action: Action, seat: int, depth: int) ->
 
 def _fast_values(game: FastGame, actions: tuple[Action, ...], seat: int,
                  depth: int) -> list[float]:
-    """:func:`greedy_value` of each of ``actions`` on a fast game, which it uses up:
-    the same arithmetic in the same order, each action but the last applied to a copy
-    (:meth:`~tokaido_rules.fast.FastGame.clone`), the last to ``game`` itself."""
-    before = sum(game.score[seat]) + GREEDY_COIN_VALUE * game.coins[seat]
-    pos = game.pos
-    seated_by_piece = game.seat
-    inn = game.T.inn
-    last = len(actions) - 1
-    values: list[float] = []
-    for k, action in enumerate(actions):
-        cost = 0.0
-        target = -1  # where a move goes
-        seated = True
-        if isinstance(action, Move):
-            target = action.position
-            seated = seated_by_piece[action.piece] is not None
-            if seated:
-                cost = SKIP_COST * max(0, target - pos[action.piece] - 1)
-        after = (game if k == last else game.clone()).apply(action)
-        gain = (sum(after.score[seat]) + GREEDY_COIN_VALUE * after.coins[seat]) - before - cost
-        if target >= 0:
-            if not seated:
-                values.append(-gain)
-                continue
-            if inn[target]:
-                values.append(gain)
-                continue
-        if depth > 0 and after.current_player == seat and after.current_kind != MOVE:
-            follow = after.legal_actions()
-            if follow:
-                gain += max(_fast_values(after, follow, seat, depth - 1))
-        values.append(gain)
-    return values
+    """:func:`greedy_value` of each of ``actions`` on a fast game, which it uses up
+    (:meth:`~tokaido_rules.fast.FastGame.gains`: the same arithmetic in the same order,
+    compiled with the fast engine's kernel)."""
+    return game.gains(actions, seat, depth, GREEDY_COIN_VALUE, SKIP_COST)
 
 
 _NO_SEAT = "a bot decides for a seat: the public view has none"
