@@ -299,10 +299,13 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
     run.seen(table, client, doc["seq"], doc["over"], at)
     fresh = asyncio.Event()
     latest: dict[str, Any] = {"doc": doc}
+    board = Board()
+    await board.take(run, http, table, doc)
 
     async def listen() -> None:
         while not run.stopping():
             params = {"since": latest["doc"]["seq"], "takebacks": latest["doc"]["takebacks"]}
+            held: dict[str, Any] = {}  # a stream's update leaves out what did not change
             try:
                 async with stream.stream("GET", table.view_path + "/events",
                                          params=params) as response:
@@ -315,9 +318,11 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
                             continue
                         run.stats.pushed += 1
                         run.stats.pushed_bytes += len(line) + 2
-                        update = json.loads(line[6:])
+                        update = held = {**held, **json.loads(line[6:])}
                         now = time.perf_counter()
                         run.seen(table, client, update["seq"], update["over"], now)
+                        if update["seq"] > latest["doc"]["seq"] or update.get("reset"):
+                            await board.take(run, http, table, update)
                         if update["seq"] >= latest["doc"]["seq"]:
                             latest["doc"] = update
                             fresh.set()
@@ -352,6 +357,8 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
                 if status == 200:
                     run.stats.decisions += 1
                     run.seen(table, client, answer["seq"], answer["over"], at)
+                    if answer["seq"] > latest["doc"]["seq"]:
+                        await board.take(run, http, table, answer)
                     if answer["seq"] >= latest["doc"]["seq"]:
                         latest["doc"] = answer
                     continue
@@ -366,6 +373,36 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
         with contextlib.suppress(asyncio.CancelledError):
             await listener
         run.client_gone(table, client)
+
+
+class Board:
+    """The scene a page keeps to draw its board, as ``table.html`` keeps it: each
+    update's scenes are patches of the one before; a patch of another base than the
+    one held makes the page ask for the whole scene (``GET scene``, counted)."""
+
+    def __init__(self) -> None:
+        self.scene: dict[str, Any] | None = None
+        self.seq: int | None = None
+
+    async def take(self, run: Run, http: httpx.AsyncClient, table: TableState,
+                   update: dict[str, Any]) -> None:
+        for entry in update.get("scenes") or ():
+            if entry["base"] is None:
+                self.scene = entry["patch"]
+            elif self.scene is not None and self.seq == entry["base"]:
+                for path, value in entry["patch"].items():
+                    key, _, item = path.partition("/")
+                    if not item:
+                        self.scene[key] = value
+                    elif isinstance(self.scene[key], list):
+                        self.scene[key][int(item)] = value
+                    else:
+                        self.scene[key][item] = value
+            else:
+                status, found, _ = await timed(run, "GET scene", http.get(
+                    table.view_path + "/scene", params={"seq": entry["seq"]}))
+                self.scene = found if status == 200 else None
+            self.seq = None if self.scene is None else entry["seq"]
 
 
 def _waited(since: int) -> Callable[[Any], str]:
@@ -553,17 +590,20 @@ def server_figures(processes: list[Process], cpu_before: list[float]) -> dict[st
 
 
 def spy(args: argparse.Namespace, pid: int, shape: str) -> subprocess.Popen[bytes] | None:
-    """With ``--profile DIR``: py-spy sampling the server ``pid`` (every thread, idle
-    ones left out: where its CPU goes) for the run's seconds, its collapsed stacks
+    """With ``--profile DIR``: py-spy sampling the server ``pid`` for the run's
+    seconds, only the thread that holds the GIL (where its Python CPU goes: a thread
+    waiting for the GIL, a lock or a socket is not counted), its collapsed stacks
     written to ``DIR/serve-SHAPE.txt`` (``benchmarks/serve_profile.py`` sums them up)."""
     if not args.profile:
         return None
     tool = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if not Path(tool).is_file():
+        raise SystemExit("error: --profile needs py-spy (pip install py-spy)")
     folder = Path(args.profile).resolve()
     folder.mkdir(parents=True, exist_ok=True)
     return subprocess.Popen([tool, "record", "--pid", str(pid), "--duration",
                              str(max(1, int(args.seconds))), "--rate", "400",
-                             "--nonblocking", "--format", "raw", "--output",
+                             "--gil", "--nonblocking", "--format", "raw", "--output",
                              str(folder / f"serve-{shape}.txt")],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -695,8 +735,9 @@ def report(run: Run, elapsed: float, client_cpu: float, server: dict[str, Any],
            config: dict[str, Any]) -> dict[str, Any]:
     stats = run.stats
     kinds = LEGACY_KINDS if config["server"] == "legacy" else (*GET_KINDS, "POST action")
-    if "GET picture" in stats.latencies:
-        kinds = (*kinds, "GET picture")
+    for extra in ("GET picture", "GET scene"):
+        if extra in stats.latencies:
+            kinds = (*kinds, extra)
     requests: dict[str, Any] = {}
     for kind in kinds:
         got = stats.latencies.get(kind, [])

@@ -160,6 +160,8 @@ class _Words:
         """Per card of a souvenir family: the family's number and display name."""
         self.markup: dict[str, str] = {}
         """Per card, its name as an SVG ``<tspan>`` with its facts."""
+        self.scene_cards: dict[str, dict[str, Any]] = {}
+        """Per card, its entry in a scene's ``cards`` (:func:`scene_json`)."""
 
 
 _WORDS: weakref.WeakKeyDictionary[Ruleset, _Words] = weakref.WeakKeyDictionary()
@@ -914,6 +916,7 @@ def _ink_on(colour: str) -> str:
     return _INK if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55 else "#ffffff"
 
 
+@cache
 def _colour(value: str, default: str) -> str:
     return value if re.fullmatch(r"#[0-9a-fA-F]{6}", value) else default
 
@@ -1052,15 +1055,21 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
     registry, slots = sc.registry, sc.slots
     shown: dict[str, dict[str, Any]] = {}
 
+    made = _words(sc.ruleset).scene_cards  # a card's facts are the same in every scene
+
     def facts(cards: Iterable[str]) -> list[str]:
         found = list(cards)
         for card in found:
             if card not in shown:
-                f = picture.facts(card)
-                shown[card] = {"name": f.name, "tag": f.tag(), "line": f.line(),
-                               "family": f.family is not None,
-                               "colour": picture.family_colour(f.family),
-                               "attributes": [[k, v] for k, v in f.attributes().items()]}
+                entry = made.get(card)
+                if entry is None:
+                    f = picture.facts(card)
+                    entry = made[card] = {
+                        "name": f.name, "tag": f.tag(), "line": f.line(),
+                        "family": f.family is not None,
+                        "colour": picture.family_colour(f.family),
+                        "attributes": [[k, v] for k, v in f.attributes().items()]}
+                shown[card] = entry  # shared by the scenes: read, never changed
         return found
 
     board = []
