@@ -13,9 +13,20 @@ clients than seats some seats have two; ``--seats one``: every client plays seat
 bots the others, the old server's shape), each a simulated person with an HTTP
 connection of its own, play until their game is over or the time is up::
 
-    loop: if the last answer offers actions: POST /api/tables/ID/action (a seeded random
-          one of them, expected_seq = the answer's seq; a 409, stale, is counted)
-          else: GET /api/tables/ID?since=SEQ&wait=10 (the first time without since)
+    open the page: GET /api/tables/ID?since=0&form=update, then the push channel
+          GET /api/tables/ID/events (server-sent events, a connection of its own)
+    loop: when the latest update offers actions: think (--think), then
+          POST /api/tables/ID/action?form=update (a seeded random one of them,
+          expected_seq = the update's seq; a 409, stale, is counted)
+
+as the table page does (``--transport poll``: the old page's long polls instead). Each
+client keeps the board's scene as the page does, from the updates' patches, and asks
+for the whole scene (``GET scene``) only when it must. Every page opens first (its first
+update and its push channel's); the play, and the clock of ``--seconds``, begin once
+all are open, as at an evening's tables, where the pages are not all opened in the same
+millisecond (the server's CPU is counted from the first page on). A move sent on a
+kept-alive connection the server had just closed is sent again at once, as a browser
+does (the error is counted; a repeat of a move done is a 409).
 
 Measured, per kind of request: count, requests per second, p50/p90/p99/max latency (the
 whole answer received) and the bytes on the wire per answer (gzip accepted). A long poll's
@@ -142,6 +153,16 @@ class Run:
         self.seconds = seconds
         self.max_requests = max_requests
         self.stop = asyncio.Event()
+        self.go = asyncio.Event()  # every page is open: the play (and its clock) begins
+        self.pages = 0  # pages to open first (push transport)
+        self.opened = 0
+        self.began = 0.0  # when the play began (perf_counter)
+
+    def page_open(self) -> None:
+        """One more page has its first update and its push channel's."""
+        self.opened += 1
+        if self.opened >= self.pages:
+            self.go.set()
 
     def stopping(self) -> bool:
         return self.stop.is_set() or time.perf_counter() >= self.deadline
@@ -294,10 +315,12 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
     status, doc, at = await timed(run, "GET first", http.get(
         table.view_path, params={"since": 0, "form": "update"}))
     if status != 200:
+        run.page_open()
         run.client_gone(table, client)
         return
     run.seen(table, client, doc["seq"], doc["over"], at)
     fresh = asyncio.Event()
+    opened = asyncio.Event()
     latest: dict[str, Any] = {"doc": doc}
     board = Board()
     await board.take(run, http, table, doc)
@@ -319,6 +342,9 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
                         run.stats.pushed += 1
                         run.stats.pushed_bytes += len(line) + 2
                         update = held = {**held, **json.loads(line[6:])}
+                        if not opened.is_set():
+                            opened.set()
+                            run.page_open()
                         now = time.perf_counter()
                         run.seen(table, client, update["seq"], update["over"], now)
                         if update["seq"] > latest["doc"]["seq"] or update.get("reset"):
@@ -334,6 +360,7 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
     listener = asyncio.ensure_future(listen())
     acted = -1
     try:
+        await run.go.wait()  # the pages open before anyone plays, as at a table
         while not run.stopping():
             doc = latest["doc"]
             if doc["over"]:
@@ -350,9 +377,13 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
                 acted = doc["seq"]
                 choice = rng.choice(doc["actions"])["action"]
                 post = run.post_sent(table, client, doc["seq"])
-                status, answer, at = await timed(run, "POST action", http.post(
-                    table.action_path, params={"form": "update"},
-                    json={"action": choice, "expected_seq": doc["seq"]}))
+                for _ in range(2):  # a kept-alive connection the server had just
+                    # closed: sent again at once, as a browser does (a repeat is a 409)
+                    status, answer, at = await timed(run, "POST action", http.post(
+                        table.action_path, params={"form": "update"},
+                        json={"action": choice, "expected_seq": doc["seq"]}))
+                    if status != 0:
+                        break
                 run.post_done(table, post, status == 200)
                 if status == 200:
                     run.stats.decisions += 1
@@ -412,11 +443,18 @@ def _waited(since: int) -> Callable[[Any], str]:
 
 async def drive(run: Run, players: list[Callable[[], Awaitable[None]]]) -> float:
     """Run every client until all are done, the time is up or the requests are spent;
-    the seconds it took."""
-    start = time.perf_counter()
-    run.deadline = start + run.seconds
+    the seconds of play. With ``run.pages``, the pages open first (their first update
+    and their push channel's, at most 120 s), and the play and its clock begin once
+    all are open: a page opened in the same instant as 800 others is not a move."""
+    run.deadline = float("inf")
     tasks = [asyncio.ensure_future(p()) for p in players]
     together = asyncio.gather(*tasks, return_exceptions=True)
+    if run.pages:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(run.go.wait(), 120)
+    run.go.set()
+    start = run.began = time.perf_counter()
+    run.deadline = start + run.seconds
     stopper = asyncio.ensure_future(run.stop.wait())
     either: list[asyncio.Future[Any]] = [together, stopper]
     await asyncio.wait(either, timeout=run.seconds, return_when=asyncio.FIRST_COMPLETED)
@@ -644,10 +682,14 @@ async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[s
                 clients.append(stream)
                 players.append(functools.partial(play_pushed, run, http, stream, table,
                                                  index, rng, args.think, args.pictures))
+        if args.transport == "push":
+            run.pages = len(players)
         cpu_before = [cpu_seconds(p.popen.pid) for p in processes]
         sampler = spy(args, processes[0].popen.pid, shape)
         mine = time.process_time()
+        opening = time.perf_counter()
         elapsed = await drive(run, players)
+        opened_s = run.began - opening
         mine = time.process_time() - mine
         figures = server_figures(processes, cpu_before)
         for http in clients:
@@ -661,6 +703,7 @@ async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[s
         "clients_per_table": args.clients, "players": args.players,
         "bot_seats_per_table": len(bots), "wait_s": args.wait, "setup_s": round(setup_s, 2),
         "transport": args.transport, "think_s": args.think, "pictures": args.pictures,
+        "pages_opened_s": round(opened_s, 2), "pages_opened": run.opened,
         "server_output": log.read_text(errors="replace")[-2000:]})
 
 

@@ -162,6 +162,8 @@ class _Words:
         """Per card, its name as an SVG ``<tspan>`` with its facts."""
         self.scene_cards: dict[str, dict[str, Any]] = {}
         """Per card, its entry in a scene's ``cards`` (:func:`scene_json`)."""
+        self.scene_road: tuple[Any, list[tuple[str, str, str, bool, bool]]] | None = None
+        """The road last drawn in a scene, and what its spaces show but their slots."""
 
 
 _WORDS: weakref.WeakKeyDictionary[Ruleset, _Words] = weakref.WeakKeyDictionary()
@@ -1072,12 +1074,16 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
                 shown[card] = entry  # shared by the scenes: read, never changed
         return found
 
-    board = []
-    for n, space in enumerate(sc.board):
-        look = registry.space_kind(space.kind)
-        board.append({"kind": space.kind, "label": look.label,
-                      "colour": _colour(look.colour, "#dddddd"), "inn": space.inn,
-                      "double": space.double, "slots": slots[n]})
+    words = _words(sc.ruleset)
+    road = sc.board
+    if words.scene_road is None or words.scene_road[0] is not road:
+        looks = [(space, registry.space_kind(space.kind)) for space in road]
+        words.scene_road = (road, [
+            (space.kind, look.label, _colour(look.colour, "#dddddd"), space.inn,
+             space.double) for space, look in looks])
+    board = [{"kind": kind, "label": label, "colour": colour, "inn": inn,
+              "double": double, "slots": slots[n]}
+             for n, (kind, label, colour, inn, double) in enumerate(words.scene_road[1])]
     pieces = []
     for i, p in enumerate(sc.pieces):
         piece: dict[str, Any] = {

@@ -149,8 +149,13 @@ def _unstored(exc: StoreError) -> TableError:
     return TableError(503, f"not stored, nothing changed; try again: {exc}")
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def _dumps(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text (one encoder for every call: ``json.dumps`` with options makes
+    a new one each time)."""
+    return _ENCODER.encode(value)
 
 
 _Parts = dict[str, Any]
@@ -240,20 +245,23 @@ class _Audience:
     def __init__(self, game: Game, viewer: int | str) -> None:
         self.viewer = viewer
         self._feed = LogFeed(game, viewer=viewer)  # type: ignore[arg-type]
-        first = self._feed.new_lines(game)
+        shown: list[Any] = []
+        first = self._feed.new_lines(game, shown)
         self.header = first[0].rstrip("\n")
         self.lines: list[str] = []
         self.steps: list[tuple[int, str]] = []  # (seq after the step, its words)
         self._narrator = Narrator.for_header(self.header)
-        self._take(first[1:])
+        self._take(first[1:], shown)
 
     def update(self, game: Game) -> None:
-        self._take(self._feed.new_lines(game))
+        shown: list[Any] = []
+        self._take(self._feed.new_lines(game, shown), shown)
 
-    def _take(self, new: list[str]) -> None:
+    def _take(self, new: list[str], shown: list[Any]) -> None:
+        # the steps in words from the events at hand (not read back from the lines)
         lines = [line.rstrip("\n") for line in new]
         self.lines += lines
-        self.steps += self._narrator.add(lines)
+        self.steps += self._narrator.add_shown(lines, shown)
 
 
 class Table:
@@ -297,7 +305,7 @@ class Table:
         self.version = 0
         """Counts every change a client is told of (an action, a seat, a take-back
         asked, a seat away...): what is made once per (seq, version) is shared."""
-        self._parts: dict[tuple[Any, ...], str] = {}  # made once per version, see update()
+        self._parts: dict[tuple[Any, ...], Any] = {}  # made once per version, see update()
         self._checks: dict[tuple[int, int, int], TakeBack] = {}  # (story, seq, seat)
         self._held = 0
         self._deferred = False
@@ -993,7 +1001,7 @@ class Table:
                     f'"clock":{_dumps(clock)},{news}}}')
 
     def _part(self, key: tuple[Any, ...], make: Callable[[], str]) -> str:
-        found = self._parts.get(key)
+        found: str | None = self._parts.get(key)
         if found is None:
             found = self._parts[key] = make()
         return found
@@ -1001,10 +1009,10 @@ class Table:
     def _keyed(self, key: tuple[Any, ...], make: Callable[[], dict[str, Any]]
                ) -> tuple[tuple[str, str], ...]:
         """A part of an update as (key, JSON text) pairs, made once per version."""
-        found = self._parts.get(key)
+        found: tuple[tuple[str, str], ...] | None = self._parts.get(key)
         if found is None:
             found = self._parts[key] = tuple((k, _dumps(v)) for k, v in make().items())
-        return found  # type: ignore[return-value]
+        return found
 
     def _head(self, game: Game) -> dict[str, Any]:
         """The public part of an update (every audience's alike)."""
@@ -1055,7 +1063,8 @@ class Table:
         if since == 0:
             game = self.game
             legend = legend_html(game.public_view() if seat is None else game.view(seat))
-        scenes = self._scene_news(seat, since, seq, [s["seq"] for s in steps])
+        scenes = self._scene_news(seat, since, seq, [end for end, _ in audience.steps
+                                                     if end > since])
         return (f'"legend":{_dumps(legend)},"steps":{_dumps(steps)},'
                 f'"lines":[{",".join(lines)}],"scenes":{scenes}')
 

@@ -557,6 +557,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         if text is None:
             text, more = await run_in_threadpool(play, acted)
             moved = moved or more
+        assert text is not None
         return json_text(request, text, background=BackgroundTask(
             woken, table) if moved else None)
 
