@@ -305,7 +305,7 @@ async def play(run: Run, http: httpx.AsyncClient, table: TableState, client: int
 
 async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClient,
                       table: TableState, client: int, rng: random.Random, think: float,
-                      pictures: bool) -> None:
+                      pictures: bool, fetch_scenes: bool = False) -> None:
     """One person at one table as the page plays: the table's updates since 0 (``GET
     first``), then its push channel (server-sent events, on a connection of its own),
     and a move (``POST action?form=update``) whenever the latest update offers actions,
@@ -322,8 +322,8 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
     fresh = asyncio.Event()
     opened = asyncio.Event()
     latest: dict[str, Any] = {"doc": doc}
-    board = Board()
-    await board.take(run, http, table, doc)
+    board = Board(fetch_scenes)
+    await board.take(run, http, table, doc, animate=False)
 
     async def listen() -> None:
         while not run.stopping():
@@ -348,7 +348,8 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
                         now = time.perf_counter()
                         run.seen(table, client, update["seq"], update["over"], now)
                         if update["seq"] > latest["doc"]["seq"] or update.get("reset"):
-                            await board.take(run, http, table, update)
+                            await board.take(run, http, table, update,
+                                             animate=not update.get("reset"))
                         if update["seq"] >= latest["doc"]["seq"]:
                             latest["doc"] = update
                             fresh.set()
@@ -409,14 +410,26 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
 class Board:
     """The scene a page keeps to draw its board, as ``table.html`` keeps it: each
     update's scenes are patches of the one before; a patch of another base than the
-    one held makes the page ask for the whole scene (``GET scene``, counted)."""
+    one held makes the page ask for the whole scene (``GET scene``, counted). With
+    ``fetch`` (``--fetch-scenes``), the page of before issue 43 instead: the scene of
+    each new step and of now asked for, one request each (the updates had none)."""
 
-    def __init__(self) -> None:
+    def __init__(self, fetch: bool = False) -> None:
         self.scene: dict[str, Any] | None = None
         self.seq: int | None = None
+        self.fetch = fetch
 
     async def take(self, run: Run, http: httpx.AsyncClient, table: TableState,
-                   update: dict[str, Any]) -> None:
+                   update: dict[str, Any], animate: bool = True) -> None:
+        if self.fetch:
+            told = self.seq if self.seq is not None else -1
+            wanted = [s["seq"] for s in update.get("steps") or () if s["seq"] > told] \
+                if animate else []
+            for seq in [*wanted, update["seq"]]:
+                await timed(run, "GET scene", http.get(table.view_path + "/scene",
+                                                       params={"seq": seq}))
+            self.seq = update["seq"]
+            return
         for entry in update.get("scenes") or ():
             if entry["base"] is None:
                 self.scene = entry["patch"]
@@ -681,7 +694,8 @@ async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[s
                 stream = new_client(processes[0].base, 3600.0, token)
                 clients.append(stream)
                 players.append(functools.partial(play_pushed, run, http, stream, table,
-                                                 index, rng, args.think, args.pictures))
+                                                 index, rng, args.think, args.pictures,
+                                                 args.fetch_scenes))
         if args.transport == "push":
             run.pages = len(players)
         cpu_before = [cpu_seconds(p.popen.pid) for p in processes]
@@ -703,6 +717,7 @@ async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[s
         "clients_per_table": args.clients, "players": args.players,
         "bot_seats_per_table": len(bots), "wait_s": args.wait, "setup_s": round(setup_s, 2),
         "transport": args.transport, "think_s": args.think, "pictures": args.pictures,
+        "fetch_scenes": args.fetch_scenes,
         "pages_opened_s": round(opened_s, 2), "pages_opened": run.opened,
         "server_output": log.read_text(errors="replace")[-2000:]})
 
@@ -955,6 +970,10 @@ def main() -> None:
     parser.add_argument("--pictures", action="store_true",
                         help="each client also fetches its seat's picture of each update "
                              "(what the page does while the server draws the board)")
+    parser.add_argument("--fetch-scenes", action="store_true",
+                        help="each client asks for the scene of each new step and of now "
+                             "(GET scene), as the table page did before the updates "
+                             "carried the scenes: the page's cost on the earlier server")
     parser.add_argument("--profile", metavar="DIR",
                         help="sample the server with py-spy during the run, into "
                              "DIR/serve-SEATS.txt (benchmarks/serve_profile.py sums it up)")

@@ -880,6 +880,9 @@ class Table:
             scene = scene_json(game.public_view() if seat is None else game.view(seat))
             parts = _scene_parts(scene, None if before is None
                                  else self._scenes[(audience, before)])
+            if before is not None:  # its texts are kept, its data no longer needed:
+                # fewer objects alive, less for the garbage collector to go through
+                self._scenes[(audience, before)] = ({}, self._scenes[(audience, before)][1])
             while len(self._scenes) >= PICTURES_CACHED:
                 del self._scenes[next(iter(self._scenes))]
             found = self._scenes[(audience, seq)] = (scene, parts)

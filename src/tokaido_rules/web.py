@@ -23,10 +23,13 @@ The pages and the server speak the JSON wire format (:mod:`tokaido_rules.wire`):
   seat's view, picture and actions; without a token, the public view (a spectator's).
   With the log lines and the steps in words since ``SEQ``; with ``wait``, the answer
   waits up to ``S`` seconds for the game to pass ``SEQ`` (long polling);
+- ``GET /api/tables/ID?since=SEQ&form=update`` and the push channel ``GET
+  /api/tables/ID/events?since=SEQ``: updates, what is new since ``SEQ``, the scenes of
+  the board among it as patches (the page draws them with ``GET /board.js``);
 - ``GET /api/tables/ID/scene?seq=SEQ``: the scene of the seat's picture (the public
   one without a token) at ``SEQ`` (default: now), as JSON
-  (:func:`~tokaido_rules.render.scene_json`), for ``GET /board.js`` to draw in the
-  page; 404 for a seq whose game is no longer kept;
+  (:func:`~tokaido_rules.render.scene_json`), for a page that missed an update's
+  patch; 404 for a seq whose game is no longer kept;
 - ``POST /api/tables/ID/action`` with ``{"action": ..., "expected_seq": SEQ}`` and
   the seat's token: play it, then the bots up to a person's decision;
 - ``POST /api/tables/ID/seats/N/bot`` with ``{"bot": NAME}`` and the seat's (or the
@@ -1124,9 +1127,29 @@ def serve(lobby: Lobby, *, host: str = "127.0.0.1", port: int = 8000,
     ``limits``: the other keywords of :func:`make_server`."""
     most = MAX_CONNECTIONS if max_connections is None else max_connections
     _raise_open_files_limit(most)
+    _collect_less()
     limits.setdefault("say", lambda text: print(text, file=sys.stderr, flush=True))
     make_server(lobby, sock or bind(host, port), host=host, max_connections=most,
                 **limits).run()
+
+
+GC_THRESHOLD = 20_000
+"""Allocations between two collections of the youngest generation in ``tokaido serve``
+(Python's default: 700): a move makes thousands of short-lived objects (views, scenes,
+answers), and each collection goes through the objects alive; collected this much less
+often (measured once on a busy machine: 3.95 -> 3.71 ms of CPU per decision at 20
+tables x 4)."""
+
+
+def _collect_less() -> None:
+    """The server process's garbage collection: what is loaded at the start (modules,
+    the tables resumed) is set aside for good (``gc.freeze``), and the young objects
+    are collected less often (:data:`GC_THRESHOLD`)."""
+    import gc
+
+    gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(GC_THRESHOLD, middle, old)
 
 
 def _raise_open_files_limit(connections: int) -> None:
