@@ -162,6 +162,8 @@ class _Words:
         """Per card, its name as an SVG ``<tspan>`` with its facts."""
         self.scene_cards: dict[str, dict[str, Any]] = {}
         """Per card, its entry in a scene's ``cards`` (:func:`scene_json`)."""
+        self.scene_pieces: dict[tuple[Any, ...], dict[str, Any]] = {}
+        """A scene's entries of pieces, by what they are made from (shared: read only)."""
         self.scene_road: tuple[Any, list[tuple[str, str, str, bool, bool]]] | None = None
         """The road last drawn in a scene, and what its spaces show but their slots."""
 
@@ -1085,17 +1087,26 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
               "double": double, "slots": slots[n]}
              for n, (kind, label, colour, inn, double) in enumerate(words.scene_road[1])]
     pieces = []
+    made_pieces = words.scene_pieces
     for i, p in enumerate(sc.pieces):
-        piece: dict[str, Any] = {
-            "seat": p.seat, "position": p.position, "slot": p.slot, "coins": p.coins,
-            "total": p.total, "traveller": sc.traveller_name(i), "who": sc.who(i)}
-        if p.seat is not None:
-            cards = sc.collection(i)
-            piece["collection"] = [[label, n] for label, n in _kind_counts(sc, cards)]
-            piece["families"] = [[name, n] for name, n in _families(sc, cards)]
-            piece["points"] = [[c, v] for c, v in _points(sc, i)]
-            if p.seat == sc.seat:
-                piece["cards"] = facts(cards)
+        cards = sc.collection(i) if p.seat is not None else ()
+        # a piece's entry is made from the piece and its collection alone (all that is
+        # in the key): made once, it is shared by every scene that shows the same
+        key = (i, p, cards)
+        piece: dict[str, Any] | None = made_pieces.get(key)
+        if piece is None:
+            piece = {
+                "seat": p.seat, "position": p.position, "slot": p.slot, "coins": p.coins,
+                "total": p.total, "traveller": sc.traveller_name(i), "who": sc.who(i)}
+            if p.seat is not None:
+                piece["collection"] = [[label, n] for label, n in _kind_counts(sc, cards)]
+                piece["families"] = [[name, n] for name, n in _families(sc, cards)]
+                piece["points"] = [[c, v] for c, v in _points(sc, i)]
+            if len(made_pieces) >= 4096:
+                made_pieces.clear()
+            made_pieces[key] = piece
+        if p.seat is not None and p.seat == sc.seat:
+            piece = {**piece, "cards": facts(cards)}
         pieces.append(piece)
     return {
         "format": SCENE_FORMAT, "version": SCENE_VERSION, "seat": sc.seat,
