@@ -164,8 +164,10 @@ class _Words:
         """Per card, its entry in a scene's ``cards`` (:func:`scene_json`)."""
         self.scene_pieces: dict[tuple[Any, ...], dict[str, Any]] = {}
         """A scene's entries of pieces, by what they are made from (shared: read only)."""
-        self.scene_road: tuple[Any, list[tuple[str, str, str, bool, bool]]] | None = None
-        """The road last drawn in a scene, and what its spaces show but their slots."""
+        self.scene_road: tuple[Any, list[tuple[str, str, str, bool, bool]],
+                               dict[tuple[int, int], dict[str, Any]]] | None = None
+        """The road last drawn in a scene, what its spaces show but their slots, and
+        each space's entry by its slots taken (shared: read only)."""
 
 
 _WORDS: weakref.WeakKeyDictionary[Ruleset, _Words] = weakref.WeakKeyDictionary()
@@ -1082,10 +1084,17 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
         looks = [(space, registry.space_kind(space.kind)) for space in road]
         words.scene_road = (road, [
             (space.kind, look.label, _colour(look.colour, "#dddddd"), space.inn,
-             space.double) for space, look in looks])
-    board = [{"kind": kind, "label": label, "colour": colour, "inn": inn,
-              "double": double, "slots": slots[n]}
-             for n, (kind, label, colour, inn, double) in enumerate(words.scene_road[1])]
+             space.double) for space, look in looks], {})
+    spaces, made_spaces = words.scene_road[1], words.scene_road[2]
+    board = []
+    for n, taken in enumerate(slots):  # each space's entry shared by the scenes alike
+        entry = made_spaces.get((n, taken))
+        if entry is None:
+            kind, label, colour, inn, double = spaces[n]
+            entry = made_spaces[(n, taken)] = {
+                "kind": kind, "label": label, "colour": colour, "inn": inn,
+                "double": double, "slots": taken}
+        board.append(entry)
     pieces = []
     made_pieces = words.scene_pieces
     for i, p in enumerate(sc.pieces):
