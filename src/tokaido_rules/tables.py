@@ -154,8 +154,81 @@ def _unstored(exc: StoreError) -> TableError:
     return TableError(503, f"not stored, nothing changed; try again: {exc}")
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def _dumps(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text (one encoder for every call: ``json.dumps`` with options makes
+    a new one each time)."""
+    return _ENCODER.encode(value)
+
+
+_Parts = dict[str, Any]
+"""A scene's parts as JSON text: each key's text, or for a list (an object) the text of
+each item (each entry), so that a patch names only the items that changed."""
+
+
+def _scene_parts(scene: Mapping[str, Any],
+                 before: tuple[Mapping[str, Any], _Parts] | None) -> _Parts:
+    """``scene``'s parts as JSON text (:data:`_Parts`); those equal in the scene made
+    ``before`` (the same audience's, at an earlier seq) are its texts, not made again
+    (the road of the board, most collections and facts)."""
+    old, texts = before if before is not None else ({}, {})
+    parts: _Parts = {}
+    for key, value in scene.items():
+        was = old.get(key, parts)  # parts: a value no scene holds
+        if was == value:
+            parts[key] = texts[key]
+        elif isinstance(value, list):
+            kept = texts.get(key) if isinstance(was, list) else None
+            parts[key] = [kept[n] if kept is not None and n < len(was) and was[n] == item
+                          else _dumps(item) for n, item in enumerate(value)]
+        elif isinstance(value, dict):
+            kept = texts.get(key) if isinstance(was, dict) else None
+            parts[key] = {k: kept[k] if kept is not None and k in was and was[k] == item
+                          else _dumps(item) for k, item in value.items()}
+        else:
+            parts[key] = _dumps(value)
+    return parts
+
+
+def _whole(part: Any) -> str:
+    if isinstance(part, list):
+        return "[" + ",".join(part) + "]"
+    if isinstance(part, dict):
+        return "{" + ",".join(_dumps(k) + ":" + v for k, v in part.items()) + "}"
+    return str(part)
+
+
+def _scene_text(parts: _Parts) -> str:
+    """The whole scene as JSON text, from its parts."""
+    return "{" + ",".join(_dumps(k) + ":" + _whole(v) for k, v in parts.items()) + "}"
+
+
+def _scene_patch(old: _Parts, new: _Parts) -> str:
+    """What changed from the scene ``old`` to ``new`` (the same audience's), as the JSON
+    text of a patch: an object of paths to values, ``"KEY"`` for a key's new value and
+    ``"KEY/N"`` for item ``N`` of a list of the same length (or entry ``N`` of an
+    object that lost none), applied in order by the page (``table.html``)."""
+    out = []
+    for key, part in new.items():
+        was = old.get(key)
+        if was is part:
+            continue
+        if isinstance(part, list) and isinstance(was, list) and len(was) == len(part):
+            out += [f'"{key}/{n}":{p}' for n, (w, p) in enumerate(zip(was, part, strict=True))
+                    if w is not p and w != p]
+        elif isinstance(part, dict) and isinstance(was, dict) and was.keys() <= part.keys():
+            out += [_dumps(f"{key}/{k}") + ":" + p for k, p in part.items()
+                    if was.get(k) is not p and was.get(k) != p]
+        elif was != part:
+            out.append(_dumps(key) + ":" + _whole(part))
+    return "{" + ",".join(out) + "}"
+
+
+_ALWAYS = frozenset({"over", "current_player", "seat", "actions", "takebacks"})
+"""The keys of an update's public and own parts that every update holds, changed or
+not (the others are left out of a push channel's update when unchanged)."""
 
 
 def _test_delay() -> None:
@@ -177,20 +250,23 @@ class _Audience:
     def __init__(self, game: Game, viewer: int | str) -> None:
         self.viewer = viewer
         self._feed = LogFeed(game, viewer=viewer)  # type: ignore[arg-type]
-        first = self._feed.new_lines(game)
+        shown: list[Any] = []
+        first = self._feed.new_lines(game, shown)
         self.header = first[0].rstrip("\n")
         self.lines: list[str] = []
         self.steps: list[tuple[int, str]] = []  # (seq after the step, its words)
         self._narrator = Narrator.for_header(self.header)
-        self._take(first[1:])
+        self._take(first[1:], shown)
 
     def update(self, game: Game) -> None:
-        self._take(self._feed.new_lines(game))
+        shown: list[Any] = []
+        self._take(self._feed.new_lines(game, shown), shown)
 
-    def _take(self, new: list[str]) -> None:
+    def _take(self, new: list[str], shown: list[Any]) -> None:
+        # the steps in words from the events at hand (not read back from the lines)
         lines = [line.rstrip("\n") for line in new]
         self.lines += lines
-        self.steps += self._narrator.add(lines)
+        self.steps += self._narrator.add_shown(lines, shown)
 
 
 class Table:
@@ -235,12 +311,13 @@ class Table:
         self._audiences: dict[int | str, _Audience] = {}
         self._recent: dict[int, Game] = {game.state.seq: game}
         self._pictures: dict[tuple[int | str, int], str] = {}
-        self._scenes: dict[tuple[int | str, int], str] = {}
+        self._scenes: dict[tuple[int | str, int], tuple[dict[str, Any], _Parts]] = {}
         self._changed: Callable[[Table], None] = lambda table: None
         self.version = 0
         """Counts every change a client is told of (an action, a seat, a take-back
         asked, a seat away...): what is made once per (seq, version) is shared."""
-        self._parts: dict[tuple[Any, ...], str] = {}  # made once per version, see update()
+        self._parts: dict[tuple[Any, ...], Any] = {}  # made once per version, see update()
+        self._checks: dict[tuple[int, int, int], TakeBack] = {}  # (story, seq, seat)
         self._held = 0
         self._deferred = False
         self.stalled: str | None = None
@@ -362,9 +439,11 @@ class Table:
         with self._write():
             self._advance()
 
-    def act(self, seat: int, body: object) -> None:
+    def act(self, seat: int, body: object, *, bots: bool = True) -> None:
         """Play ``seat``'s action from a request body ``{"action": ..., "expected_seq":
-        SEQ}``, then the bots' decisions up to a person's."""
+        SEQ}``, then the bots' decisions up to a person's (``bots=False``: stop before
+        a bot's decision, :attr:`waits_on_bot`, so that a server plays the person's
+        move where it is cheap and the bots, who may think long, elsewhere)."""
         if not isinstance(body, Mapping) or set(body) != {"action", "expected_seq"}:
             raise TableError(400, 'the body is {"action": {...}, "expected_seq": SEQ}')
         expected = body["expected_seq"]
@@ -397,7 +476,8 @@ class Table:
                 self._played(game, seat, "human")
             except StoreError as exc:
                 raise _unstored(exc) from None
-            self._advance()
+            if bots or not self.waits_on_bot:
+                self._advance()
 
     def _advance(self) -> None:
         """Let the bots play until a person decides (or the game ends). A bot's seed is
@@ -755,7 +835,17 @@ class Table:
                 return TakeBack(seat, None, "this table allows no take-backs")
             if self._bot_for(seat) is not None:
                 return TakeBack(seat, None, "a bot plays this seat now")
-            return check_take_back(self.game, seat, self._undoable())
+            # made once per seq (a seat's page asks at every change), from the kept
+            # games' states rather than a replay of the whole game
+            key = (len(self.takebacks), self.game.state.seq, seat)
+            found = self._checks.get(key)
+            if found is None:
+                if len(self._checks) > 4 * len(self._seats):
+                    self._checks.clear()
+                found = self._checks[key] = check_take_back(
+                    self.game, seat, self._undoable(),
+                    {seq: g.state for seq, g in self._recent.items()})
+            return found
 
     def _consenters(self, seat: int) -> list[int]:
         """Who must agree to ``seat``'s take-back: every other person at the table."""
@@ -905,17 +995,50 @@ class Table:
         :data:`PICTURES_CACHED`); ``None`` for a seq whose game is no longer kept (only
         the last :data:`PICTURES_KEPT` steps are)."""
         with self._lock:
-            game = self._recent.get(self.game.state.seq if seq is None else seq)
-            if game is None:
-                return None
-            key = ("public" if seat is None else seat, game.state.seq)
-            found = self._scenes.get(key)
+            found = self._scene(seat, self.game.state.seq if seq is None else seq)
+            return None if found is None else _scene_text(found[1])
+
+    def _scene(self, seat: int | None, seq: int) -> tuple[dict[str, Any], _Parts] | None:
+        """The scene of ``seat``'s picture at ``seq`` and its parts as JSON text (see
+        :func:`_scene_parts`), made once per audience and seq; the parts that did not
+        change since the audience's latest scene made before are that scene's own
+        texts, so that a patch between the two is found by identity."""
+        game = self._recent.get(seq)
+        if game is None:
+            return None
+        audience: int | str = "public" if seat is None else seat
+        found = self._scenes.get((audience, seq))
+        if found is None:
+            before = max((k[1] for k in self._scenes if k[0] == audience and k[1] < seq),
+                         default=None)
+            scene = scene_json(game.public_view() if seat is None else game.view(seat))
+            parts = _scene_parts(scene, None if before is None
+                                 else self._scenes[(audience, before)])
+            if before is not None:  # its texts are kept, its data no longer needed:
+                # fewer objects alive, less for the garbage collector to go through
+                self._scenes[(audience, before)] = ({}, self._scenes[(audience, before)][1])
+            while len(self._scenes) >= PICTURES_CACHED:
+                del self._scenes[next(iter(self._scenes))]
+            found = self._scenes[(audience, seq)] = (scene, parts)
+        return found
+
+    def _scene_news(self, seat: int | None, since: int, seq: int,
+                    ends: Sequence[int]) -> str:
+        """The scenes of an update, as JSON text: for the steps that end after
+        ``since`` (``ends``, the kept ones) and for ``seq``, each a patch of the one
+        before (the first of the scene at ``since``, which the client has); the whole
+        scene of ``seq`` alone when the client has none (``since`` 0, or too old)."""
+        base = self._scene(seat, since) if since > 0 else None
+        at: int | None = since if base is not None else None
+        out = []
+        for end in [*(e for e in ends if since < e < seq), seq] if base else [seq]:
+            found = self._scene(seat, end)
             if found is None:
-                while len(self._scenes) >= PICTURES_CACHED:
-                    del self._scenes[next(iter(self._scenes))]
-                found = self._scenes[key] = _dumps(scene_json(
-                    game.public_view() if seat is None else game.view(seat)))
-            return found
+                continue
+            patch = _scene_text(found[1]) if base is None else _scene_patch(base[1], found[1])
+            out.append(f'{{"seq":{end},"base":{_dumps(at)},"patch":{patch}}}')
+            base, at = found, end
+        return "[" + ",".join(out) + "]"
 
     def document(self, seat: int | None, since: int | None = None,
                  takebacks: int | None = None) -> str:
@@ -967,20 +1090,27 @@ class Table:
             text = _dumps(head)
             return text[:-1] + ',"lines":[' + ",".join(lines) + "]}"
 
-    def update(self, seat: int | None, since: int, takebacks: int | None = None) -> str:
+    def update(self, seat: int | None, since: int, takebacks: int | None = None,
+               told: dict[str, str] | None = None) -> str:
         """What is new for a client of ``seat`` (``None``: a spectator) that was told
         the table at ``since``, as JSON text: the update that the pages and the push
         channel speak (``form`` ``"update"``). It holds the log lines and the steps (in
-        words) after ``since``, the table's public part (seats, whose decision, the
-        scores at the end, take-backs asked, seats away, rules) and the seat's own
-        (actions, purse, whether it may take back); the view and the picture are not in
-        it (:meth:`document`, :meth:`picture`). A client ahead of the table, or that
-        knows another number of take-backs than ``takebacks``, missed a take-back: the
-        update is from 0, with ``"reset": true``.
+        words) after ``since``, the scenes of the picture since then (each a patch of
+        the one before, :meth:`_scene_news`), the table's public part (seats, whose
+        decision, the scores at the end, take-backs asked, seats away, rules) and the
+        seat's own (actions, purse, whether it may take back); the view and the SVG
+        picture are not in it (:meth:`document`, :meth:`picture`). A client ahead of
+        the table, or that knows another number of take-backs than ``takebacks``,
+        missed a take-back: the update is from 0, with ``"reset": true``.
+
+        ``told``: what this client was told before, key by key (a push channel's
+        memory, updated here): the keys of the public and the seat's part that did not
+        change are left out; ``seq``, ``over``, ``current_player``, ``seat``,
+        ``actions``, ``takebacks`` and ``clock`` are always in.
 
         Each part is made once per :attr:`version` and shared: the public part by every
-        client, a seat's part by its clients, the lines by the clients at one ``since``;
-        only the clock's seconds left are made per request."""
+        client, a seat's part by its clients, the lines and scenes by the clients at one
+        ``since``; only the clock's seconds left are made per request."""
         with self._lock:
             if self.stalled is not None:  # the bots' moves the database refused: again
                 self._advance()
@@ -989,25 +1119,40 @@ class Table:
             reset = since > seq or (takebacks is not None and takebacks != len(self.takebacks))
             since = 0 if reset else max(0, min(since, seq))
             key: int | str = "public" if seat is None else seat
-            head = self._part(("head",), lambda: self._head(game))
-            own = self._part(("own", key), lambda: self._own(game, seat))
+            head = self._keyed(("head",), lambda: self._head(game))
+            own = self._keyed(("own", key), lambda: self._own(game, seat))
             news = self._part(("news", key, since), lambda: self._news(seat, since, seq))
             clock = None
             if self.deadline is not None and self.deadline[0] == seq:
                 clock = {"seat": game.current_player, "deadline": self.deadline[1],
                          "left": max(0.0, round(self.deadline[1] - time.time(), 1))}
+            fields = []
+            for k, text in (*head, *own):
+                if told is not None and k not in _ALWAYS:
+                    if told.get(k) == text:
+                        continue
+                    told[k] = text
+                fields.append(f'"{k}":{text}')
             return (f'{{"form":"update","seq":{seq},"since":{since},'
-                    f'"reset":{"true" if reset else "false"},{head},{own},'
+                    f'"reset":{"true" if reset else "false"},{",".join(fields)},'
                     f'"clock":{_dumps(clock)},{news}}}')
 
     def _part(self, key: tuple[Any, ...], make: Callable[[], str]) -> str:
-        found = self._parts.get(key)
+        found: str | None = self._parts.get(key)
         if found is None:
             found = self._parts[key] = make()
         return found
 
-    def _head(self, game: Game) -> str:
-        """The public part of an update (every audience's alike), without its braces."""
+    def _keyed(self, key: tuple[Any, ...], make: Callable[[], dict[str, Any]]
+               ) -> tuple[tuple[str, str], ...]:
+        """A part of an update as (key, JSON text) pairs, made once per version."""
+        found: tuple[tuple[str, str], ...] | None = self._parts.get(key)
+        if found is None:
+            found = self._parts[key] = tuple((k, _dumps(v)) for k, v in make().items())
+        return found
+
+    def _head(self, game: Game) -> dict[str, Any]:
+        """The public part of an update (every audience's alike)."""
         scores = None
         if game.is_over:
             scores = [{"seat": s.seat, "traveller": s.traveller, "total": s.total,
@@ -1015,7 +1160,7 @@ class Table:
                        "tied": s.tied, "categories": dict(s.categories)}
                       for s in final_standings(game)]
         rules = self.rules
-        return _dumps({
+        return {
             "table": self.id, "name": self.name, "rematch": self.rematch,
             "over": game.is_over, "current_player": game.current_player,
             "deciding": self._deciding(game), "seats": self.seat_list(), "scores": scores,
@@ -1024,12 +1169,12 @@ class Table:
             "away": {str(k): v for k, v in sorted(self.away.items())},
             "rules": {"takeback": rules.takeback, "clock": rules.clock,
                       "stand_in": rules.stand_in, "away_after": rules.away_after},
-        })[1:-1]
+        }
 
-    def _own(self, game: Game, seat: int | None) -> str:
-        """A seat's own part of an update (a spectator's: none), without its braces."""
+    def _own(self, game: Game, seat: int | None) -> dict[str, Any]:
+        """A seat's own part of an update (a spectator's: none)."""
         if seat is None:
-            return '"seat":null,"actions":[],"purse":[],"takeback":null'
+            return {"seat": None, "actions": [], "purse": [], "takeback": None}
         view = game.view(seat)
         actions = []
         if self._seats[seat].kind == "human":
@@ -1040,12 +1185,12 @@ class Table:
             found = self.take_back_check(seat)
             check = {"allowed": found.allowed, "reason": found.reason,
                      "to_seq": found.to_seq}
-        return _dumps({"seat": seat, "actions": actions, "purse": self._purse(view),
-                       "takeback": check})[1:-1]
+        return {"seat": seat, "actions": actions, "purse": self._purse(view),
+                "takeback": check}
 
     def _news(self, seat: int | None, since: int, seq: int) -> str:
-        """The lines and steps of ``seat``'s copy after ``since`` (from 0: the legend
-        too), without braces."""
+        """The lines, steps and scenes of ``seat``'s copy after ``since`` (from 0: the
+        legend too), without braces."""
         audience = self._audience(seat)
         steps = [{"seq": end, "words": words} for end, words in audience.steps
                  if end > since]
@@ -1055,8 +1200,10 @@ class Table:
         if since == 0:
             game = self.game
             legend = legend_html(game.public_view() if seat is None else game.view(seat))
+        scenes = self._scene_news(seat, since, seq, [end for end, _ in audience.steps
+                                                     if end > since])
         return (f'"legend":{_dumps(legend)},"steps":{_dumps(steps)},'
-                f'"lines":[{",".join(lines)}]')
+                f'"lines":[{",".join(lines)}],"scenes":{scenes}')
 
     def _evening(self, seat: int | None, reset: bool) -> dict[str, Any]:
         """The document's part on take-backs, clocks and leaving: ``takebacks`` (how

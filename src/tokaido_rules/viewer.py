@@ -22,6 +22,7 @@ seat sees). Pictures repeat from frame to frame, so each is cut into parts kept 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -282,6 +283,36 @@ class Narrator:
                 continue
             parsed.append(_seat_event(obj, self._read + 2, self._read, self._registry,
                                       self._structurers))
+            self._read += 1
+        return self.take(parsed)
+
+    def add_shown(self, lines: Sequence[str],
+                  shown: Sequence[tuple[int, Event, Mapping[str, Any], tuple[str, ...]]]
+                  ) -> list[tuple[int, str]]:
+        """:meth:`add` for the ``lines`` of a :class:`~tokaido_rules.log.LogFeed` whose
+        events are at hand (``shown``, from ``new_lines(game, shown)``, one per event
+        line): a line whose every field was shown is made from its event, not read back
+        from its text (a server narrates every seat's copy of every move)."""
+        from .codec import freeze_json
+        from .log import TRAILER, _parse_line, _seat_event
+
+        at = {seq: (event, data, withheld) for seq, event, data, withheld in shown}
+        parsed = []
+        for text in lines:
+            found = at.get(self._read)
+            frozen = None
+            if found is not None and not found[2]:
+                with contextlib.suppress(TypeError):
+                    frozen = freeze_json(found[1])
+            if found is not None and frozen is not None:
+                event = found[0]
+                parsed.append(SeatLine(self._read, event.TYPE, frozen, (), event))
+            else:
+                obj = _parse_line(text, self._read + 2)
+                if obj.get("type") == TRAILER:
+                    continue
+                parsed.append(_seat_event(obj, self._read + 2, self._read,
+                                          self._registry, self._structurers))
             self._read += 1
         return self.take(parsed)
 
