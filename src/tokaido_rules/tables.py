@@ -676,6 +676,13 @@ class Table:
         return out
 
     # --- several processes on one database (a shared store) --------------------------
+    @property
+    def on_shared_store(self) -> bool:
+        """Whether other processes may change this table too (a shared store): then a
+        change may wait on the database's row lock, and a person's move commits with
+        the bots' moves after it, so a process that dies leaves no table waiting."""
+        return self._store is not None and self._store.shared
+
 
     @contextlib.contextmanager
     def _write(self, *, skip_locked: bool = False) -> Iterator[bool]:

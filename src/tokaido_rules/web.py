@@ -204,7 +204,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     from starlette.background import BackgroundTask
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
-    from starlette.requests import Request
+    from starlette.requests import ClientDisconnect, Request
     from starlette.responses import JSONResponse, Response, StreamingResponse
     from starlette.routing import Route
 
@@ -309,6 +309,8 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 await read()
         except TimeoutError:
             raise _BadRequest(408, "the body came too slowly") from None
+        except ClientDisconnect:  # nobody to answer: the move was never sent whole
+            raise _BadRequest(400, "the client went away before its body came") from None
         try:
             data = json.loads(b"".join(chunks))
         except (ValueError, RecursionError):
@@ -550,10 +552,13 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         # The person's move in the event loop when the table is free (a move, its
         # stored lines and its answer take about a millisecond: a hand-off to a thread
         # and back costs a good part of that); the bots, who may think long, and a
-        # table busy with another move, in a thread.
+        # table busy with another move, in a thread. On a shared store the move and the
+        # bots' moves after it are one change, which may wait on the database's row
+        # lock: in a thread as well.
         text: str | None = None
         moved = acted = False
-        if table.stalled is None and table._lock.acquire(blocking=False):
+        if table.stalled is None and not table.on_shared_store \
+                and table._lock.acquire(blocking=False):
             try:
                 with table.holding() as told:
                     table.act(seat, body, bots=False)
