@@ -13,9 +13,20 @@ clients than seats some seats have two; ``--seats one``: every client plays seat
 bots the others, the old server's shape), each a simulated person with an HTTP
 connection of its own, play until their game is over or the time is up::
 
-    loop: if the last answer offers actions: POST /api/tables/ID/action (a seeded random
-          one of them, expected_seq = the answer's seq; a 409, stale, is counted)
-          else: GET /api/tables/ID?since=SEQ&wait=10 (the first time without since)
+    open the page: GET /api/tables/ID?since=0&form=update, then the push channel
+          GET /api/tables/ID/events (server-sent events, a connection of its own)
+    loop: when the latest update offers actions: think (--think), then
+          POST /api/tables/ID/action?form=update (a seeded random one of them,
+          expected_seq = the update's seq; a 409, stale, is counted)
+
+as the table page does (``--transport poll``: the old page's long polls instead). Each
+client keeps the board's scene as the page does, from the updates' patches, and asks
+for the whole scene (``GET scene``) only when it must. Every page opens first (its first
+update and its push channel's); the play, and the clock of ``--seconds``, begin once
+all are open, as at an evening's tables, where the pages are not all opened in the same
+millisecond (the server's CPU is counted from the first page on). A move sent on a
+kept-alive connection the server had just closed is sent again at once, as a browser
+does (the error is counted; a repeat of a move done is a 409).
 
 Measured, per kind of request: count, requests per second, p50/p90/p99/max latency (the
 whole answer received) and the bytes on the wire per answer (gzip accepted). A long poll's
@@ -142,6 +153,16 @@ class Run:
         self.seconds = seconds
         self.max_requests = max_requests
         self.stop = asyncio.Event()
+        self.go = asyncio.Event()  # every page is open: the play (and its clock) begins
+        self.pages = 0  # pages to open first (push transport)
+        self.opened = 0
+        self.began = 0.0  # when the play began (perf_counter)
+
+    def page_open(self) -> None:
+        """One more page has its first update and its push channel's."""
+        self.opened += 1
+        if self.opened >= self.pages:
+            self.go.set()
 
     def stopping(self) -> bool:
         return self.stop.is_set() or time.perf_counter() >= self.deadline
@@ -284,7 +305,7 @@ async def play(run: Run, http: httpx.AsyncClient, table: TableState, client: int
 
 async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClient,
                       table: TableState, client: int, rng: random.Random, think: float,
-                      pictures: bool) -> None:
+                      pictures: bool, fetch_scenes: bool = False) -> None:
     """One person at one table as the page plays: the table's updates since 0 (``GET
     first``), then its push channel (server-sent events, on a connection of its own),
     and a move (``POST action?form=update``) whenever the latest update offers actions,
@@ -294,15 +315,20 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
     status, doc, at = await timed(run, "GET first", http.get(
         table.view_path, params={"since": 0, "form": "update"}))
     if status != 200:
+        run.page_open()
         run.client_gone(table, client)
         return
     run.seen(table, client, doc["seq"], doc["over"], at)
     fresh = asyncio.Event()
+    opened = asyncio.Event()
     latest: dict[str, Any] = {"doc": doc}
+    board = Board(fetch_scenes)
+    await board.take(run, http, table, doc, animate=False)
 
     async def listen() -> None:
         while not run.stopping():
             params = {"since": latest["doc"]["seq"], "takebacks": latest["doc"]["takebacks"]}
+            held: dict[str, Any] = {}  # a stream's update leaves out what did not change
             try:
                 async with stream.stream("GET", table.view_path + "/events",
                                          params=params) as response:
@@ -315,9 +341,15 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
                             continue
                         run.stats.pushed += 1
                         run.stats.pushed_bytes += len(line) + 2
-                        update = json.loads(line[6:])
+                        update = held = {**held, **json.loads(line[6:])}
+                        if not opened.is_set():
+                            opened.set()
+                            run.page_open()
                         now = time.perf_counter()
                         run.seen(table, client, update["seq"], update["over"], now)
+                        if update["seq"] > latest["doc"]["seq"] or update.get("reset"):
+                            await board.take(run, http, table, update,
+                                             animate=not update.get("reset"))
                         if update["seq"] >= latest["doc"]["seq"]:
                             latest["doc"] = update
                             fresh.set()
@@ -329,6 +361,7 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
     listener = asyncio.ensure_future(listen())
     acted = -1
     try:
+        await run.go.wait()  # the pages open before anyone plays, as at a table
         while not run.stopping():
             doc = latest["doc"]
             if doc["over"]:
@@ -345,13 +378,19 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
                 acted = doc["seq"]
                 choice = rng.choice(doc["actions"])["action"]
                 post = run.post_sent(table, client, doc["seq"])
-                status, answer, at = await timed(run, "POST action", http.post(
-                    table.action_path, params={"form": "update"},
-                    json={"action": choice, "expected_seq": doc["seq"]}))
+                for _ in range(2):  # a kept-alive connection the server had just
+                    # closed: sent again at once, as a browser does (a repeat is a 409)
+                    status, answer, at = await timed(run, "POST action", http.post(
+                        table.action_path, params={"form": "update"},
+                        json={"action": choice, "expected_seq": doc["seq"]}))
+                    if status != 0:
+                        break
                 run.post_done(table, post, status == 200)
                 if status == 200:
                     run.stats.decisions += 1
                     run.seen(table, client, answer["seq"], answer["over"], at)
+                    if answer["seq"] > latest["doc"]["seq"]:
+                        await board.take(run, http, table, answer)
                     if answer["seq"] >= latest["doc"]["seq"]:
                         latest["doc"] = answer
                     continue
@@ -368,6 +407,48 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
         run.client_gone(table, client)
 
 
+class Board:
+    """The scene a page keeps to draw its board, as ``table.html`` keeps it: each
+    update's scenes are patches of the one before; a patch of another base than the
+    one held makes the page ask for the whole scene (``GET scene``, counted). With
+    ``fetch`` (``--fetch-scenes``), the page of before issue 43 instead: the scene of
+    each new step and of now asked for, one request each (the updates had none)."""
+
+    def __init__(self, fetch: bool = False) -> None:
+        self.scene: dict[str, Any] | None = None
+        self.seq: int | None = None
+        self.fetch = fetch
+
+    async def take(self, run: Run, http: httpx.AsyncClient, table: TableState,
+                   update: dict[str, Any], animate: bool = True) -> None:
+        if self.fetch:
+            told = self.seq if self.seq is not None else -1
+            wanted = [s["seq"] for s in update.get("steps") or () if s["seq"] > told] \
+                if animate else []
+            for seq in [*wanted, update["seq"]]:
+                await timed(run, "GET scene", http.get(table.view_path + "/scene",
+                                                       params={"seq": seq}))
+            self.seq = update["seq"]
+            return
+        for entry in update.get("scenes") or ():
+            if entry["base"] is None:
+                self.scene = entry["patch"]
+            elif self.scene is not None and self.seq == entry["base"]:
+                for path, value in entry["patch"].items():
+                    key, _, item = path.partition("/")
+                    if not item:
+                        self.scene[key] = value
+                    elif isinstance(self.scene[key], list):
+                        self.scene[key][int(item)] = value
+                    else:
+                        self.scene[key][item] = value
+            else:
+                status, found, _ = await timed(run, "GET scene", http.get(
+                    table.view_path + "/scene", params={"seq": entry["seq"]}))
+                self.scene = found if status == 200 else None
+            self.seq = None if self.scene is None else entry["seq"]
+
+
 def _waited(since: int) -> Callable[[Any], str]:
     """The kind of a long poll's answer: woken by a newer seq, or timed out."""
     return lambda answer: "GET woken" if answer["seq"] > since else "GET timed out"
@@ -375,11 +456,18 @@ def _waited(since: int) -> Callable[[Any], str]:
 
 async def drive(run: Run, players: list[Callable[[], Awaitable[None]]]) -> float:
     """Run every client until all are done, the time is up or the requests are spent;
-    the seconds it took."""
-    start = time.perf_counter()
-    run.deadline = start + run.seconds
+    the seconds of play. With ``run.pages``, the pages open first (their first update
+    and their push channel's, at most 120 s), and the play and its clock begin once
+    all are open: a page opened in the same instant as 800 others is not a move."""
+    run.deadline = float("inf")
     tasks = [asyncio.ensure_future(p()) for p in players]
     together = asyncio.gather(*tasks, return_exceptions=True)
+    if run.pages:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(run.go.wait(), 120)
+    run.go.set()
+    start = run.began = time.perf_counter()
+    run.deadline = start + run.seconds
     stopper = asyncio.ensure_future(run.stop.wait())
     either: list[asyncio.Future[Any]] = [together, stopper]
     await asyncio.wait(either, timeout=run.seconds, return_when=asyncio.FIRST_COMPLETED)
@@ -553,17 +641,20 @@ def server_figures(processes: list[Process], cpu_before: list[float]) -> dict[st
 
 
 def spy(args: argparse.Namespace, pid: int, shape: str) -> subprocess.Popen[bytes] | None:
-    """With ``--profile DIR``: py-spy sampling the server ``pid`` (every thread, idle
-    ones left out: where its CPU goes) for the run's seconds, its collapsed stacks
+    """With ``--profile DIR``: py-spy sampling the server ``pid`` for the run's
+    seconds, only the thread that holds the GIL (where its Python CPU goes: a thread
+    waiting for the GIL, a lock or a socket is not counted), its collapsed stacks
     written to ``DIR/serve-SHAPE.txt`` (``benchmarks/serve_profile.py`` sums them up)."""
     if not args.profile:
         return None
     tool = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if not Path(tool).is_file():
+        raise SystemExit("error: --profile needs py-spy (pip install py-spy)")
     folder = Path(args.profile).resolve()
     folder.mkdir(parents=True, exist_ok=True)
     return subprocess.Popen([tool, "record", "--pid", str(pid), "--duration",
                              str(max(1, int(args.seconds))), "--rate", "400",
-                             "--nonblocking", "--format", "raw", "--output",
+                             "--gil", "--nonblocking", "--format", "raw", "--output",
                              str(folder / f"serve-{shape}.txt")],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -571,7 +662,7 @@ def spy(args: argparse.Namespace, pid: int, shape: str) -> subprocess.Popen[byte
 async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[str, Any]:
     """The new server: one process, ``args.tables`` tables, the clients at their seats
     (``shape``: see :func:`seat_plan`)."""
-    db = workdir / f"bench-{shape}.db"
+    db = args.db or workdir / f"bench-{shape}.db"
     needed = max(MAX_CONNECTIONS, 2 * args.tables * args.clients + 64)
     # Every client is at 127.0.0.1, and the tables are made at once: the limits by
     # address are off, the total ones raised past what the run needs.
@@ -581,7 +672,7 @@ async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[s
             str(db), "--port", "{port}", *limits]
     launcher = f"python -m tokaido_rules serve {' '.join(limits)}"
     began = time.perf_counter()
-    with servers([argv], workdir) as processes:
+    with servers([argv] * args.processes, workdir) as processes:
         await wait_ready(processes, "/api/tables")
         run = Run(args.seconds, args.max_requests)
         made = await setup_new(processes[0].base, args, shape)
@@ -594,20 +685,27 @@ async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[s
             for c, (_, token) in enumerate(seats):
                 index = n * args.clients + c
                 table.clients.append(index)
-                http = new_client(processes[0].base, args.wait, token)
+                # table n at process n % N: the proxy's affinity by table (host-tables)
+                base = processes[n % len(processes)].base
+                http = new_client(base, args.wait, token)
                 clients.append(http)
                 rng = random.Random(args.seed * 1_000_003 + index)
                 if args.transport == "poll":
                     players.append(_player(run, http, table, index, rng, args.wait))
                     continue
-                stream = new_client(processes[0].base, 3600.0, token)
+                stream = new_client(base, 3600.0, token)
                 clients.append(stream)
                 players.append(functools.partial(play_pushed, run, http, stream, table,
-                                                 index, rng, args.think, args.pictures))
+                                                 index, rng, args.think, args.pictures,
+                                                 args.fetch_scenes))
+        if args.transport == "push":
+            run.pages = len(players)
         cpu_before = [cpu_seconds(p.popen.pid) for p in processes]
         sampler = spy(args, processes[0].popen.pid, shape)
         mine = time.process_time()
+        opening = time.perf_counter()
         elapsed = await drive(run, players)
+        opened_s = run.began - opening
         mine = time.process_time() - mine
         figures = server_figures(processes, cpu_before)
         for http in clients:
@@ -618,9 +716,12 @@ async def run_new(args: argparse.Namespace, workdir: Path, shape: str) -> dict[s
     _, bots = seat_plan(args.players, args.clients, shape)
     return report(run, elapsed, mine, figures, {
         "server": "new", "seats": shape, "launcher": launcher, "tables": args.tables,
+        "processes": args.processes, "db": "postgresql" if args.db else "sqlite",
         "clients_per_table": args.clients, "players": args.players,
         "bot_seats_per_table": len(bots), "wait_s": args.wait, "setup_s": round(setup_s, 2),
         "transport": args.transport, "think_s": args.think, "pictures": args.pictures,
+        "fetch_scenes": args.fetch_scenes,
+        "pages_opened_s": round(opened_s, 2), "pages_opened": run.opened,
         "server_output": log.read_text(errors="replace")[-2000:]})
 
 
@@ -695,8 +796,9 @@ def report(run: Run, elapsed: float, client_cpu: float, server: dict[str, Any],
            config: dict[str, Any]) -> dict[str, Any]:
     stats = run.stats
     kinds = LEGACY_KINDS if config["server"] == "legacy" else (*GET_KINDS, "POST action")
-    if "GET picture" in stats.latencies:
-        kinds = (*kinds, "GET picture")
+    for extra in ("GET picture", "GET scene"):
+        if extra in stats.latencies:
+            kinds = (*kinds, extra)
     requests: dict[str, Any] = {}
     for kind in kinds:
         got = stats.latencies.get(kind, [])
@@ -862,6 +964,13 @@ def main() -> None:
     parser.add_argument("--python", default=sys.executable,
                         help="the Python that runs the servers (this one)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes on one database (more than 1 needs --db "
+                             "postgresql://...); table n is played at process n mod N, "
+                             "server CPU summed over them (1)")
+    parser.add_argument("--db", metavar="URL",
+                        help="the servers' database, e.g. postgresql://... (default: an "
+                             "SQLite file of the run; a PostgreSQL one is not emptied)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a person thinks before a move, on average (drawn "
                              "from 0 to twice it by the client's seeded random; 0)")
@@ -871,6 +980,10 @@ def main() -> None:
     parser.add_argument("--pictures", action="store_true",
                         help="each client also fetches its seat's picture of each update "
                              "(what the page does while the server draws the board)")
+    parser.add_argument("--fetch-scenes", action="store_true",
+                        help="each client asks for the scene of each new step and of now "
+                             "(GET scene), as the table page did before the updates "
+                             "carried the scenes: the page's cost on the earlier server")
     parser.add_argument("--profile", metavar="DIR",
                         help="sample the server with py-spy during the run, into "
                              "DIR/serve-SEATS.txt (benchmarks/serve_profile.py sums it up)")
@@ -879,9 +992,11 @@ def main() -> None:
         args.tables = 20 if args.legacy else 200
     if not (args.tables > 0 and args.clients > 0 and 2 <= args.players <= 5
             and args.seconds > 0 and 1 <= args.wait <= 30 and args.max_requests > 0
-            and args.think >= 0):
+            and args.think >= 0 and args.processes >= 1
+            and (args.processes == 1 or (args.db or "").startswith("postgres"))):
         parser.error("--tables, --clients, --seconds, --max-requests must be positive, "
-                     "--players from 2 to 5, --wait from 1 to 30")
+                     "--players from 2 to 5, --wait from 1 to 30, --processes from 1 "
+                     "(more than 1 with --db postgresql://...)")
     if not args.json:
         print(f"{platform.python_implementation()} {platform.python_version()}, "
               f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; server and "

@@ -47,3 +47,7 @@ def slow_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
         "[tokaido_rules]\nunhurried = unhurried_plugin:plugin\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     return "unhurried"
+
+
+# The throwaway PostgreSQL cluster (tests/pg.py): pg_cluster, pg_url.
+from pg import pg_cluster, pg_url  # noqa: E402, F401

@@ -20,12 +20,15 @@ from tokaido_rules.bots import (
     make_bot,
     next_action,
 )
+from tokaido_rules.chance import event_stream, shuffle
 from tokaido_rules.engine import Game
 from tokaido_rules.fast import (
     FastGame,
     NotCoveredError,
+    ViewableGame,
     compare,
     from_state,
+    shuffle_pools,
     why_not_loadable,
 )
 from tokaido_rules.simulate import simulate
@@ -173,3 +176,109 @@ def test_fast_lookahead_where_the_fast_engine_cannot_is_a_one_line_bot_error(
     with pytest.raises(BotError, match=r"bot 'greedy'.*fast engine does not load") as caught:
         next_action(GreedyBot(seed=1, engine="fast"), game, "greedy")
     assert "\n" not in str(caught.value)
+
+
+SAMPLED = [("base",), ("base", "crossroads"), ("base", "new-encounters"),
+           ("base", "crossroads", "good-luck"), ("base", "gastronomy"), ("base", "bga")]
+"""Rulesets whose fast games make completions from their flat state: the expansion, an
+additive plugin, a variant on each."""
+
+
+@pytest.mark.parametrize("plugins", SAMPLED, ids=",".join)
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_a_completion_from_the_flat_state_is_the_completion_of_the_view(
+        plugins: tuple[str, ...], players: int) -> None:
+    """At every decision of greedy games, the completion a recording fast game makes of
+    the deciding seat's view holds what determinize_fast makes of that view with the
+    same seed: the same cards dealt into the hidden zones, the hidden data left out,
+    so nothing the seat may not see reaches it."""
+    ruleset = Ruleset.build(plugins)
+    game = ViewableGame.new(players, seed=players, plugins=ruleset)
+    bots = [GreedyBot(seed=seat) for seat in range(players)]
+    assert game.completes
+    made = 0
+    while not game.is_over:
+        seat = game.current_player
+        assert seat is not None
+        view = game.view(seat)
+        completion = game.completion(seat, 1000 + made)
+        assert completion is not None
+        assert flat_state(completion) == flat_state(determinize_fast(view, 1000 + made)), made
+        game.apply(bots[seat].choose(view))
+        made += 1
+    assert made > 50
+
+
+def test_only_a_recording_game_of_a_loadable_ruleset_makes_completions() -> None:
+    """A plain fast game keeps no records of what its views show: no completion (the
+    bots then sample from the view); nor a ruleset whose hidden zones only the records
+    hold."""
+    plain = FastGame.new(3, seed=1)
+    assert not plain.completes and plain.completion(0, 1) is None
+    boxed = ViewableGame.new(3, seed=1, plugins=("base", "crossroads", "rare-and-precious"))
+    assert not boxed.completes
+
+
+@pytest.mark.parametrize("plugins", SAMPLED[:4], ids=",".join)
+def test_the_bots_choose_the_same_from_completions_made_ready(
+        plugins: tuple[str, ...]) -> None:
+    """In a recording fast game, the greedy and search bots handed ready-made
+    completions (SamplingBot.choose_sampled, as next_action hands them) choose what the
+    same bots choose from the view looking ahead on the reference engine."""
+    ruleset = Ruleset.build(plugins)
+    players = 4
+    game = ViewableGame.new(players, seed=9, plugins=ruleset)
+
+    def pair(seat: int) -> tuple[Any, Any]:
+        if seat == 0:
+            return (SearchBot(seed=seat, samples=2, horizon=8, engine="reference"),
+                    SearchBot(seed=seat, samples=2, horizon=8))
+        return GreedyBot(seed=seat, engine="reference"), GreedyBot(seed=seat)
+
+    bots = [pair(seat) for seat in range(players)]
+    made = 0
+    while not game.is_over and made < 120:
+        seat = game.current_player
+        assert seat is not None
+        reference, sampling = bots[seat]
+        chosen = reference.choose(game.view(seat))
+        assert next_action(sampling, game) == chosen, (plugins, made)
+        game.apply(chosen)
+        made += 1
+    assert made == 120
+
+
+def test_a_bot_asked_for_the_reference_engine_is_given_its_view() -> None:
+    """engine="reference" looks ahead on the reference engine even when completions are
+    made ready: the bot builds them from the view."""
+    game = ViewableGame.new(3, seed=4)
+    while len(game.legal_actions()) < 2:
+        game.apply(game.legal_actions()[0])
+    asked: list[int] = []
+
+    def complete(seed: int) -> FastGame | None:
+        asked.append(seed)
+        return game.completion(0, seed)
+
+    seat = game.current_player
+    assert seat is not None
+    bot = GreedyBot(seed=2, engine="reference")
+    expected = GreedyBot(seed=2, engine="reference").choose(game.view(seat))
+    assert bot.choose_sampled(seat, game.legal_actions(), complete,
+                              lambda: game.view(seat)) == expected
+    assert asked == []
+
+
+def test_the_pools_are_shuffled_as_the_generator_shuffles() -> None:
+    """shuffle_pools gives each pool the permutation chance.shuffle gives it, draws
+    counted on across the pools."""
+    rng = random.Random(5)
+    for _ in range(20):
+        pools = [list(range(rng.randrange(0, 30))) for _ in range(rng.randrange(1, 6))]
+        stream = event_stream(rng.randrange(2**64), 0)
+        expected = [pool[:] for pool in pools]
+        draw = 0
+        for pool in expected:
+            draw = shuffle(pool, stream, draw)
+        shuffle_pools(pools, stream)
+        assert pools == expected

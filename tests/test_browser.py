@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from test_viewer import played, secrets_by_frame
-from tokaido_rules import Game, Move, dump_log
+from tokaido_rules import Action, Game, Move, dump_log
 from tokaido_rules.log import load_seat_copy
 from tokaido_rules.simulate import decision_count
 from tokaido_rules.viewer import replay_html, seat_copy_html
@@ -187,6 +187,49 @@ def test_a_seat_copy_page_in_the_browser(browser: Any, game: Game, tmp_path: Pat
         _go(browser, n)
         source = browser.page_source
         assert not [name for name in secrets[n] if name in source], n
+
+
+def test_the_viewer_shows_the_analysis_marks_at_their_steps(browser: Any, game: Game,
+                                                             tmp_path: Path) -> None:
+    """With an analysis of seat 1, each of its analysed decisions shows its mark and a
+    row of figures per legal action, the best one and the played one marked; other
+    steps, and other seats' frames, show no analysis."""
+    from selenium.webdriver.common.by import By
+
+    from flat_evaluator import FlatEvaluator
+    from tokaido_rules.analysis import analyse_game
+
+    doc = analyse_game(game, 1, FlatEvaluator, options={"samples": 2}).document()
+    starts = {seq: n for n, seq in enumerate(
+        (i for i, e in enumerate(game.events) if isinstance(e, Action)), 1)}
+    page = tmp_path / "analysed.html"
+    page.write_text(replay_html(game, analysis=doc), encoding="utf-8")
+    browser.get(page.as_uri())
+    _choose(browser, "1")
+    marks = {d["mark"] for d in doc["decisions"]}
+    assert len(marks) > 1  # the page shows more than one kind
+    for entry in doc["decisions"]:
+        n = starts[entry["seq"]]
+        _go(browser, n)
+        assert _by_id(browser, "analysis").is_displayed()
+        assert _by_id(browser, "mark").get_attribute("data-mark") == (entry["mark"] or "none")
+        rows = browser.find_elements(By.CSS_SELECTOR, "#figures tbody tr")
+        assert len(rows) == len(entry["actions"])
+        best = browser.find_elements(By.CSS_SELECTOR, "#figures tbody tr.best")
+        assert [r.get_attribute("data-index") for r in best] == [str(entry["best"])]
+        played = browser.find_elements(By.CSS_SELECTOR, "#figures tbody tr.played")
+        assert [r.get_attribute("data-index") for r in played] == [str(entry["played"])]
+        margin = rows[entry["best"]].find_element(By.CSS_SELECTOR, ".margin").text
+        assert float(margin) == pytest.approx(entry["actions"][entry["best"]]["margin"],
+                                              abs=0.006)
+        assert entry["actions"][entry["best"]]["label"] in _by_id(browser, "mark").text
+    other = next(n for n in range(1, decision_count(game.events))
+                 if n not in {starts[d["seq"]] for d in doc["decisions"]})
+    _go(browser, other)
+    assert not _by_id(browser, "analysis").is_displayed()
+    _choose(browser, "0")
+    _go(browser, starts[doc["decisions"][0]["seq"]])
+    assert not _by_id(browser, "analysis").is_displayed()
 
 
 def _new_driver() -> Any:

@@ -27,6 +27,7 @@ import pytest
 
 from tokaido_rules import Game, load_log, web
 from tokaido_rules.store import TableStore
+from tokaido_rules.store_pg import PgTableStore
 from tokaido_rules.tables import BOT_DELAY_VARIABLE, Lobby
 from tokaido_rules.web import bind, make_server
 
@@ -52,12 +53,15 @@ def _call(url: str, body: Any = None, token: str | None = None,
         return exc.code, json.loads(exc.read())
 
 
-@pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Lobby]]:
+@pytest.fixture(params=["memory", "postgres"])
+def server(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+           ) -> Iterator[tuple[str, Lobby]]:
     """A server in a thread with small limits: 12 connections, headers within 0.6 s,
-    bodies within 0.6 s."""
+    bodies within 0.6 s; its tables in memory, or in a PostgreSQL database (the same
+    tests on both backends; PostgreSQL's skip without it, outside CI)."""
     monkeypatch.setattr(web, "BODY_SECONDS", 0.6)
-    lobby = Lobby()
+    lobby = Lobby() if request.param == "memory" else \
+        Lobby(PgTableStore(request.getfixturevalue("pg_url")))
     running = make_server(lobby, bind("127.0.0.1", 0), animate_ms=0, max_connections=12,
                           header_seconds=0.6, idle_seconds=1).start()
     try:

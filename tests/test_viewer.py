@@ -226,3 +226,36 @@ def test_the_page_shows_ranks_categories_facts_and_a_legend(crossroads: Game) ->
     assert len(chosen) == 4 and all(" starting coins; " in line for line in chosen)
     copy_page = seat_copy_html(load_seat_copy(dump_log(crossroads, viewer=1)))
     assert 'class="tokaido-legend"' in copy_page
+
+
+@pytest.mark.parametrize("viewer", [0, 2, "public"])
+def test_a_narrator_given_the_events_at_hand_says_what_it_reads_from_the_lines(
+        crossroads: Game, viewer: int | str) -> None:
+    """A server narrates each copy from the events its feed hands out
+    (``Narrator.add_shown``): every step, move by move, in the same words as the
+    narrator that reads the same lines back from their text (``add``), withheld fields
+    and the trailer included."""
+    from tokaido_rules.log import LogFeed
+    from tokaido_rules.viewer import Narrator
+
+    state = initial_state(crossroads.state.rules, crossroads.seed)
+    start = Game(state, ())
+    read, made = LogFeed(start, viewer=viewer), LogFeed(start, viewer=viewer)  # type: ignore[arg-type]
+    first: list[str] = read.new_lines(start)
+    shown: list[Any] = []
+    assert made.new_lines(start, shown) == first
+    by_text, by_event = (Narrator.for_header(first[0].rstrip("\n")) for _ in range(2))
+    said = by_text.add([line.rstrip("\n") for line in first[1:]])
+    assert by_event.add_shown([line.rstrip("\n") for line in first[1:]], shown) == said
+    steps = 0
+    for seq in range(1, len(crossroads.events) + 1):
+        state = fold(state, crossroads.events[seq - 1])
+        game = Game(state, crossroads.events[:seq])
+        lines = read.new_lines(game)
+        shown = []
+        assert made.new_lines(game, shown) == lines
+        said = by_text.add([line.rstrip("\n") for line in lines])
+        assert by_event.add_shown([line.rstrip("\n") for line in lines], shown) == said
+        steps += len(said)
+    assert steps > 20 and by_text.add([]) == by_event.add_shown([], [])
+

@@ -539,3 +539,66 @@ def test_the_lobby_page_offers_every_registered_bot_by_name() -> None:
     made = c.http.post("/api/tables", json={"players": 3, "bots": {"1": "ismcts-fast"}})
     assert made.status_code == 201, made.text
     assert made.json()["seats"][1]["bot"] == "ismcts-fast"
+
+
+def _patched(scene: dict[str, Any] | None, entry: dict[str, Any]) -> dict[str, Any]:
+    """A scene with an update's patch applied, as the table page applies it."""
+    if entry["base"] is None:
+        return dict(entry["patch"])
+    assert scene is not None
+    out: dict[str, Any] = json.loads(json.dumps(scene))
+    for path, value in entry["patch"].items():
+        key, _, item = path.partition("/")
+        if not item:
+            out[key] = value
+        elif isinstance(out[key], list):
+            out[key][int(item)] = value
+        else:
+            out[key][item] = value
+    return out
+
+
+def test_updates_carry_each_audiences_scene_as_patches_of_the_one_before() -> None:
+    """The scenes in the updates, applied one after the other from the first (whole)
+    one, give each audience's scene of its own view at every seq it is told (a seat's,
+    a spectator's), the steps' included; the chain starts at the client's ``since``;
+    a push channel's update leaves out what did not change and keeps what must be in."""
+    from tokaido_rules.render import scene_json
+
+    c = Seats(Lobby())
+    c.create(3, {"2": "random"})
+    for seat in (0, 1):
+        c.join(seat)
+    table = c.lobby.get(c.table)
+    kept: dict[int | None, tuple[int, dict[str, Any]]] = {}
+    for audience in (0, 1, None):
+        first = c.http.get(f"/api/tables/{c.table}?since=0&form=update",
+                           headers=c.auth(audience)).json()
+        assert [e["base"] for e in first["scenes"]] == [None]
+        scene = _patched(None, first["scenes"][0])
+        game = table.game
+        assert scene == scene_json(game.public_view() if audience is None
+                                   else game.view(audience))
+        kept[audience] = (first["seq"], scene)
+    for _ in range(12):
+        c.play(1)
+        game = table.game
+        for audience in (0, 1, None):
+            since, scene = kept[audience]
+            update = c.http.get(f"/api/tables/{c.table}?since={since}&form=update",
+                                headers=c.auth(audience)).json()
+            bases = [e["base"] for e in update["scenes"]]
+            assert bases == [since, *[e["seq"] for e in update["scenes"][:-1]]]
+            assert update["scenes"][-1]["seq"] == update["seq"] == game.state.seq
+            for entry in update["scenes"]:
+                scene = _patched(scene, entry)
+                at = table._recent[entry["seq"]]
+                assert scene == scene_json(at.public_view() if audience is None
+                                           else at.view(audience)), (audience, entry["seq"])
+            kept[audience] = (update["seq"], scene)
+    said: dict[str, str] = {}
+    full = json.loads(table.update(0, 0, None, said))
+    again = json.loads(table.update(0, full["seq"], None, said))
+    assert {"seq", "over", "current_player", "seat", "actions", "takebacks",
+            "clock", "lines", "steps", "scenes"} <= set(again)
+    assert "seats" in full and "seats" not in again and "rules" not in again

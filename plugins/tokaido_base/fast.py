@@ -790,16 +790,14 @@ class BaseGame(FastGame):
         """The base game's part of a state: its decks, the village offer, the inn's hand
         and the cards drawn privately from their zones; what it counts of each
         collection (souvenir families, panorama sections, meals, the achievements' tags)
-        from the collection; donations and inn meals from the counters; the travellers
-        offered and where each ate from the data (a seat whose offer the state does not
-        hold has none, as the reference reads it)."""
+        from the collection; donations and inn meals from the counters (its data:
+        :meth:`_load_data`)."""
         T = self.T
         assert isinstance(T, BaseTables)
         self.B = T
         n = T.pieces
         code = T.code
         zones = state.zones
-        data = state.data
 
         def cards(zone: str) -> list[int]:
             return [code[c] for c in zones.get(zone, ())]
@@ -849,6 +847,14 @@ class BaseGame(FastGame):
             for k in range(kinds):
                 if self.sect[i][k] == T.sections[k]:
                     self.done[i] |= 1 << k
+
+    def _load_data(self, data: Any) -> None:
+        """The base game's part of a state's data: where each traveller ate, and the
+        travellers offered (a seat whose offer the data does not hold has none, as the
+        reference reads it)."""
+        T = self.T
+        self.ate = [-1] * T.pieces
+        for i in range(T.pieces):
             ate = data.get(f"base.meal_at.{i}")
             if ate is not None:
                 self.ate[i] = ate

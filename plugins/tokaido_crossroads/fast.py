@@ -717,12 +717,8 @@ class CrossroadsGame(BaseGame):
     # --- a game at a given state (tokaido_rules.fast.from_state) ---------------------------
     def _load_state(self, state: Any) -> None:
         """Crossroads' part of a state, after the base game's: the piles and the amulets
-        held from their zones, the moves made, when each amulet was taken (an amulet
-        held whose turn the state does not hold was taken at turn -1, as the reference
-        reads it) and Devotion's turn from the data, and what its scoring counts of each
-        collection."""
-        from .amulets import ACQUIRED, DEVOTION_ACTIVE
-
+        held from their zones, the moves made, and what its scoring counts of each
+        collection (its data: :meth:`_load_data`)."""
         BaseGame._load_state(self, state)
         T = self.T
         assert isinstance(T, CrossroadsTables)
@@ -731,22 +727,12 @@ class CrossroadsGame(BaseGame):
         n = T.pieces
         code = T.code
         zones = state.zones
-        data = state.data
         self.turn = state.turn
         self.piles = [[code[c] for c in zones.get(zone, ())] for zone in _CROSS_PILES]
         self.held = [[code[c] for c in zones.get(f"core.secret.{i}", ())] for i in range(n)]
-        self.acq = []
-        self.devo = [-1] * n
         self.xc = [[0, 0, 0, 0] for _ in range(n)]
         self.calli = [[] for _ in range(n)]
         for i in range(n):
-            turns = {code[a]: turn for a, turn in data.get(f"{ACQUIRED}.{i}", {}).items()}
-            for amulet in self.held[i]:
-                turns.setdefault(amulet, -1)
-            self.acq.append(turns)
-            devotion = data.get(f"{DEVOTION_ACTIVE}.{i}")
-            if devotion is not None:
-                self.devo[i] = devotion
             xc = self.xc[i]
             for card in zones.get(f"core.collection.{i}", ()):
                 c = code[card]
@@ -762,6 +748,26 @@ class CrossroadsGame(BaseGame):
                     xc[2] += 1
                 elif kind == C_CALLIGRAPHY:
                     self.calli[i].append(c)
+
+    def _load_data(self, data: Any) -> None:
+        """Crossroads' part of a state's data, after the base game's (and the amulets
+        held): when each amulet was taken (an amulet held whose turn the data does not
+        hold was taken at turn -1, as the reference reads it) and Devotion's turn."""
+        from .amulets import ACQUIRED, DEVOTION_ACTIVE
+
+        BaseGame._load_data(self, data)
+        code = self.T.code
+        n = self.T.pieces
+        self.acq = []
+        self.devo = [-1] * n
+        for i in range(n):
+            turns = {code[a]: turn for a, turn in data.get(f"{ACQUIRED}.{i}", {}).items()}
+            for amulet in self.held[i]:
+                turns.setdefault(amulet, -1)
+            self.acq.append(turns)
+            devotion = data.get(f"{DEVOTION_ACTIVE}.{i}")
+            if devotion is not None:
+                self.devo[i] = devotion
 
     def _step_data(self, V: ViewTables, kind: int, step: Any) -> int:
         if kind == K_CHOOSE_OPTION:

@@ -32,13 +32,14 @@ import re
 import weakref
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, MutableMapping
+from functools import partial
 from importlib import metadata
 from itertools import chain
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
 
 from attrs import frozen
 
-from .chance import event_stream, random_below, shuffle
+from .chance import event_stream, random_below
 from .engine import Game, make_rules
 from .errors import BotError, UnknownBotError
 from .events import Action, Move
@@ -88,12 +89,18 @@ def determinize(view: View, seed: int) -> Game:
 
 def _sampled_zones(view: View, seed: int) -> dict[str, tuple[str, ...]]:
     """Every zone of a completion of ``view``: those it shows, and its hidden ones dealt
-    from the cards it does not show (from ``seed``; see :func:`determinize`)."""
-    registry = view.ruleset.registry
+    from the cards it does not show (from ``seed``; see :func:`determinize`).
+
+    The cards not shown make one pool per card back (in the order of
+    :meth:`~tokaido_rules.registry.Registry.deck_census`), each shuffled in turn
+    (:func:`~tokaido_rules.chance.shuffle`, draws counted on across the pools, from the
+    stream of event 0); the hidden zones, by name, then take from the top of the pools
+    of their card backs, by back."""
+    census = view.ruleset.registry.deck_census()
     seen = Counter(chain.from_iterable(view.zones.values()))
     pools: dict[str, list[str]] = {}
-    for card, home, copies in registry.deck_census():
-        left = copies - seen[card]
+    for card, home, copies in census:
+        left = copies - seen[card] if card in seen else copies
         if left > 0:
             pool = pools.get(home)
             if pool is None:
@@ -102,14 +109,21 @@ def _sampled_zones(view: View, seed: int) -> dict[str, tuple[str, ...]]:
                 pool.append(card)
             else:
                 pool.extend([card] * left)
-    stream = event_stream(seed, 0)
-    draw = 0
-    for pool in pools.values():
-        draw = shuffle(pool, stream, draw)
+    from .fast import shuffle_pools
+
+    shuffle_pools(list(pools.values()), event_stream(seed, 0))
     zones = dict(view.zones)
-    for name in sorted(view.hidden_backs):
+    hidden_backs = view.hidden_backs
+    for name in sorted(hidden_backs):
+        backs = hidden_backs[name]
+        if len(backs) == 1:
+            for home, count in backs.items():
+                pool = pools.get(home, [])
+                zones[name] = tuple(pool[:count])
+                del pool[:count]
+            continue
         dealt: list[str] = []
-        for home, count in sorted(view.hidden_backs[name].items()):
+        for home, count in sorted(backs.items()):
             pool = pools.get(home, [])
             dealt.extend(pool[:count])
             del pool[:count]
@@ -234,6 +248,26 @@ class ActionsBot(Bot, Protocol):
     def choose_from(self, actions: tuple[Action, ...]) -> Action: ...
 
 
+Complete: TypeAlias = "Callable[[int], FastGame | None]"
+"""A seat's sampled completions, by seed (:meth:`~tokaido_rules.fast.FastGame.completion`)."""
+
+
+class SamplingBot(Bot, Protocol):
+    """A bot that looks ahead on sampled completions of its view (:func:`determinize`)
+    and may be handed them ready-made.
+
+    In a fast game that makes them from its flat state
+    (:attr:`~tokaido_rules.fast.FastGame.completes`), :func:`next_action` calls
+    ``choose_sampled(seat, actions, complete, view)`` instead of ``choose``: ``complete(seed)``
+    is the completion :func:`determinize_fast` makes of the seat's view with ``seed``
+    (made without the view: most of the cost of such a bot's decision otherwise), and
+    ``view()`` the view itself, for a bot that wants it after all. Both show nothing
+    the view does not, and the answer must be the one ``choose(view())`` gives."""
+
+    def choose_sampled(self, seat: int, actions: tuple[Action, ...], complete: Complete,
+                       view: Callable[[], View]) -> Action: ...
+
+
 class Decides(Protocol):
     """What :func:`next_action` reads of a game: whose decision it is, the legal actions
     and a seat's view. A reference :class:`~tokaido_rules.Game` has them, and so has a
@@ -260,7 +294,16 @@ def next_action(bot: Bot, game: Decides, name: str | None = None) -> Action:
         raise ValueError("the game is over: nobody decides")
     choose_from: Callable[[tuple[Action, ...]], Action] | None = getattr(
         bot, "choose_from", None)
-    if choose_from is not None:
+    choose_sampled: Callable[..., Action] | None = getattr(bot, "choose_sampled", None)
+    if choose_sampled is not None and getattr(game, "completes", False):
+        actions = game.legal_actions()
+        fast: Any = game
+        try:
+            action = choose_sampled(seat, actions, partial(fast.completion, seat),
+                                    partial(game.view, seat))
+        except Exception as exc:
+            raise _failed(bot, name, seat, exc) from exc
+    elif choose_from is not None:
         actions = game.legal_actions()
         try:
             action = choose_from(actions)
@@ -375,27 +418,16 @@ def greedy_value(game: World, action: Action, seat: int, depth: int = GREEDY_DEP
 
 
 def _fast_greedy_value(game: FastGame, action: Action, seat: int, depth: int) -> float:
-    """:func:`greedy_value` on a fast game: the same arithmetic in the same order, on a
-    copy (:meth:`~tokaido_rules.fast.FastGame.applied`)."""
-    after = game.applied(action)
-    score, coins = game.score[seat], game.coins[seat]
-    cost = 0.0
-    if isinstance(action, Move):
-        seated = game.seat[action.piece] is not None
-        if seated:
-            cost = SKIP_COST * max(0, action.position - game.pos[action.piece] - 1)
-    gain = ((sum(after.score[seat]) + GREEDY_COIN_VALUE * after.coins[seat])
-            - (sum(score) + GREEDY_COIN_VALUE * coins) - cost)
-    if isinstance(action, Move):
-        if not seated:
-            return -gain
-        if game.T.inn[action.position]:
-            return gain
-    if depth > 0 and after.current_player == seat and after.current_kind != MOVE:
-        follow = [_fast_greedy_value(after, a, seat, depth - 1) for a in after.legal_actions()]
-        if follow:
-            gain += max(follow)
-    return gain
+    """:func:`greedy_value` on a fast game, on a copy of it."""
+    return _fast_values(game.clone(), (action,), seat, depth)[0]
+
+
+def _fast_values(game: FastGame, actions: tuple[Action, ...], seat: int,
+                 depth: int) -> list[float]:
+    """:func:`greedy_value` of each of ``actions`` on a fast game, which it uses up
+    (:meth:`~tokaido_rules.fast.FastGame.gains`: the same arithmetic in the same order,
+    compiled with the fast engine's kernel)."""
+    return game.gains(actions, seat, depth, GREEDY_COIN_VALUE, SKIP_COST)
 
 
 _NO_SEAT = "a bot decides for a seat: the public view has none"
@@ -429,6 +461,16 @@ def _world(view: View, seed: int, engine: str) -> World:
     return determinize(view, seed)
 
 
+def _completing(complete: Complete, view: Callable[[], View],
+                engine: str) -> Callable[[int], World]:
+    """The completions of a seat's view by seed: made ready, else from the view."""
+    def world_of(seed: int) -> World:
+        world = complete(seed)
+        return _world(view(), seed, engine) if world is None else world
+
+    return world_of
+
+
 def look_ahead_on(bots: Iterable[object], engine: str) -> None:
     """Make the bots whose lookahead engine is ``"auto"`` (their ``engine`` attribute,
     :data:`ENGINES`) look ahead on ``engine``: a batch played on the reference engine
@@ -458,15 +500,29 @@ class GreedyBot:
         self.decisions = 0
 
     def choose(self, view: View) -> Action:
-        actions = view.legal_actions
+        return self._choose(view.seat, view.legal_actions,
+                            lambda seed: _world(view, seed, self.engine))
+
+    def choose_sampled(self, seat: int, actions: tuple[Action, ...], complete: Complete,
+                       view: Callable[[], View]) -> Action:
+        """:meth:`choose` on completions made ready (:class:`SamplingBot`): the same
+        answer."""
+        if self.engine == "reference":
+            return self.choose(view())
+        return self._choose(seat, actions, _completing(complete, view, self.engine))
+
+    def _choose(self, seat: int | None, actions: tuple[Action, ...],
+                world_of: Callable[[int], World]) -> Action:
         self.decisions += 1
         if len(actions) == 1:
             return actions[0]
-        seat = view.seat
         if seat is None:
             raise ValueError(_NO_SEAT)
-        world = _world(view, random_below(self.seed, self.decisions, 0, MASK), self.engine)
-        values = [greedy_value(world, a, seat) for a in actions]
+        world = world_of(random_below(self.seed, self.decisions, 0, MASK))
+        if isinstance(world, Game):
+            values = [greedy_value(world, a, seat) for a in actions]
+        else:  # the completion is this decision's alone: used up
+            values = _fast_values(world, actions, seat, GREEDY_DEPTH)
         return actions[values.index(max(values))]
 
 
@@ -477,7 +533,10 @@ def greedy_action(game: World, depth: int = GREEDY_DEPTH) -> Action:
         return actions[0]
     seat = game.current_player
     assert seat is not None
-    values = [greedy_value(game, a, seat, depth) for a in actions]
+    if isinstance(game, Game):
+        values = [greedy_value(game, a, seat, depth) for a in actions]
+    else:
+        values = _fast_values(game.clone(), actions, seat, depth)
     return actions[values.index(max(values))]
 
 
@@ -540,36 +599,53 @@ class SearchBot:
         self.decisions = 0
 
     def choose(self, view: View) -> Action:
-        actions = view.legal_actions
+        return self._choose(view.seat, view.legal_actions,
+                            lambda seed: _world(view, seed, self.engine))
+
+    def choose_sampled(self, seat: int, actions: tuple[Action, ...], complete: Complete,
+                       view: Callable[[], View]) -> Action:
+        """:meth:`choose` on completions made ready (:class:`SamplingBot`): the same
+        answer."""
+        if self.engine == "reference":
+            return self.choose(view())
+        return self._choose(seat, actions, _completing(complete, view, self.engine))
+
+    def _choose(self, seat: int | None, actions: tuple[Action, ...],
+                world_of: Callable[[int], World]) -> Action:
         self.decisions += 1
         if len(actions) == 1:
             return actions[0]
-        seat = view.seat
         if seat is None:
             raise ValueError(_NO_SEAT)
-        first = _world(view, random_below(self.seed, self.decisions, 0, MASK), self.engine)
-        if self._shapes_game(view):
+        first = world_of(random_below(self.seed, self.decisions, 0, MASK))
+        if self._shapes_game(first):
             candidates = list(range(len(actions)))
         else:
-            prior = [greedy_value(first, a, seat) for a in actions]
+            prior = ([greedy_value(first, a, seat) for a in actions] if isinstance(first, Game)
+                     else _fast_values(first.clone(), actions, seat, GREEDY_DEPTH))
             best = max(prior)
             candidates = [i for i, v in enumerate(prior) if v >= best - self.margin]
         if len(candidates) == 1:
             return actions[candidates[0]]
-        worlds = [first, *(_world(view, random_below(self.seed, self.decisions, i, MASK),
-                                  self.engine) for i in range(1, self.samples))]
+        worlds = [first, *(world_of(random_below(self.seed, self.decisions, i, MASK))
+                           for i in range(1, self.samples))]
         totals = [sum(self._playout(world, actions[i], seat) for world in worlds)
                   for i in candidates]
         return actions[candidates[totals.index(max(totals))]]
 
-    def _shapes_game(self, view: View) -> bool:
-        """Whether every option of the decision is played out."""
-        step = view.current_step
-        if step is None:
+    def _shapes_game(self, world: World) -> bool:
+        """Whether every option of the decision (that of ``world``, a completion of the
+        view) is played out."""
+        if isinstance(world, Game):
+            step = world.current_step
+            kind = None if step is None else step.kind
+        else:
+            kind = world.current_kind
+        if kind is None:
             return False
         if self.whole_game is not None:
-            return step.kind in self.whole_game
-        return view.ruleset.registry.steps[step.kind].shapes_game
+            return kind in self.whole_game
+        return world.ruleset.registry.steps[kind].shapes_game
 
     def _playout(self, world: World, action: Action, seat: int) -> float:
         if not isinstance(world, Game):

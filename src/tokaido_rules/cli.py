@@ -29,6 +29,7 @@ from typing import Any, NoReturn
 import attrs
 
 from . import __version__
+from .analysis import DEFAULT_BOT
 from .bots import (
     BOTS,
     bot_factory,
@@ -220,6 +221,9 @@ def _build_parser() -> _Parser:
     ply.add_argument("--bot-option", action="append", default=[], metavar="BOT.KEY=VALUE",
                      help="an option of a bot in play, e.g. search.samples=4 (repeatable; "
                           "tokaido bots lists them)")
+    ply.add_argument("--hint-bot", default=DEFAULT_BOT, metavar="BOT",
+                     help="the bot that scores your options when you type 'hint' (one "
+                          f"with evaluate; default {DEFAULT_BOT})")
     ply.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     ply.add_argument("--plugins", default=None,
                      help="comma-separated plugin ids (default base)")
@@ -234,9 +238,11 @@ def _build_parser() -> _Parser:
                           "current directory)")
     srv = command("serve", "host tables in the browser: people, bots and spectators "
                            "(the web extra)")
-    srv.add_argument("--db", default="tokaido-tables.db", metavar="FILE",
+    srv.add_argument("--db", default="tokaido-tables.db", metavar="FILE|URL",
                      help="the SQLite database of the tables, resumed at start (default "
-                          "tokaido-tables.db; ':memory:' keeps nothing)")
+                          "tokaido-tables.db; ':memory:' keeps nothing), or a "
+                          "postgresql://... URL that any number of server processes "
+                          "share (the postgres extra)")
     srv.add_argument("--players", type=int, default=None,
                      help="start a new table of 2 to 5 players, with your seat (default: "
                           "none; tables are made in the lobby)")
@@ -270,6 +276,14 @@ def _build_parser() -> _Parser:
                           "(default 20; 0: no bound)")
     srv.add_argument("--max-tables", type=int, default=None, metavar="N",
                      help="the most tables the server holds (default 2000)")
+    srv.add_argument("--forwarded-allow-ips", default=None, metavar="IP,...",
+                     help="the reverse proxies trusted: their X-Forwarded-For is the "
+                          "client's address (addresses or networks, comma-separated; "
+                          "'*': any; default 127.0.0.1,::1)")
+    srv.add_argument("--public-url", default=None, metavar="URL",
+                     help="where people reach the server behind a proxy, e.g. "
+                          "https://tokaido.example.org: the links it prints and the "
+                          "invitations' links start with it")
     srv.add_argument("--expire-finished-days", type=float, default=None, metavar="DAYS",
                      help="delete a finished table this long after its last action or "
                           "visit (default 7; 0: never)")
@@ -316,12 +330,12 @@ def _build_parser() -> _Parser:
     tbl_sub = tbl.add_subparsers(dest="tables_command", metavar="ACTION", help="one of:")
     said = "list the tables: id, created, last active, seats, seq, over"
     tls = tbl_sub.add_parser("list", help=said, description=said[0].upper() + said[1:] + ".")
-    tls.add_argument("--db", required=True, metavar="FILE", help="the database")
+    tls.add_argument("--db", required=True, metavar="FILE|URL", help="the database")
     tls.add_argument("--format", choices=("text", "json"), default="text",
                      help="output: text or json")
     said = "delete tables: all of them, or none if one is unknown"
     tdl = tbl_sub.add_parser("delete", help=said, description=said[0].upper() + said[1:] + ".")
-    tdl.add_argument("--db", required=True, metavar="FILE", help="the database")
+    tdl.add_argument("--db", required=True, metavar="FILE|URL", help="the database")
     tdl.add_argument("ids", nargs="+", metavar="ID", help="the tables to delete")
     sch = command("schema", "print the JSON Schemas of the wire format")
     sch.add_argument("--plugins", default="base", help="comma-separated plugin ids")
@@ -336,6 +350,25 @@ def _build_parser() -> _Parser:
                                 "(optional; needs the mypyc extra and a C compiler)")
     bld.add_argument("--remove", action="store_true",
                      help="remove the compiled build instead (back to pure Python)")
+    ana = command("analyse", "score every decision of one seat of a logged game: each "
+                             "legal action's expected final margin and win probability, "
+                             "the best action and the points lost by the one played")
+    ana.add_argument("file", metavar="LOG", help="a full log (JSON Lines)")
+    ana.add_argument("--seat", type=int, metavar="S", help="the seat whose decisions are "
+                     "analysed, each from its view only (required)")
+    ana.add_argument("--bot", default=DEFAULT_BOT, metavar="B",
+                     help="a registered bot that scores actions (has evaluate; default "
+                          f"{DEFAULT_BOT})")
+    ana.add_argument("--bot-option", action="append", default=[], metavar="B.KEY=VALUE",
+                     help="an option of the analysing bot (repeatable; tokaido bots lists "
+                          "them)")
+    ana.add_argument("--seed", type=int, default=0,
+                     help="seeds the analysing bot, a stream per decision (default 0)")
+    ana.add_argument("--format", choices=("text", "json"), default="text",
+                     help="output: text (a line per decision) or json (per-action figures)")
+    ana.add_argument("--html", metavar="OUT.html",
+                     help="also write the replay viewer page with the analysis's marks "
+                          "(only what the seat saw)")
     rep = command("replay", "replay a full event log")
     rep.add_argument("file", metavar="FILE", help="the log (JSON Lines)")
     rep.add_argument("--to", type=int, metavar="SEQ", help="stop after event SEQ")
@@ -356,6 +389,9 @@ def _build_parser() -> _Parser:
     rep.add_argument("--seat", type=int, metavar="SEAT",
                      help="with --html: only what SEAT saw (default: every seat of a "
                           "full log)")
+    rep.add_argument("--analysis", metavar="ANALYSIS.json",
+                     help="with --html: show the marks and per-action figures of an "
+                          "analysis (tokaido analyse --format json) at its seat's steps")
     return parser
 
 
@@ -404,10 +440,11 @@ def play_fast_bots(game: FastGame, seed: int, names: Sequence[str] = ("random",)
                      seats)
 
 
-def _bot_args(text: str, items: Sequence[str]) -> tuple[list[str],
-                                                         dict[str, dict[str, object]]]:
+def _bot_args(text: str, items: Sequence[str], also: Sequence[str] = ()
+              ) -> tuple[list[str], dict[str, dict[str, object]]]:
     """``--bots`` and ``--bot-option``, checked: the names (each registered) and each
-    named bot's options, typed. A bad name or option is one line (UnknownBotError)."""
+    named bot's options, typed (options may name the bots of ``also`` too: ``play``'s
+    hint bot). A bad name or option is one line (UnknownBotError)."""
     names = [b.strip() for b in text.split(",") if b.strip()]
     if not names:
         raise _UsageError(f"--bots takes registered bot names (tokaido bots lists them), "
@@ -418,7 +455,7 @@ def _bot_args(text: str, items: Sequence[str]) -> tuple[list[str],
     except TokaidoError as exc:
         raise _UsageError(f"--bots: {exc}") from None
     try:
-        given = parse_bot_options(items, names)
+        given = parse_bot_options(items, [*names, *also])
         return names, {n: check_options(n, o) for n, o in given.items()}
     except TokaidoError as exc:
         raise _UsageError(f"--bot-option: {exc}") from None
@@ -864,19 +901,71 @@ def _replay_html(args: argparse.Namespace) -> int:
 
     if args.verify or args.to is not None or args.view is not None:
         raise _UsageError("--html takes no --verify, --to or --view (use --seat)")
+    analysis = None if args.analysis is None else _read_analysis(args.analysis)
     if _is_seat_copy(args.file):
         copy = load_seat_copy(Path(args.file))
         if args.seat is not None and args.seat != copy.viewer:
             raise _UsageError(f"this is {_whose(copy.viewer)} of the log: it cannot "
                               f"show seat {args.seat}")
-        page = seat_copy_html(copy)
+        page = seat_copy_html(copy, analysis=analysis)
     else:
         game = _read_log(args.file)
         if args.seat is not None and not 0 <= args.seat < game.players:
             raise _UsageError(f"--seat must be from 0 to {game.players - 1}")
-        page = (replay_html(game) if args.seat is None
-                else replay_html(game, [args.seat], everything=False))
+        page = (replay_html(game, analysis=analysis) if args.seat is None
+                else replay_html(game, [args.seat], everything=False, analysis=analysis))
     _write(args.html, page)
+    return 0
+
+
+def _read_analysis(path: str) -> dict[str, Any]:
+    """The analysis document at ``path`` (``tokaido analyse --format json``), checked."""
+    from .analysis import load_analysis
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}"
+                          ) from None
+    return load_analysis(text)
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    """``tokaido analyse``: a seat's decisions scored from its view (text or JSON), and
+    with ``--html`` the viewer page showing them."""
+    from .analysis import analyse_game
+
+    try:
+        bot_factory(args.bot)
+        given = parse_bot_options(args.bot_option, [args.bot])
+        options = check_options(args.bot, given.get(args.bot, {}))
+    except TokaidoError as exc:
+        raise _UsageError(f"--bot: {exc}") from None
+    if _is_seat_copy(args.file):
+        raise _UsageError(f"{args.file} is a seat's copy of a log: analyse takes a full log "
+                          "(a copy does not name every card its seat saw, so its views "
+                          "cannot be rebuilt; each decision of a full log is still "
+                          "analysed from its seat's view only)")
+    game = _read_log(args.file)
+    if args.seat is None:
+        raise _UsageError("--seat is required: the seat whose decisions are analysed "
+                          f"(0 to {game.players - 1})")
+    if not 0 <= args.seat < game.players:
+        raise _UsageError(f"--seat must be from 0 to {game.players - 1}")
+    found = analyse_game(game, args.seat, args.bot, seed=args.seed, options=options)
+    doc = found.document()
+    if args.html is not None:
+        from .viewer import replay_html
+
+        _write(args.html, replay_html(game, [args.seat], everything=False, analysis=doc))
+    if args.format == "json":
+        print(json.dumps(doc, indent=2))
+        return 0
+    plugins = ",".join(game.ruleset.ids)
+    print(f"Analysis of seat {args.seat}: {game.players} players, plugins {plugins}, "
+          f"bot {found.bot}, seed {args.seed}: {len(found.decisions)} decisions")
+    for line in found.lines():
+        print(line)
     return 0
 
 
@@ -1001,6 +1090,8 @@ def _replay(args: argparse.Namespace) -> int:
         return _replay_html(args)
     if args.seat is not None:
         raise _UsageError("--seat goes with --html (use --view for text)")
+    if args.analysis is not None:
+        raise _UsageError("--analysis goes with --html")
     if args.verify:
         if args.to is not None or args.view is not None:
             raise _UsageError("--verify checks the whole log; it takes no --to or --view")
@@ -1044,7 +1135,7 @@ def _play(args: argparse.Namespace) -> int:
     game could not be saved)."""
     from .play import BotFailed, GameInterrupted, run, stop_on_signals
 
-    bots, bot_opts = _bot_args(args.bots, args.bot_option)
+    bots, bot_opts = _bot_args(args.bots, args.bot_option, [args.hint_bot])
     if args.resume:
         game = _read_log(args.resume)
         _check_resumed(args, game)
@@ -1072,7 +1163,8 @@ def _play(args: argparse.Namespace) -> int:
     try:
         with stop_on_signals():
             end = run(game, args.human, bots, game.seed, read, sys.stdout, width=width,
-                      show_scores=lambda end: _print_scores(end, width), bot_options=bot_opts)
+                      show_scores=lambda end: _print_scores(end, width), bot_options=bot_opts,
+                      hint_bot=args.hint_bot)
     except BotFailed as failed:  # the game as it stood before the bot was asked: saved
         _save(args, failed.game, f"error: {failed}.")
         return 2
@@ -1143,7 +1235,8 @@ def _serve(args: argparse.Namespace) -> int:
     except ImportError:
         raise _UsageError("tokaido serve needs the web extra: pip install '.[web]' in a "
                           "clone, or the wheel with [web]") from None
-    from .store import TIMEOUT, TableStore
+    from .store import TIMEOUT
+    from .store_pg import open_store
     from .tables import Lobby, TableError
 
     bots, bot_opts = _bot_args(args.bots, args.bot_option)
@@ -1167,6 +1260,15 @@ def _serve(args: argparse.Namespace) -> int:
             limits[keyword] = value
     if args.max_tables is not None and args.max_tables < 1:
         raise _UsageError("--max-tables must be at least 1")
+    public = args.public_url
+    if public is not None:
+        if not public.startswith(("http://", "https://")) or len(public.split("/")) > 4 \
+                or not public.split("/")[2]:
+            raise _UsageError("--public-url must be http(s)://HOST[:PORT][/], got "
+                              f"{public!r}")
+        limits["public_url"] = public.rstrip("/")
+    if args.forwarded_allow_ips is not None:
+        limits["forwarded_allow_ips"] = args.forwarded_allow_ips
     try:
         opened = [int(s) for s in args.open.split(",") if s.strip()]
     except ValueError:
@@ -1177,13 +1279,15 @@ def _serve(args: argparse.Namespace) -> int:
     def refused(table_id: str, why: str) -> None:
         print(f"table {table_id} is not served: {why}", file=sys.stderr, flush=True)
 
-    # the server's lock on the database first: a second server on it stops here
-    store = TableStore(args.db, timeout=timeout, exclusive=True)
+    # the server's lock on an SQLite file first: a second server on it stops here (on
+    # PostgreSQL any number of processes serve the same tables)
+    store = open_store(args.db, timeout=timeout, exclusive=True)
     lobby = Lobby(store, background=True, on_refused=refused, bot_options=bot_opts)
     if args.max_tables is not None:
         lobby.max_tables = args.max_tables
     players = args.players
-    where = f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}"
+    where = public.rstrip("/") if public else \
+        f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}"
     if players is not None:
         if not is_player_count(players):
             raise _UsageError(f"--players must be from {MIN_PLAYERS} to {MAX_PLAYERS}")
@@ -1202,7 +1306,7 @@ def _serve(args: argparse.Namespace) -> int:
         if opened:
             print(f"Others join seats {', '.join(map(str, opened))} at {where}/", flush=True)
         print(f"Spectators watch at {where}/t/{table.id}", flush=True)
-    print(f"All tables: {where}/ (the database is {args.db}; Ctrl-C stops)", flush=True)
+    print(f"All tables: {where}/ (the database is {store.path}; Ctrl-C stops)", flush=True)
     if args.host in WILDCARD_HOSTS:  # 0.0.0.0 is no address another device can open
         for address in reachable_hosts(args.host):
             there = f"http://{address}:{args.port}"
@@ -1312,13 +1416,14 @@ def _tables(args: argparse.Namespace) -> int:
     drops the deleted tables within seconds."""
     from datetime import datetime
 
-    from .store import TableStore
+    from .store_pg import open_store
 
     if args.tables_command is None:
         raise _UsageError("tokaido tables takes an action: list or delete")
-    if args.db == ":memory:" or not os.path.isfile(args.db):
+    url = args.db.startswith(("postgresql://", "postgres://"))
+    if not url and (args.db == ":memory:" or not os.path.isfile(args.db)):
         raise _UsageError(f"--db {args.db}: no such database")
-    store = TableStore(args.db)
+    store = open_store(args.db)
     try:
         if args.tables_command == "delete":
             if len(set(args.ids)) != len(args.ids):
@@ -1460,6 +1565,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _tournament(args)
         if args.command == "build-fast":
             return _build_fast(args)
+        if args.command == "analyse":
+            return _analyse(args)
         raise _UsageError(f"unknown command {args.command!r}")
     except (_UsageError, TokaidoError) as exc:
         print(f"error: {_one_line(exc)}", file=sys.stderr)

@@ -69,7 +69,7 @@ from typing import Any, Protocol
 
 from attrs import frozen
 
-from .chance import draw_below, event_stream, shuffle
+from .chance import _MACHINE_WORDS, draw_below, event_stream, shuffle
 from .engine import Game, Score, make_rules, new_game
 from .errors import IllegalActionError, StaleActionError, TokaidoError
 from .events import Action, Move, field_names
@@ -82,7 +82,7 @@ from .views import UnknownSeatError, View, _hidden_backs
 __all__ = ["DifferentialReport", "FastGame", "FastRules", "FastTables", "NotCoveredError",
            "StateLike", "ViewTables", "ViewableGame", "compare", "compiled", "covers",
            "differential", "draw_below", "event_stream", "from_state", "shuffle",
-           "take_compiled", "views_direct", "why_not_covered", "why_not_loadable"]
+           "shuffle_pools", "take_compiled", "views_direct", "why_not_covered", "why_not_loadable"]
 
 _BUILT_FROM: str | None = None
 """In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
@@ -460,6 +460,8 @@ class FastTables:
         self.remembered = 0
         self.misc: dict[tuple[Any, ...], Action] = {}
         self.view_tables: ViewTables | None = None
+        self.census: _Census | None = None
+        """What :meth:`FastGame.completion` deals from (made when first asked)."""
         """What :meth:`FastGame.view` reads to build a view straight from the flat state
         (made when first asked)."""
         self.rules = rules
@@ -946,6 +948,11 @@ class FastGame:
         kernel's): a game class that keeps state of its own defines it (and
         :func:`why_not_loadable` refuses a class of the chain that does not)."""
 
+    def _load_data(self, data: Mapping[str, Any]) -> None:
+        """Load what the game classes read of the state's data (after
+        :meth:`_load_state`, and on a :meth:`completion`, from the data its seat's view
+        shows): a game class whose state holds data values defines it."""
+
     def _step_data(self, V: ViewTables, kind: int, step: Any) -> int:
         """The data of the fast step of kind ``kind`` whose reference step is ``step``
         (the inverse of :meth:`_step_values`): a card's effect, its card; a step whose
@@ -1088,23 +1095,7 @@ class FastGame:
                 asked_hidden[name] = content
         shown.update(asked_shown)
         hidden.update(asked_hidden)
-        data: dict[str, Any] = {}
-        asked_data: dict[str, Any] = {}
-        if book.data_order:
-            data_rule, data_owner, data_value = V.data_rule, V.data_owner, V.data_value
-            for code in book.data_order:
-                rule = data_rule[code]
-                if rule == SHOWN:
-                    into = data
-                elif rule == OWNER and seat is not None and self.seat[data_owner[code]] == seat:
-                    into = asked_data
-                else:
-                    continue
-                value = data_value[code]
-                into[V.data_names[code]] = (book.values[code] if value is None
-                                            else value(self, book, V.data_argument[code]))
-            if asked_data:
-                data.update(asked_data)
+        data = self._view_data(V, book, seat)
         step = self._step
         current = None if step is None else V.steps.get(step) or V.step(self, step)
         player = None if step is None else step[2]
@@ -1124,6 +1115,27 @@ class FastGame:
         })
         book.last_view = (self.seq, seat, view)
         return view
+
+    def _view_data(self, V: ViewTables, book: _Chronicle, seat: int | None) -> dict[str, Any]:
+        """The data keys and values the view of ``seat`` shows, in the view's order."""
+        data: dict[str, Any] = {}
+        asked_data: dict[str, Any] = {}
+        if book.data_order:
+            data_rule, data_owner, data_value = V.data_rule, V.data_owner, V.data_value
+            for code in book.data_order:
+                rule = data_rule[code]
+                if rule == SHOWN:
+                    into = data
+                elif rule == OWNER and seat is not None and self.seat[data_owner[code]] == seat:
+                    into = asked_data
+                else:
+                    continue
+                value = data_value[code]
+                into[V.data_names[code]] = (book.values[code] if value is None
+                                            else value(self, book, V.data_argument[code]))
+            if asked_data:
+                data.update(asked_data)
+        return data
 
     def _view_common(self, V: ViewTables, book: _Chronicle) -> _Common:
         """What every seat's view shows alike at this point: the pieces, and every zone in
@@ -1176,6 +1188,119 @@ class FastGame:
             zones.append((code, name, content, V.zone_rule[code], V.zone_owner[code]))
         return self.seq, tuple(pieces), zones, FrozenMap(sizes)
 
+    # --- a sampled completion of a seat's view, from the flat state ----------------------
+    @property
+    def completes(self) -> bool:
+        """Whether :meth:`completion` makes the completions of this game's views: a game
+        that records them (:class:`ViewableGame`), of a ruleset whose states the engine
+        loads, whose game classes load their data apart (``_load_data``) and whose
+        hidden zones the flat state keeps."""
+        T = self.T
+        V = T.view_tables
+        if self._chronicle is None or V is None or not V.direct:
+            return False
+        census = T.census
+        if census is None:
+            census = T.census = _Census(T, V)
+        return census.usable
+
+    def completion(self, seat: int, seed: int) -> FastGame | None:
+        """The completion of ``seat``'s view that a sampling bot looks ahead on, made
+        from the flat state: the plain fast game that
+        :func:`~tokaido_rules.bots.determinize_fast` makes of ``self.view(seat)`` with
+        ``seed`` (every zone the seat may not see dealt again from the cards it does not
+        see, the data it may not see left out, no history), without the view, the
+        card names or a load. ``None`` where it cannot be made so: a game that records
+        no views (:class:`ViewableGame`), a ruleset whose states the engine does not load
+        (:func:`why_not_loadable`) or whose game classes do not load data
+        (``_load_data``), a hidden zone the flat state does not keep. What is dealt
+        depends on nothing the seat may not see (the tests compare it with the view's
+        completion at every decision)."""
+        if not self.completes or self._step is None:
+            return None
+        book = self._chronicle
+        T = self.T
+        V = T.view_tables
+        census = T.census
+        assert book is not None and V is not None and census is not None
+        seen = [0] * len(T.names)
+        hidden: list[tuple[str, int, list[int]]] = []
+        source = V.source
+        for code in (*V.deck_codes, *book.zones):
+            how, where = source[code]
+            rule = V.zone_rule[code]
+            if rule == SHOWN:
+                shown = True
+            elif rule == HIDDEN:
+                shown = False
+            elif rule == OWNER:
+                shown = self.seat[V.zone_owner[code]] == seat
+            else:
+                shown = V.zone_seen[code](self, seat)
+            if how == FROM_GAME:
+                cards: list[int] = getattr(self, where)
+            elif how == FROM_PIECES:
+                cards = getattr(self, where[0])[where[1]]
+            elif how == FROM_COLLECTION:
+                cards = book.collections[where]
+            elif how == FROM_SUPPLY:
+                cards = book.supplies[where]
+            else:
+                cards = book.kept.get(code, [])
+            if shown:
+                for card in cards:
+                    seen[card] += 1
+            else:
+                hidden.append((V.zone_names[code], code, cards))
+        pools: list[list[int]] = [[] for _ in census.homes]
+        order: list[list[int]] = []
+        for card, home, copies in census.cards:
+            left = copies - seen[card]
+            if left > 0:
+                pool = pools[home]
+                if not pool:
+                    order.append(pool)
+                if left == 1:
+                    pool.append(card)
+                else:
+                    pool.extend([card] * left)
+        shuffle_pools(order, event_stream(seed, 0))
+        data = self._view_data(V, book, seat)
+        decisions = self._decisions
+        self._chronicle = None  # not copied: a completion has no history
+        self._decisions = []
+        try:
+            game = self.clone()
+        finally:
+            self._chronicle = book
+            self._decisions = decisions
+        game.seed = seed
+        game.setup = None
+        game.given = None
+        game.automatic = 0
+        game.hooked = bool(T.gainers)
+        taken = [0] * len(census.homes)
+        home_of = census.home_of
+        hidden.sort()
+        for _, code, cards in hidden:
+            dealt: list[int] = []
+            if cards:
+                counts: dict[int, int] = {}
+                for card in cards:
+                    home = home_of[card]
+                    counts[home] = counts.get(home, 0) + 1
+                for home in sorted(counts):
+                    start = taken[home]
+                    dealt += pools[home][start:start + counts[home]]
+                    taken[home] = start + counts[home]
+            how, where = source[code]
+            if how == FROM_GAME:
+                setattr(game, where, dealt)
+            else:
+                getattr(game, where[0])[where[1]] = dealt
+        game._load_data(data)
+        return game
+
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} players={self.T.players} seq={self.seq} "
                 f"current_player={self.current_player} over={self.is_over}>")
@@ -1211,6 +1336,50 @@ class FastGame:
         new._chronicle = None if book is None else book.copy()
         new._replica = None
         return new
+
+    def gains(self, actions: tuple[Action, ...], seat: int, depth: int, coin_value: float,
+              skip_cost: float) -> list[float]:
+        """What each of ``actions`` gains ``seat``, as the greedy bot judges it
+        (:func:`~tokaido_rules.bots.greedy_value`, its specification on either engine):
+        its points plus its coins at ``coin_value`` after the action, less before, less
+        ``skip_cost`` per space a move of its own skips; a move of the neutral traveller
+        counts against; a move to an inn is judged there; else, up to ``depth`` times,
+        the best of its own next decision at the same stop is added. The same arithmetic
+        in the same order as the bot's, compiled with the kernel (it is most of a greedy
+        decision). This game is used up: each action but the last is applied to a copy,
+        the last to the game itself."""
+        before = sum(self.score[seat]) + coin_value * self.coins[seat]
+        pos = self.pos
+        seats = self.seat
+        inn = self.T.inn
+        last = len(actions) - 1
+        values: list[float] = []
+        for k in range(len(actions)):
+            action = actions[k]
+            cost = 0.0
+            target = -1  # where a move goes
+            seated = True
+            if isinstance(action, Move):
+                target = action.position
+                seated = seats[action.piece] is not None
+                if seated:
+                    cost = skip_cost * max(0, target - pos[action.piece] - 1)
+            after = (self if k == last else self.clone()).apply(action)
+            gain = (sum(after.score[seat]) + coin_value * after.coins[seat]) - before - cost
+            if target >= 0:
+                if not seated:
+                    values.append(-gain)
+                    continue
+                if inn[target]:
+                    values.append(gain)
+                    continue
+            step = after._step
+            if depth > 0 and step is not None and step[2] == seat and step[0] != D_MOVE:
+                follow = after.legal_actions()
+                if follow:
+                    gain += max(after.gains(follow, seat, depth - 1, coin_value, skip_cost))
+            values.append(gain)
+        return values
 
     # --- acting --------------------------------------------------------------------------
     def applied(self, action: Action, *, expected_seq: int | None = None) -> FastGame:
@@ -1613,6 +1782,81 @@ def _make_game(players: int, seed: int, plugins: Ruleset | Iterable[str | object
 # a card's, which the kernel reads.
 
 
+class _Census:
+    """The cards of a ruleset's decks as :meth:`FastGame.completion` deals them: per
+    card (in the order of their names, as
+    :meth:`~tokaido_rules.registry.Registry.deck_census`), its code, its home deck's
+    number and its copies in all decks; the home decks in the order of their names (a
+    card of no deck: ``""``, first); each code's home."""
+
+    def __init__(self, T: FastTables, V: ViewTables) -> None:
+        registry = T.ruleset.registry
+        census = registry.deck_census()
+        homes_by_card = registry._homes()
+        self.homes = sorted({"", *(home for _, home, _ in census)})
+        index = {home: i for i, home in enumerate(self.homes)}
+        self.home_of = [index.get(homes_by_card.get(name, ""), 0) for name in T.names]
+        self.usable = why_not_loadable(T.ruleset, T.players) is None and all(
+            card in T.code for card, _, _ in census) and all(
+            "_load_data" in vars(cls) or "_load_state" not in vars(cls)
+            for cls in T.game_class.__mro__ if issubclass(cls, FastGame)) and all(
+            rule == SHOWN or how in (FROM_GAME, FROM_PIECES)
+            for rule, (how, _) in zip(V.zone_rule, V.source, strict=True))
+        """Whether the engine loads the ruleset's states, every card is coded, every
+        game class that loads a state loads its data apart
+        (:meth:`FastGame._load_data`) and every zone a seat may not see is in the flat
+        state (not in the records alone)."""
+        self.cards = [(T.code[card], index[home], copies) for card, home, copies in census
+                      if card in T.code]
+
+
+_POOL_LANES: dict[int, tuple[int, int, int, int]] = {}
+
+
+def shuffle_pools(pools: list[list[Any]], stream: int) -> None:
+    """Shuffle each list of ``pools`` in place, in turn, as
+    :func:`~tokaido_rules.chance.shuffle` does with ``stream``, the draws counted on
+    from 0 across the lists (how a sampling bot shuffles the cards it does not see): the
+    same numbers, but every draw's hash computed at once, as the 128-bit lanes of one
+    big integer (as :func:`_setup_shuffles`). On PyPy, whose big integers are slow,
+    the generator's own shuffle."""
+    if _MACHINE_WORDS:
+        draw = 0
+        for pool in pools:
+            draw = shuffle(pool, stream, draw)
+        return
+    draws = 0
+    for pool in pools:
+        if len(pool) > 1:
+            draws += len(pool) - 1
+    if draws == 0:
+        return
+    found = _POOL_LANES.get(draws)
+    if found is None:
+        offsets = ones = 0
+        for draw in range(draws):
+            offsets |= ((_GOLDEN * (draw + 1)) & _MASK) << (128 * draw)
+            ones |= 1 << (128 * draw)
+        found = _POOL_LANES[draws] = (offsets, ones, ones * _MASK, 16 * draws)
+    offsets, ones, mask, size = found
+    z = (offsets + stream * ones) & mask
+    z = ((z ^ (z >> 30 & mask)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27 & mask)) * 0x94D049BB133111EB) & mask
+    z ^= z >> 31 & mask
+    # each hash h as its 32-bit halves: (h * n) >> 64 is (hi * n + (lo * n >> 32)) >> 32,
+    # in small integers (a compiled build's machine words)
+    words = memoryview(z.to_bytes(size, "little")).cast("I")
+    lows: list[int] = words[::4].tolist()
+    highs: list[int] = words[1::4].tolist()
+    k = 0
+    for items in pools:
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            j = (highs[k] * n + ((lows[k] * n) >> 32)) >> 32
+            items[i], items[j] = items[j], items[i]
+            k += 1
+
+
 class StateLike(Protocol):
     """What :func:`from_state` reads of a state: a reference
     :class:`~tokaido_rules.model.GameState` has it, and so has a seat's sampled
@@ -1722,6 +1966,7 @@ def from_state(state: StateLike, ruleset: Ruleset, players: int, seed: int) -> F
     game.taken = taken
     game.done = [0] * n
     game._load_state(state)
+    game._load_data(state.data)
     kinds = T.kinds
     agenda: list[Step] = []
     for ref in state.agenda:

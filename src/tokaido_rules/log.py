@@ -245,10 +245,14 @@ class LogFeed:
         """Whether the trailer has been handed out (the game is over)."""
         return self._ended
 
-    def new_lines(self, game: Game) -> list[str]:
+    def new_lines(self, game: Game,
+                  shown: list[tuple[int, Event, dict[str, Any], tuple[str, ...]]] | None
+                  = None) -> list[str]:
         """The lines of the events of ``game`` not handed out yet, each ending with a
         newline: after the header on the first call, and followed by the trailer when
-        the game is over."""
+        the game is over. ``shown`` (a seat's or the public copy): a list that gets, for
+        each event line, its seq, the event, the data shown and the fields withheld, so
+        that a reader in the same process need not read them back from the text."""
         if game.state.rules is not self._rules or game.seed != self._seed:
             raise ValueError("this is not the game the feed follows (make one feed per game)")
         lines: list[str] = []
@@ -276,6 +280,8 @@ class LogFeed:
                     state = fold(state, event)
                     data, withheld = redact(event, state, seat)
                     lines.append(event_line(seq, event, data, withheld) + "\n")
+                    if shown is not None:
+                        shown.append((seq, event, data, withheld))
                     seq += 1
                 self._state = state
             self._sent = seq

@@ -3,8 +3,12 @@
 At each of the person's decisions the screen draws the board as their seat sees it
 (:func:`tokaido_rules.render.text`: the road with every traveller on it, their own
 cards, what is public about the others) and the numbered legal actions. Commands:
-a number chooses; ``save FILE`` writes the game's log (resume it with ``--resume FILE``);
-``board`` shows the road again; ``help``; ``quit``. Bad input asks again. Ctrl-C raises
+a number chooses; ``hint`` prints the analysis of the decision, from the person's view
+(:func:`tokaido_rules.analysis.hint`: every action's expected final margin and win
+probability, the best one marked); ``save FILE`` writes the game's log (resume it with
+``--resume FILE``); ``board`` shows the road again; ``help``; ``quit``. Bad input asks
+again. A decision taken after a hint is recorded as such in a :class:`PlayRecord`
+(the log records what was decided, not how). Ctrl-C raises
 :class:`GameInterrupted`, which holds the game as it stands, so that it can be saved; so
 do SIGTERM and SIGHUP inside :func:`stop_on_signals`, which ``tokaido play`` plays in.
 """
@@ -17,18 +21,46 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any, NoReturn, TextIO
 
+from attrs import Factory, define
+
+from .analysis import DEFAULT_BOT, DecisionAnalysis, hint
 from .bots import Bot, BotLike, bot_name, make_bot, next_action
 from .chance import bot_seed
 from .engine import Game
-from .errors import BotError
+from .errors import BotError, TokaidoError
 from .events import Action, Event, GameOver
 from .log import dump_log
 from .model import GameState
 from .render import describe_action, describe_effects, outcome, score_table, text
 from .views import View, redact
 
-HELP = ("Type the number of an action. Other commands: 'save FILE' writes the log, "
-        "'board' shows the road, 'quit' stops.")
+HELP = ("Type the number of an action. Other commands: 'hint' scores every action, "
+        "'save FILE' writes the log, 'board' shows the road, 'quit' stops.")
+
+
+@define
+class PlayRecord:
+    """What :func:`run` records of a session beside the game's log: ``hinted``, the
+    ``seq`` of each of the person's decisions taken after a ``hint`` at that decision
+    (its action's place in the log), in order. ``tokaido play`` says them at the end."""
+
+    hinted: list[int] = Factory(list)
+
+
+def hint_lines(found: DecisionAnalysis, bot: str, width: int = 80) -> list[str]:
+    """The hint as ``play`` prints it: each action, numbered as in the list of legal
+    actions, with its expected final margin and win probability (95% intervals) and
+    its playouts; the best one starred."""
+    head = (f"Hint from {bot}, from your view only: best is {found.best + 1}, "
+            f"win {found.win:.0%}.")
+    out = [_fill(head, width - 2, "", "")]  # after the "> " prompt
+    for n, (e, label) in enumerate(zip(found.estimates, found.labels, strict=True), 1):
+        star = "*" if n - 1 == found.best else " "
+        said = (f"{label}: margin {e.margin:+.1f} ({e.margin_low:+.1f} to "
+                f"{e.margin_high:+.1f}), win {e.win:.0%} ({e.win_low:.0%} to "
+                f"{e.win_high:.0%}), {e.playouts} playouts")
+        out.append(_fill(said, width, f" {star}{n:2}. "))
+    return out
 
 
 def _fill(said: str, width: int, first: str = "  ", later: str = "      ") -> str:
@@ -144,7 +176,8 @@ def signals_ignored() -> Iterator[None]:
 def run(game: Game, human: int, bot_names: Sequence[BotLike], seed: int,
         read: Callable[[], str], out: TextIO, *, width: int = 80,
         show_scores: Callable[[Game], None] | None = None,
-        bot_options: Mapping[str, Mapping[str, object]] | None = None) -> Game:
+        bot_options: Mapping[str, Mapping[str, object]] | None = None,
+        hint_bot: BotLike = DEFAULT_BOT, record: PlayRecord | None = None) -> Game:
     """Play until the end (or ``quit``); return the game as it stands. ``seed`` seeds
     the bots (:func:`bot_seed`): the same seed, the same bots. ``width``: of the
     screen, in characters. ``show_scores`` shows the final scores (default: the plain
@@ -154,8 +187,12 @@ def run(game: Game, human: int, bot_names: Sequence[BotLike], seed: int,
     end of the input (``read`` raises :exc:`EOFError`) returns the game as it stands,
     as ``quit`` does. ``bot_names``: registered names (or bot objects, classes or
     factories), each made with its options in ``bot_options`` (name -> options); a bot
-    that fails raises :class:`~tokaido_rules.BotError` with the game as it stood."""
+    that fails raises :class:`~tokaido_rules.BotError` with the game as it stood.
+    ``hint_bot`` analyses a decision when the person types ``hint`` (with its options
+    in ``bot_options`` and ``seed``; one that cannot is told in one line and play goes
+    on); ``record`` (a :class:`PlayRecord`) notes the decisions taken after a hint."""
     given = bot_options or {}
+    record = PlayRecord() if record is None else record
     seats = [s for s in range(game.players) if s != human]
     made = [bot_names[i % len(bot_names)] for i in range(len(seats))]
     bots: dict[int, Bot] = {
@@ -185,6 +222,7 @@ def run(game: Game, human: int, bot_names: Sequence[BotLike], seed: int,
                 print(screen(view, width), file=out)
                 shown_board = True
             actions = view.legal_actions
+            hinted = False
             print("Your decision:", file=out)
             for n, action in enumerate(actions, 1):
                 print(_fill(describe_action(game.state, action), width, f"  {n:2}. "), file=out)
@@ -199,6 +237,8 @@ def run(game: Game, human: int, bot_names: Sequence[BotLike], seed: int,
                 if typed.isascii() and typed.isdigit() and 1 <= int(typed) <= len(actions):
                     before = game
                     game = game.apply(actions[int(typed) - 1])
+                    if hinted:
+                        record.hinted.append(before.state.seq)
                     new = game.events[before.state.seq:]
                     print(_fill(describe_public(new, before.state, game.state, human), width),
                           file=out)
@@ -209,6 +249,16 @@ def run(game: Game, human: int, bot_names: Sequence[BotLike], seed: int,
                     return game
                 if typed in ("board", "b"):
                     print(screen(view, width), file=out)
+                    continue
+                if typed == "hint":
+                    try:
+                        found = hint(view, hint_bot, seed=seed,
+                                     options=given.get(bot_name(hint_bot)))
+                    except TokaidoError as exc:
+                        print(_fill(f"No hint: {exc}", width - 2, "", ""), file=out)
+                        continue
+                    hinted = True
+                    print("\n".join(hint_lines(found, bot_name(hint_bot), width)), file=out)
                     continue
                 if typed.startswith("save "):
                     path = typed[5:].strip()
@@ -222,7 +272,7 @@ def run(game: Game, human: int, bot_names: Sequence[BotLike], seed: int,
                               file=out)
                     continue
                 if typed in ("help", "h", "?"):
-                    print(_fill(HELP, width, "", ""), file=out)
+                    print(_fill(HELP, width - 2, "", ""), file=out)  # after the "> " prompt
                     continue
                 print(f"Please type a number from 1 to {len(actions)}, or 'help'.", file=out)
     except KeyboardInterrupt as stop:
@@ -234,4 +284,8 @@ def run(game: Game, human: int, bot_names: Sequence[BotLike], seed: int,
         out.flush()
         show_scores(game)
     print(f"\n{outcome(game)}", file=out)  # the winners, their points, how they won
+    if record.hinted:
+        seqs = ", ".join(str(seq) for seq in record.hinted)
+        print(f"You took {len(record.hinted)} decision(s) after a hint: seq {seqs}.",
+              file=out)
     return game

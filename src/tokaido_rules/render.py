@@ -160,6 +160,14 @@ class _Words:
         """Per card of a souvenir family: the family's number and display name."""
         self.markup: dict[str, str] = {}
         """Per card, its name as an SVG ``<tspan>`` with its facts."""
+        self.scene_cards: dict[str, dict[str, Any]] = {}
+        """Per card, its entry in a scene's ``cards`` (:func:`scene_json`)."""
+        self.scene_pieces: dict[tuple[Any, ...], dict[str, Any]] = {}
+        """A scene's entries of pieces, by what they are made from (shared: read only)."""
+        self.scene_road: tuple[Any, list[tuple[str, str, str, bool, bool]],
+                               dict[tuple[int, int], dict[str, Any]]] | None = None
+        """The road last drawn in a scene, what its spaces show but their slots, and
+        each space's entry by its slots taken (shared: read only)."""
 
 
 _WORDS: weakref.WeakKeyDictionary[Ruleset, _Words] = weakref.WeakKeyDictionary()
@@ -914,6 +922,7 @@ def _ink_on(colour: str) -> str:
     return _INK if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55 else "#ffffff"
 
 
+@cache
 def _colour(value: str, default: str) -> str:
     return value if re.fullmatch(r"#[0-9a-fA-F]{6}", value) else default
 
@@ -1052,35 +1061,61 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
     registry, slots = sc.registry, sc.slots
     shown: dict[str, dict[str, Any]] = {}
 
+    made = _words(sc.ruleset).scene_cards  # a card's facts are the same in every scene
+
     def facts(cards: Iterable[str]) -> list[str]:
         found = list(cards)
         for card in found:
             if card not in shown:
-                f = picture.facts(card)
-                shown[card] = {"name": f.name, "tag": f.tag(), "line": f.line(),
-                               "family": f.family is not None,
-                               "colour": picture.family_colour(f.family),
-                               "attributes": [[k, v] for k, v in f.attributes().items()]}
+                entry = made.get(card)
+                if entry is None:
+                    f = picture.facts(card)
+                    entry = made[card] = {
+                        "name": f.name, "tag": f.tag(), "line": f.line(),
+                        "family": f.family is not None,
+                        "colour": picture.family_colour(f.family),
+                        "attributes": [[k, v] for k, v in f.attributes().items()]}
+                shown[card] = entry  # shared by the scenes: read, never changed
         return found
 
+    words = _words(sc.ruleset)
+    road = sc.board
+    if words.scene_road is None or words.scene_road[0] is not road:
+        looks = [(space, registry.space_kind(space.kind)) for space in road]
+        words.scene_road = (road, [
+            (space.kind, look.label, _colour(look.colour, "#dddddd"), space.inn,
+             space.double) for space, look in looks], {})
+    spaces, made_spaces = words.scene_road[1], words.scene_road[2]
     board = []
-    for n, space in enumerate(sc.board):
-        look = registry.space_kind(space.kind)
-        board.append({"kind": space.kind, "label": look.label,
-                      "colour": _colour(look.colour, "#dddddd"), "inn": space.inn,
-                      "double": space.double, "slots": slots[n]})
+    for n, taken in enumerate(slots):  # each space's entry shared by the scenes alike
+        entry = made_spaces.get((n, taken))
+        if entry is None:
+            kind, label, colour, inn, double = spaces[n]
+            entry = made_spaces[(n, taken)] = {
+                "kind": kind, "label": label, "colour": colour, "inn": inn,
+                "double": double, "slots": taken}
+        board.append(entry)
     pieces = []
+    made_pieces = words.scene_pieces
     for i, p in enumerate(sc.pieces):
-        piece: dict[str, Any] = {
-            "seat": p.seat, "position": p.position, "slot": p.slot, "coins": p.coins,
-            "total": p.total, "traveller": sc.traveller_name(i), "who": sc.who(i)}
-        if p.seat is not None:
-            cards = sc.collection(i)
-            piece["collection"] = [[label, n] for label, n in _kind_counts(sc, cards)]
-            piece["families"] = [[name, n] for name, n in _families(sc, cards)]
-            piece["points"] = [[c, v] for c, v in _points(sc, i)]
-            if p.seat == sc.seat:
-                piece["cards"] = facts(cards)
+        cards = sc.collection(i) if p.seat is not None else ()
+        # a piece's entry is made from the piece and its collection alone (all that is
+        # in the key): made once, it is shared by every scene that shows the same
+        key = (i, p, cards)
+        piece: dict[str, Any] | None = made_pieces.get(key)
+        if piece is None:
+            piece = {
+                "seat": p.seat, "position": p.position, "slot": p.slot, "coins": p.coins,
+                "total": p.total, "traveller": sc.traveller_name(i), "who": sc.who(i)}
+            if p.seat is not None:
+                piece["collection"] = [[label, n] for label, n in _kind_counts(sc, cards)]
+                piece["families"] = [[name, n] for name, n in _families(sc, cards)]
+                piece["points"] = [[c, v] for c, v in _points(sc, i)]
+            if len(made_pieces) >= 4096:
+                made_pieces.clear()
+            made_pieces[key] = piece
+        if p.seat is not None and p.seat == sc.seat:
+            piece = {**piece, "cards": facts(cards)}
         pieces.append(piece)
     return {
         "format": SCENE_FORMAT, "version": SCENE_VERSION, "seat": sc.seat,

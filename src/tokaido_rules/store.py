@@ -23,21 +23,23 @@ system releases when the process ends.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from attrs import frozen
 
 from .errors import TokaidoError
 
 __all__ = ["StoreError", "StoreBusyError", "SeatRecord", "TableRecord", "Decision",
-           "TableStore", "SCHEMA", "MIGRATIONS", "TIMEOUT", "TableRules", "TakeBackRecord"]
+           "TableStore", "SCHEMA", "MIGRATIONS", "TIMEOUT", "TableRules", "TakeBackRecord",
+           "Store", "Hold", "StoredTable"]
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: the first layout (tokaido-rules 0.x): tables, seats, log lines, decisions
@@ -209,6 +211,98 @@ class TakeBackRecord:
     at: float
 
 
+@frozen
+class StoredTable:
+    """Everything stored of one table, read in one go (:meth:`Store.load`): what a
+    server process loads to catch up with a table another process moved."""
+
+    record: TableRecord
+    lines: list[str]
+    decisions: list[Decision]
+    rules: TableRules | None
+    takebacks: list[TakeBackRecord]
+    clock: tuple[int, float] | None
+    away: dict[int, str]
+    rev: int
+
+
+class Hold:
+    """A table's lock for one change (:meth:`Store.hold`): ``rev`` is the table's
+    stored revision when the lock was taken and, once the change is committed, the
+    revision it wrote (``None`` on a store that only one process writes: there is
+    nothing to catch up with). ``taken`` is false when the lock was asked with
+    ``skip_locked`` and another process holds it: the caller does nothing then."""
+
+    __slots__ = ("failed", "rev", "table_id", "taken", "wrote")
+
+    def __init__(self, table_id: str, rev: int | None, taken: bool = True) -> None:
+        self.table_id = table_id
+        self.rev = rev
+        self.taken = taken
+        self.wrote = False
+        self.failed = False
+
+
+class Store(Protocol):
+    """Where a :class:`~tokaido_rules.tables.Lobby` keeps its tables: the embedded
+    SQLite file (:class:`TableStore`, one server process) or a PostgreSQL database
+    (:class:`~tokaido_rules.store_pg.PgTableStore`, any number of processes). Every
+    failure of the database is a :class:`StoreError` and a write that raises it has
+    changed nothing.
+
+    ``shared`` says whether other processes write the same tables: then every change
+    of a table is made inside :meth:`hold` (its row lock, the revision it had), and
+    :meth:`listen` tells of the changes the others made."""
+
+    path: str
+    shared: bool
+
+    def close(self) -> None: ...
+    def create(self, record: TableRecord, lines: Sequence[str] = (),
+               rules: TableRules | None = None, rematch_of: str | None = None) -> None: ...
+    def tables(self) -> list[TableRecord]: ...
+    def set_name(self, table_id: str, name: str) -> None: ...
+    def lines(self, table_id: str) -> list[str]: ...
+    def decisions(self, table_id: str) -> list[Decision]: ...
+    def append(self, table_id: str, first: int, lines: Sequence[str],
+               decision: Decision | None = None, seat: SeatRecord | None = None) -> None: ...
+    def table_ids(self) -> list[str]: ...
+    def delete(self, table_ids: Sequence[str]) -> list[str]: ...
+    def activity(self) -> dict[str, float]: ...
+    def set_activity(self, active: dict[str, float]) -> None: ...
+    def overview(self) -> list[dict[str, Any]]: ...
+    def set_rules(self, table_id: str, rules: TableRules) -> None: ...
+    def rules(self) -> dict[str, TableRules]: ...
+    def take_back(self, table_id: str, record: TakeBackRecord) -> None: ...
+    def takebacks(self, table_id: str) -> list[TakeBackRecord]: ...
+    def set_clock(self, table_id: str, seq: int, deadline: float | None) -> None: ...
+    def clocks(self) -> dict[str, tuple[int, float]]: ...
+    def set_away(self, table_id: str, seat: int, why: str | None) -> None: ...
+    def away(self) -> dict[str, dict[int, str]]: ...
+
+    def due(self) -> list[str]:
+        """The tables whose stored clock has run out."""
+        ...
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """The whole stored table (``None``: not stored, e.g. deleted)."""
+        ...
+
+    def hold(self, table_id: str, *, skip_locked: bool = False
+             ) -> contextlib.AbstractContextManager[Hold]:
+        """Lock the table for one change: the writes made inside (by this thread) are
+        one transaction, committed at the end (then the other processes are told) or
+        rolled back, raising :class:`StoreError`, if one failed."""
+        ...
+
+    def listen(self, told: Callable[[str | None, int], None]) -> None:
+        """Call ``told(table_id, rev)`` (in a thread of the store's) for each change
+        another process commits; ``told(None, 0)`` when changes may have been missed
+        (the database was unreachable): everything is to be read again."""
+        ...
+
+
+
 class TableStore:
     """The tables of one server in one SQLite file (``":memory:"``: kept in memory only,
     for tests). Safe to share between threads: one connection, one lock.
@@ -230,6 +324,8 @@ class TableStore:
                  synchronous: Literal["NORMAL", "FULL"] = "NORMAL",
                  timeout: float = TIMEOUT, exclusive: bool = False) -> None:
         self.path = str(path)
+        self.shared = False
+        """One server process writes an SQLite database (see ``exclusive``)."""
         self.timeout = timeout
         self._lock = threading.Lock()
         self._held: int | None = None
@@ -308,6 +404,34 @@ class TableStore:
         with self._lock:
             self._db.close()
             self._release()
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """The whole stored table (``None``: not stored); its ``rev`` is 0 (one process
+        writes an SQLite database: there is no other to catch up with)."""
+        record = next((r for r in self.tables() if r.id == table_id), None)
+        if record is None:
+            return None
+        clock = self.clocks().get(table_id)
+        return StoredTable(record, self.lines(table_id), self.decisions(table_id),
+                           self.rules().get(table_id), self.takebacks(table_id), clock,
+                           self.away().get(table_id, {}), 0)
+
+    @contextmanager
+    def hold(self, table_id: str, *, skip_locked: bool = False) -> Iterator[Hold]:
+        """Nothing to lock: one process writes the file, each write its own
+        transaction (the table's own lock orders the changes in memory)."""
+        yield Hold(table_id, None)
+
+    def listen(self, told: Callable[[str | None, int], None]) -> None:
+        """Nothing to hear: no other process writes the file."""
+
+    def due(self) -> list[str]:
+        """The tables whose stored clock has run out."""
+        import time
+
+        with self._reading() as db:
+            return [row[0] for row in db.execute(
+                "SELECT table_id FROM clocks WHERE deadline <= ?", (time.time(),))]
 
     def _release(self) -> None:
         if self._held is not None:

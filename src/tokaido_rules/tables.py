@@ -16,7 +16,11 @@ handed out from the client's ``seq`` on. Spectators see the public view
 
 With a :class:`~tokaido_rules.store.TableStore` every table is stored as it goes, one
 transaction per applied action, and a new lobby on the same store resumes every table
-at its last ``seq``.
+at its last ``seq``. On a store that several processes share (PostgreSQL,
+:class:`~tokaido_rules.store_pg.PgTableStore`), each change of a table is made under the
+table's lock in the database, after catching up with what the others stored
+(:meth:`Table._write`), and the others' changes wake this process's clients
+(:meth:`Lobby._told`).
 """
 
 from __future__ import annotations
@@ -56,10 +60,11 @@ from .ruleset import Ruleset
 from .store import (
     Decision,
     SeatRecord,
+    Store,
+    StoredTable,
     StoreError,
     TableRecord,
     TableRules,
-    TableStore,
     TakeBackRecord,
 )
 from .takeback import TakeBack, check_take_back
@@ -149,8 +154,81 @@ def _unstored(exc: StoreError) -> TableError:
     return TableError(503, f"not stored, nothing changed; try again: {exc}")
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def _dumps(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text (one encoder for every call: ``json.dumps`` with options makes
+    a new one each time)."""
+    return _ENCODER.encode(value)
+
+
+_Parts = dict[str, Any]
+"""A scene's parts as JSON text: each key's text, or for a list (an object) the text of
+each item (each entry), so that a patch names only the items that changed."""
+
+
+def _scene_parts(scene: Mapping[str, Any],
+                 before: tuple[Mapping[str, Any], _Parts] | None) -> _Parts:
+    """``scene``'s parts as JSON text (:data:`_Parts`); those equal in the scene made
+    ``before`` (the same audience's, at an earlier seq) are its texts, not made again
+    (the road of the board, most collections and facts)."""
+    old, texts = before if before is not None else ({}, {})
+    parts: _Parts = {}
+    for key, value in scene.items():
+        was = old.get(key, parts)  # parts: a value no scene holds
+        if was == value:
+            parts[key] = texts[key]
+        elif isinstance(value, list):
+            kept = texts.get(key) if isinstance(was, list) else None
+            parts[key] = [kept[n] if kept is not None and n < len(was) and was[n] == item
+                          else _dumps(item) for n, item in enumerate(value)]
+        elif isinstance(value, dict):
+            kept = texts.get(key) if isinstance(was, dict) else None
+            parts[key] = {k: kept[k] if kept is not None and k in was and was[k] == item
+                          else _dumps(item) for k, item in value.items()}
+        else:
+            parts[key] = _dumps(value)
+    return parts
+
+
+def _whole(part: Any) -> str:
+    if isinstance(part, list):
+        return "[" + ",".join(part) + "]"
+    if isinstance(part, dict):
+        return "{" + ",".join(_dumps(k) + ":" + v for k, v in part.items()) + "}"
+    return str(part)
+
+
+def _scene_text(parts: _Parts) -> str:
+    """The whole scene as JSON text, from its parts."""
+    return "{" + ",".join(_dumps(k) + ":" + _whole(v) for k, v in parts.items()) + "}"
+
+
+def _scene_patch(old: _Parts, new: _Parts) -> str:
+    """What changed from the scene ``old`` to ``new`` (the same audience's), as the JSON
+    text of a patch: an object of paths to values, ``"KEY"`` for a key's new value and
+    ``"KEY/N"`` for item ``N`` of a list of the same length (or entry ``N`` of an
+    object that lost none), applied in order by the page (``table.html``)."""
+    out = []
+    for key, part in new.items():
+        was = old.get(key)
+        if was is part:
+            continue
+        if isinstance(part, list) and isinstance(was, list) and len(was) == len(part):
+            out += [f'"{key}/{n}":{p}' for n, (w, p) in enumerate(zip(was, part, strict=True))
+                    if w is not p and w != p]
+        elif isinstance(part, dict) and isinstance(was, dict) and was.keys() <= part.keys():
+            out += [_dumps(f"{key}/{k}") + ":" + p for k, p in part.items()
+                    if was.get(k) is not p and was.get(k) != p]
+        elif was != part:
+            out.append(_dumps(key) + ":" + _whole(part))
+    return "{" + ",".join(out) + "}"
+
+
+_ALWAYS = frozenset({"over", "current_player", "seat", "actions", "takebacks"})
+"""The keys of an update's public and own parts that every update holds, changed or
+not (the others are left out of a push channel's update when unchanged)."""
 
 
 def _test_delay() -> None:
@@ -172,26 +250,29 @@ class _Audience:
     def __init__(self, game: Game, viewer: int | str) -> None:
         self.viewer = viewer
         self._feed = LogFeed(game, viewer=viewer)  # type: ignore[arg-type]
-        first = self._feed.new_lines(game)
+        shown: list[Any] = []
+        first = self._feed.new_lines(game, shown)
         self.header = first[0].rstrip("\n")
         self.lines: list[str] = []
         self.steps: list[tuple[int, str]] = []  # (seq after the step, its words)
         self._narrator = Narrator.for_header(self.header)
-        self._take(first[1:])
+        self._take(first[1:], shown)
 
     def update(self, game: Game) -> None:
-        self._take(self._feed.new_lines(game))
+        shown: list[Any] = []
+        self._take(self._feed.new_lines(game, shown), shown)
 
-    def _take(self, new: list[str]) -> None:
+    def _take(self, new: list[str], shown: list[Any]) -> None:
+        # the steps in words from the events at hand (not read back from the lines)
         lines = [line.rstrip("\n") for line in new]
         self.lines += lines
-        self.steps += self._narrator.add(lines)
+        self.steps += self._narrator.add_shown(lines, shown)
 
 
 class Table:
     """One game at a server: its seats, its audiences, and its stored record."""
 
-    def __init__(self, record: TableRecord, game: Game, store: TableStore | None,
+    def __init__(self, record: TableRecord, game: Game, store: Store | None,
                  decisions: Sequence[Decision] = (), stored_lines: int | None = None,
                  rules: TableRules | None = None) -> None:
         self.id = record.id
@@ -216,7 +297,13 @@ class Table:
         self._seats = list(record.seats)
         self._store = store
         self._decisions = list(decisions)
-        self._lock = threading.RLock()
+        self._lock = _TableLock(self)
+        self._rev: int | None = 0
+        """The stored revision this copy reflects (shared stores; ``None``: unknown)."""
+        self._behind = False
+        """Another process changed the table since: caught up at the next lock."""
+        self._in_hold = False
+        self._retry_at = 0.0  # when a catch-up that failed is tried again
         self._full = LogFeed(game, since=len(game.events))
         self._stored = len(game.events) if stored_lines is None else stored_lines
         if game.is_over:
@@ -224,12 +311,13 @@ class Table:
         self._audiences: dict[int | str, _Audience] = {}
         self._recent: dict[int, Game] = {game.state.seq: game}
         self._pictures: dict[tuple[int | str, int], str] = {}
-        self._scenes: dict[tuple[int | str, int], str] = {}
+        self._scenes: dict[tuple[int | str, int], tuple[dict[str, Any], _Parts]] = {}
         self._changed: Callable[[Table], None] = lambda table: None
         self.version = 0
         """Counts every change a client is told of (an action, a seat, a take-back
         asked, a seat away...): what is made once per (seq, version) is shared."""
-        self._parts: dict[tuple[Any, ...], str] = {}  # made once per version, see update()
+        self._parts: dict[tuple[Any, ...], Any] = {}  # made once per version, see update()
+        self._checks: dict[tuple[int, int, int], TakeBack] = {}  # (story, seq, seat)
         self._held = 0
         self._deferred = False
         self.stalled: str | None = None
@@ -263,17 +351,23 @@ class Table:
         if token is None:
             return None
         digest = _hash(token)
-        for s in self._seats:
-            if (s.kind != "open" and s.token_hash is not None
-                    and hmac.compare_digest(s.token_hash, digest)):
-                return s.seat
+        for attempt in range(2):
+            if attempt:  # joined at another process a moment ago? read the seats again
+                if self._store is None or not self._store.shared:
+                    break
+                with self._lock, contextlib.suppress(StoreError, TokaidoError):
+                    self._catch_up()
+            for s in self._seats:
+                if (s.kind != "open" and s.token_hash is not None
+                        and hmac.compare_digest(s.token_hash, digest)):
+                    return s.seat
         raise TableError(403, "this token is not a seat's token at this table")
 
     def join(self, seat: object, invite: object = None) -> str:
         """Take an open seat, or an invited one with its invitation's secret
         (``invite``; 403 without it, or with another): its new secret token, shown once
         (the server keeps only its hash)."""
-        with self._lock:
+        with self._write():
             if type(seat) is not int or not 0 <= seat < len(self._seats):
                 raise TableError(400, f"seat must be from 0 to {len(self._seats) - 1}")
             record = self._seats[seat]
@@ -303,7 +397,7 @@ class Table:
     def hand_to_bot(self, seat: int, bot: object) -> None:
         """Let a bot play ``seat`` from now on (its player leaves); the seat's token
         still shows its view and its copy of the log."""
-        with self._lock:
+        with self._write():
             if not isinstance(bot, str) or bot not in BOTS:
                 raise TableError(400, f"bot must be one of {', '.join(BOTS)}")
             record = self._seats[seat]
@@ -342,18 +436,20 @@ class Table:
     def start(self) -> None:
         """Let the bots play the decisions that come before a person's (again, after a
         write the database refused: :attr:`stalled`)."""
-        with self._lock:
+        with self._write():
             self._advance()
 
-    def act(self, seat: int, body: object) -> None:
+    def act(self, seat: int, body: object, *, bots: bool = True) -> None:
         """Play ``seat``'s action from a request body ``{"action": ..., "expected_seq":
-        SEQ}``, then the bots' decisions up to a person's."""
+        SEQ}``, then the bots' decisions up to a person's (``bots=False``: stop before
+        a bot's decision, :attr:`waits_on_bot`, so that a server plays the person's
+        move where it is cheap and the bots, who may think long, elsewhere)."""
         if not isinstance(body, Mapping) or set(body) != {"action", "expected_seq"}:
             raise TableError(400, 'the body is {"action": {...}, "expected_seq": SEQ}')
         expected = body["expected_seq"]
         if type(expected) is not int:
             raise TableError(400, "expected_seq must be an integer")
-        with self._lock:
+        with self._write():
             if self._seats[seat].kind != "human":
                 raise TableError(409, f"a bot plays seat {seat} now")
             if seat in self.away:
@@ -380,7 +476,8 @@ class Table:
                 self._played(game, seat, "human")
             except StoreError as exc:
                 raise _unstored(exc) from None
-            self._advance()
+            if bots or not self.waits_on_bot:
+                self._advance()
 
     def _advance(self) -> None:
         """Let the bots play until a person decides (or the game ends). A bot's seed is
@@ -444,9 +541,11 @@ class Table:
 
     def play_bots(self) -> None:
         """Let the bots play the decisions at hand up to a person's: what a restarted
-        server, or one whose write failed, does without waiting for a request."""
-        with self._lock:
-            if self.waits_on_bot:
+        server, or one whose write failed, does without waiting for a request. On a
+        shared store, a table another process is changing is left to it (it plays
+        its bots in the same change)."""
+        with self._write(skip_locked=True) as mine:
+            if mine and self.waits_on_bot:
                 self._advance()
 
     def touch(self, now: float | None = None) -> None:
@@ -524,16 +623,14 @@ class Table:
         with no page connected for ``away_after`` seconds is away until its person
         returns."""
         now = time.time() if now is None else now
-        with self._lock:
-            if self.gone or self.game.is_over:
+        with self._lock:  # nothing due: no lock of the database is taken
+            if self.gone or self.game.is_over or not self._due(now):
                 return
-            after = self.rules.away_after
-            if after is not None:
-                for s in self._seats:
-                    if (s.kind == "human" and s.seat not in self.away
-                            and not self.pages.get(s.seat)
-                            and now - self.seen.setdefault(s.seat, now) >= after):
-                        self._set_away(s.seat, "absent")
+        with self._write(skip_locked=True) as mine:
+            if not mine or self.gone or self.game.is_over:
+                return  # another process does it now
+            for absent in self._absent(now):
+                self._set_away(absent, "absent")
             self._advance()
             deadline = self.deadline
             if deadline is None or now < deadline[1] or deadline[0] != self.game.state.seq:
@@ -550,6 +647,130 @@ class Table:
                 return
             self._advance()
 
+    def _due(self, now: float) -> bool:
+        """Whether :meth:`keep` has something to do: a bot's decision at hand, a clock
+        run out, or a seat to be marked away. On a shared store a seat is marked away
+        only by a process that saw its page (the others cannot tell)."""
+        if self.waits_on_bot:
+            return True
+        deadline = self.deadline
+        if deadline is not None and now >= deadline[1] and deadline[0] == self.game.state.seq:
+            return True
+        return bool(self._absent(now))
+
+    def _absent(self, now: float) -> list[int]:
+        """The seats whose person is away now: no page connected for ``away_after``
+        seconds (counted from the first look when none was ever seen)."""
+        after = self.rules.away_after
+        if after is None:
+            return []
+        shared = self._store is not None and self._store.shared
+        out = []
+        for s in self._seats:
+            if s.kind != "human" or s.seat in self.away or self.pages.get(s.seat):
+                continue
+            if shared and s.seat not in self.seen:
+                continue  # its page may be at another process
+            if now - self.seen.setdefault(s.seat, now) >= after:
+                out.append(s.seat)
+        return out
+
+    # --- several processes on one database (a shared store) --------------------------
+    @property
+    def on_shared_store(self) -> bool:
+        """Whether other processes may change this table too (a shared store): then a
+        change may wait on the database's row lock, and a person's move commits with
+        the bots' moves after it, so a process that dies leaves no table waiting."""
+        return self._store is not None and self._store.shared
+
+
+    @contextlib.contextmanager
+    def _write(self, *, skip_locked: bool = False) -> Iterator[bool]:
+        """The table's lock for a change. On a shared store also its lock in the
+        database, taken after the table's own: the table is read again if another
+        process stored a change since (:meth:`_catch_up`), the change's writes are one
+        transaction, and the others are told once it commits. Yields whether the
+        change may go on: false when ``skip_locked`` and another process holds the
+        table. A refusal (:class:`TableError`) after some writes keeps them; a write
+        that failed rolls the whole change back, the table is read again, and the
+        request is answered 503 (nothing acknowledged is lost)."""
+        with self._lock:
+            store = self._store
+            if store is None or not store.shared or self._in_hold:
+                yield True
+                return
+            self._in_hold = True
+            refused: TableError | None = None
+            try:
+                with store.hold(self.id, skip_locked=skip_locked) as held:
+                    if not held.taken:
+                        yield False
+                        return
+                    if held.rev == -1:  # deleted by another process
+                        self.gone = True
+                        raise TableError(404, "no such table")
+                    if held.rev != self._rev:
+                        try:
+                            self._catch_up()
+                        except TableError:
+                            raise
+                        except TokaidoError as exc:  # its stored log does not verify
+                            raise TableError(409, f"table {self.id} cannot be loaded: "
+                                             f"{' '.join(str(exc).split())}") from None
+                    try:
+                        yield True
+                    except TableError as exc:
+                        refused = exc
+                self._rev = held.rev
+            except StoreError as exc:
+                self._behind = True  # what is in memory may not be stored: read again
+                with contextlib.suppress(StoreError, TableError):
+                    self._catch_up()
+                raise _unstored(exc) from None
+            finally:
+                self._in_hold = False
+            if refused is not None:
+                raise refused
+
+    def _catch_up(self) -> None:
+        """Read the table again from the store, as another process left it: its log
+        (verified as any log), seats, decisions, take-backs, clock and seats away. The
+        clients are woken (their next update says what is new)."""
+        assert self._store is not None
+        stored = self._store.load(self.id)
+        if stored is None:
+            self.gone = True
+            self._behind = False
+            self._moved()
+            return
+        game = _stored_game(stored)
+        record = stored.record
+        self.record = record
+        self._seats = list(record.seats)
+        self.name = record.name or record.id
+        self.rematch = record.rematch
+        self.game = game
+        self._decisions = list(stored.decisions)
+        self._full = LogFeed(game, since=len(game.events))
+        if game.is_over:
+            self._full.new_lines(game)
+        self._stored = len(stored.lines)
+        self.rules = stored.rules or TableRules()
+        self.takebacks = list(stored.takebacks)
+        self.away = dict(stored.away)
+        seq = game.state.seq
+        self.deadline = stored.clock if stored.clock and stored.clock[0] == seq else None
+        if self.request is not None and self.request.get("from_seq") != seq:
+            self.request = None
+        self._audiences.clear()
+        self._recent = {seq: game}
+        self._pictures.clear()
+        self._scenes.clear()
+        self.stalled = None
+        self._rev = stored.rev
+        self._behind = False
+        self._moved()
+
     def page(self, seat: int, delta: int, now: float | None = None) -> None:
         """A request of ``seat``'s page begins (``delta`` 1) or ends (-1): a seat away
         because no page was connected (``"absent"``) is back."""
@@ -563,7 +784,7 @@ class Table:
     def leave(self, seat: int) -> None:
         """The person at ``seat`` leaves: the stand-in bot plays it until they return
         (:meth:`come_back`)."""
-        with self._lock:
+        with self._write():
             if self._seats[seat].kind != "human":
                 raise TableError(409, f"seat {seat} is not a person's")
             if seat not in self.away:
@@ -572,7 +793,7 @@ class Table:
 
     def come_back(self, seat: int) -> None:
         """The person at ``seat`` takes their seat back from the stand-in bot."""
-        with self._lock:
+        with self._write():
             if self._seats[seat].kind != "human":
                 raise TableError(409, f"seat {seat} is not a person's")
             if seat in self.away:
@@ -581,7 +802,7 @@ class Table:
 
     def set_stand_in(self, bot: object) -> None:
         """The host names another stand-in bot."""
-        with self._lock:
+        with self._write():
             if not isinstance(bot, str) or bot not in BOTS:
                 raise TableError(400, f"bot must be one of {', '.join(BOTS)}")
             rules = TableRules(self.rules.takeback, self.rules.clock, bot,
@@ -621,7 +842,17 @@ class Table:
                 return TakeBack(seat, None, "this table allows no take-backs")
             if self._bot_for(seat) is not None:
                 return TakeBack(seat, None, "a bot plays this seat now")
-            return check_take_back(self.game, seat, self._undoable())
+            # made once per seq (a seat's page asks at every change), from the kept
+            # games' states rather than a replay of the whole game
+            key = (len(self.takebacks), self.game.state.seq, seat)
+            found = self._checks.get(key)
+            if found is None:
+                if len(self._checks) > 4 * len(self._seats):
+                    self._checks.clear()
+                found = self._checks[key] = check_take_back(
+                    self.game, seat, self._undoable(),
+                    {seq: g.state for seq, g in self._recent.items()})
+            return found
 
     def _consenters(self, seat: int) -> list[int]:
         """Who must agree to ``seat``'s take-back: every other person at the table."""
@@ -633,7 +864,7 @@ class Table:
         """``seat`` asks to take back its last decision: done at once when nobody's
         consent is needed, else waiting for the others' (:meth:`answer_take_back`).
         409 when the rule of :mod:`.takeback` refuses it, with the reason."""
-        with self._lock:
+        with self._write():
             check = self.take_back_check(seat)
             if not check.allowed:
                 raise TableError(409, f"no take-back: {check.reason}")
@@ -654,7 +885,7 @@ class Table:
         (if the rule still allows it); one refusal drops it."""
         if type(agree) is not bool:
             raise TableError(400, "agree must be true or false")
-        with self._lock:
+        with self._write():
             request = self.request
             if request is None or seat not in request["waiting"]:
                 raise TableError(409, "no take-back waits for your answer")
@@ -771,17 +1002,50 @@ class Table:
         :data:`PICTURES_CACHED`); ``None`` for a seq whose game is no longer kept (only
         the last :data:`PICTURES_KEPT` steps are)."""
         with self._lock:
-            game = self._recent.get(self.game.state.seq if seq is None else seq)
-            if game is None:
-                return None
-            key = ("public" if seat is None else seat, game.state.seq)
-            found = self._scenes.get(key)
+            found = self._scene(seat, self.game.state.seq if seq is None else seq)
+            return None if found is None else _scene_text(found[1])
+
+    def _scene(self, seat: int | None, seq: int) -> tuple[dict[str, Any], _Parts] | None:
+        """The scene of ``seat``'s picture at ``seq`` and its parts as JSON text (see
+        :func:`_scene_parts`), made once per audience and seq; the parts that did not
+        change since the audience's latest scene made before are that scene's own
+        texts, so that a patch between the two is found by identity."""
+        game = self._recent.get(seq)
+        if game is None:
+            return None
+        audience: int | str = "public" if seat is None else seat
+        found = self._scenes.get((audience, seq))
+        if found is None:
+            before = max((k[1] for k in self._scenes if k[0] == audience and k[1] < seq),
+                         default=None)
+            scene = scene_json(game.public_view() if seat is None else game.view(seat))
+            parts = _scene_parts(scene, None if before is None
+                                 else self._scenes[(audience, before)])
+            if before is not None:  # its texts are kept, its data no longer needed:
+                # fewer objects alive, less for the garbage collector to go through
+                self._scenes[(audience, before)] = ({}, self._scenes[(audience, before)][1])
+            while len(self._scenes) >= PICTURES_CACHED:
+                del self._scenes[next(iter(self._scenes))]
+            found = self._scenes[(audience, seq)] = (scene, parts)
+        return found
+
+    def _scene_news(self, seat: int | None, since: int, seq: int,
+                    ends: Sequence[int]) -> str:
+        """The scenes of an update, as JSON text: for the steps that end after
+        ``since`` (``ends``, the kept ones) and for ``seq``, each a patch of the one
+        before (the first of the scene at ``since``, which the client has); the whole
+        scene of ``seq`` alone when the client has none (``since`` 0, or too old)."""
+        base = self._scene(seat, since) if since > 0 else None
+        at: int | None = since if base is not None else None
+        out = []
+        for end in [*(e for e in ends if since < e < seq), seq] if base else [seq]:
+            found = self._scene(seat, end)
             if found is None:
-                while len(self._scenes) >= PICTURES_CACHED:
-                    del self._scenes[next(iter(self._scenes))]
-                found = self._scenes[key] = _dumps(scene_json(
-                    game.public_view() if seat is None else game.view(seat)))
-            return found
+                continue
+            patch = _scene_text(found[1]) if base is None else _scene_patch(base[1], found[1])
+            out.append(f'{{"seq":{end},"base":{_dumps(at)},"patch":{patch}}}')
+            base, at = found, end
+        return "[" + ",".join(out) + "]"
 
     def document(self, seat: int | None, since: int | None = None,
                  takebacks: int | None = None) -> str:
@@ -833,20 +1097,27 @@ class Table:
             text = _dumps(head)
             return text[:-1] + ',"lines":[' + ",".join(lines) + "]}"
 
-    def update(self, seat: int | None, since: int, takebacks: int | None = None) -> str:
+    def update(self, seat: int | None, since: int, takebacks: int | None = None,
+               told: dict[str, str] | None = None) -> str:
         """What is new for a client of ``seat`` (``None``: a spectator) that was told
         the table at ``since``, as JSON text: the update that the pages and the push
         channel speak (``form`` ``"update"``). It holds the log lines and the steps (in
-        words) after ``since``, the table's public part (seats, whose decision, the
-        scores at the end, take-backs asked, seats away, rules) and the seat's own
-        (actions, purse, whether it may take back); the view and the picture are not in
-        it (:meth:`document`, :meth:`picture`). A client ahead of the table, or that
-        knows another number of take-backs than ``takebacks``, missed a take-back: the
-        update is from 0, with ``"reset": true``.
+        words) after ``since``, the scenes of the picture since then (each a patch of
+        the one before, :meth:`_scene_news`), the table's public part (seats, whose
+        decision, the scores at the end, take-backs asked, seats away, rules) and the
+        seat's own (actions, purse, whether it may take back); the view and the SVG
+        picture are not in it (:meth:`document`, :meth:`picture`). A client ahead of
+        the table, or that knows another number of take-backs than ``takebacks``,
+        missed a take-back: the update is from 0, with ``"reset": true``.
+
+        ``told``: what this client was told before, key by key (a push channel's
+        memory, updated here): the keys of the public and the seat's part that did not
+        change are left out; ``seq``, ``over``, ``current_player``, ``seat``,
+        ``actions``, ``takebacks`` and ``clock`` are always in.
 
         Each part is made once per :attr:`version` and shared: the public part by every
-        client, a seat's part by its clients, the lines by the clients at one ``since``;
-        only the clock's seconds left are made per request."""
+        client, a seat's part by its clients, the lines and scenes by the clients at one
+        ``since``; only the clock's seconds left are made per request."""
         with self._lock:
             if self.stalled is not None:  # the bots' moves the database refused: again
                 self._advance()
@@ -855,25 +1126,40 @@ class Table:
             reset = since > seq or (takebacks is not None and takebacks != len(self.takebacks))
             since = 0 if reset else max(0, min(since, seq))
             key: int | str = "public" if seat is None else seat
-            head = self._part(("head",), lambda: self._head(game))
-            own = self._part(("own", key), lambda: self._own(game, seat))
+            head = self._keyed(("head",), lambda: self._head(game))
+            own = self._keyed(("own", key), lambda: self._own(game, seat))
             news = self._part(("news", key, since), lambda: self._news(seat, since, seq))
             clock = None
             if self.deadline is not None and self.deadline[0] == seq:
                 clock = {"seat": game.current_player, "deadline": self.deadline[1],
                          "left": max(0.0, round(self.deadline[1] - time.time(), 1))}
+            fields = []
+            for k, text in (*head, *own):
+                if told is not None and k not in _ALWAYS:
+                    if told.get(k) == text:
+                        continue
+                    told[k] = text
+                fields.append(f'"{k}":{text}')
             return (f'{{"form":"update","seq":{seq},"since":{since},'
-                    f'"reset":{"true" if reset else "false"},{head},{own},'
+                    f'"reset":{"true" if reset else "false"},{",".join(fields)},'
                     f'"clock":{_dumps(clock)},{news}}}')
 
     def _part(self, key: tuple[Any, ...], make: Callable[[], str]) -> str:
-        found = self._parts.get(key)
+        found: str | None = self._parts.get(key)
         if found is None:
             found = self._parts[key] = make()
         return found
 
-    def _head(self, game: Game) -> str:
-        """The public part of an update (every audience's alike), without its braces."""
+    def _keyed(self, key: tuple[Any, ...], make: Callable[[], dict[str, Any]]
+               ) -> tuple[tuple[str, str], ...]:
+        """A part of an update as (key, JSON text) pairs, made once per version."""
+        found: tuple[tuple[str, str], ...] | None = self._parts.get(key)
+        if found is None:
+            found = self._parts[key] = tuple((k, _dumps(v)) for k, v in make().items())
+        return found
+
+    def _head(self, game: Game) -> dict[str, Any]:
+        """The public part of an update (every audience's alike)."""
         scores = None
         if game.is_over:
             scores = [{"seat": s.seat, "traveller": s.traveller, "total": s.total,
@@ -881,7 +1167,7 @@ class Table:
                        "tied": s.tied, "categories": dict(s.categories)}
                       for s in final_standings(game)]
         rules = self.rules
-        return _dumps({
+        return {
             "table": self.id, "name": self.name, "rematch": self.rematch,
             "over": game.is_over, "current_player": game.current_player,
             "deciding": self._deciding(game), "seats": self.seat_list(), "scores": scores,
@@ -890,12 +1176,12 @@ class Table:
             "away": {str(k): v for k, v in sorted(self.away.items())},
             "rules": {"takeback": rules.takeback, "clock": rules.clock,
                       "stand_in": rules.stand_in, "away_after": rules.away_after},
-        })[1:-1]
+        }
 
-    def _own(self, game: Game, seat: int | None) -> str:
-        """A seat's own part of an update (a spectator's: none), without its braces."""
+    def _own(self, game: Game, seat: int | None) -> dict[str, Any]:
+        """A seat's own part of an update (a spectator's: none)."""
         if seat is None:
-            return '"seat":null,"actions":[],"purse":[],"takeback":null'
+            return {"seat": None, "actions": [], "purse": [], "takeback": None}
         view = game.view(seat)
         actions = []
         if self._seats[seat].kind == "human":
@@ -906,12 +1192,12 @@ class Table:
             found = self.take_back_check(seat)
             check = {"allowed": found.allowed, "reason": found.reason,
                      "to_seq": found.to_seq}
-        return _dumps({"seat": seat, "actions": actions, "purse": self._purse(view),
-                       "takeback": check})[1:-1]
+        return {"seat": seat, "actions": actions, "purse": self._purse(view),
+                "takeback": check}
 
     def _news(self, seat: int | None, since: int, seq: int) -> str:
-        """The lines and steps of ``seat``'s copy after ``since`` (from 0: the legend
-        too), without braces."""
+        """The lines, steps and scenes of ``seat``'s copy after ``since`` (from 0: the
+        legend too), without braces."""
         audience = self._audience(seat)
         steps = [{"seq": end, "words": words} for end, words in audience.steps
                  if end > since]
@@ -921,8 +1207,10 @@ class Table:
         if since == 0:
             game = self.game
             legend = legend_html(game.public_view() if seat is None else game.view(seat))
+        scenes = self._scene_news(seat, since, seq, [end for end, _ in audience.steps
+                                                     if end > since])
         return (f'"legend":{_dumps(legend)},"steps":{_dumps(steps)},'
-                f'"lines":[{",".join(lines)}]')
+                f'"lines":[{",".join(lines)}],"scenes":{scenes}')
 
     def _evening(self, seat: int | None, reset: bool) -> dict[str, Any]:
         """The document's part on take-backs, clocks and leaving: ``takebacks`` (how
@@ -1038,6 +1326,57 @@ class Table:
                     "clock": self.rules.clock}
 
 
+class _TableLock:
+    """A table's lock (re-entrant), which first catches the table up with the changes
+    another process stored (:attr:`Table._behind`, set when one is heard of), so that
+    every reader sees them; a database that cannot be read leaves the table as it
+    was, to be caught up at the next lock."""
+
+    __slots__ = ("_depth", "_rlock", "_table")
+
+    def __init__(self, table: Table) -> None:
+        self._rlock = threading.RLock()
+        self._table = table
+        self._depth = 0
+
+    def acquire(self, blocking: bool = True) -> bool:
+        """Take the lock (``blocking=False``: only if free, and only if the table has
+        nothing to catch up with, which reads the database)."""
+        table = self._table
+        if not blocking and table._behind:
+            return False
+        if not self._rlock.acquire(blocking):
+            return False
+        self._depth += 1
+        if self._depth == 1 and table._behind and not table._in_hold \
+                and time.monotonic() >= table._retry_at:
+            try:
+                table._catch_up()
+            except (StoreError, TokaidoError):  # served as it was; tried again at a
+                table._retry_at = time.monotonic() + 1.0  # lock a second from now
+        return True
+
+    def release(self) -> None:
+        self._depth -= 1
+        self._rlock.release()
+
+    def __enter__(self) -> bool:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _stored_game(stored: StoredTable) -> Game:
+    """The game of a stored table, its log verified as any log is."""
+    text = "".join(line + "\n" for line in [stored.record.header, *stored.lines])
+    verified, game = _verify(text, (), True)
+    if game is None:
+        where = "" if verified.seq is None else f" at seq {verified.seq}"
+        raise TokaidoError(f"its stored log does not verify{where}: {verified.message}")
+    return game
+
+
 class Lobby:
     """The tables of one server, kept in ``store`` (``None``: in memory only).
 
@@ -1054,7 +1393,7 @@ class Lobby:
     max_tables: int = MAX_TABLES
     """The most tables this lobby holds (refused ones count): one more is refused."""
 
-    def __init__(self, store: TableStore | None = None, *, background: bool = False,
+    def __init__(self, store: Store | None = None, *, background: bool = False,
                  on_refused: Callable[[str, str], None] | None = None,
                  bot_options: Mapping[str, Mapping[str, object]] | None = None) -> None:
         self.store = store
@@ -1074,6 +1413,8 @@ class Lobby:
         self._clocks_read: tuple[dict[str, tuple[int, float]], dict[str, dict[int, str]]] | \
             None = None
         if store is not None:
+            if store.shared:  # hear the other processes' changes from now on
+                store.listen(self._told)
             records = store.tables()
             if background:
                 self._waiting = {record.id: record for record in records}
@@ -1141,7 +1482,63 @@ class Lobby:
         table = Table(record, game, self.store, decisions, len(lines),
                       self._evening_rules().get(record.id))
         self._resume_evening(table)
+        if self.store.shared:
+            table._rev = None  # read again before its first change
         self._adopt(table)
+
+    def _told(self, table_id: str | None, rev: int) -> None:
+        """Another process stored a change of ``table_id`` (its new ``rev``; -1: it was
+        deleted; ``None``: changes may have been missed, all are read again): the
+        table is caught up at its next lock, and its clients here are woken for it. A
+        table made by another process is loaded here."""
+        if table_id is None:
+            for each in self.tables():
+                each._behind = True
+                each._changed(each)
+            with contextlib.suppress(StoreError):
+                known = set(self._tables) | set(self._waiting) | set(self._broken)
+                for new in self.store.table_ids() if self.store is not None else ():
+                    if new not in known:
+                        self._load_new(new)
+            return
+        table = self._tables.get(table_id)
+        if table is None:
+            if rev >= 0 and table_id not in self._waiting and table_id not in self._broken:
+                with contextlib.suppress(StoreError):
+                    self._load_new(table_id)
+            return
+        if rev == -1:
+            with self._lock:
+                self._tables.pop(table_id, None)
+            table.gone = True
+            table._changed(table)
+        elif table._rev is None or rev > table._rev:
+            table._behind = True
+            table._changed(table)
+
+    def _load_new(self, table_id: str) -> None:
+        """Serve a table another process made (or one this process missed)."""
+        assert self.store is not None
+        with self._loading:
+            if table_id in self._tables:
+                return
+            stored = self.store.load(table_id)
+            if stored is None:
+                return
+            try:
+                game = _stored_game(stored)
+            except TokaidoError as exc:
+                self._broken[table_id] = " ".join(str(exc).split())
+                return
+            table = Table(stored.record, game, self.store, stored.decisions,
+                          len(stored.lines), stored.rules)
+            table.takebacks = list(stored.takebacks)
+            table.away = dict(stored.away)
+            if stored.clock is not None and stored.clock[0] == game.state.seq:
+                table.deadline = stored.clock
+            table._rev = stored.rev
+            with self._lock:
+                self._adopt(table)
 
     def _adopt(self, table: Table) -> None:
         table._changed = lambda t: self.on_change(t)
@@ -1307,6 +1704,11 @@ class Lobby:
         if table is None and table_id in self._waiting:
             self._take(table_id)  # asked for before the background came to it
             table = self._tables.get(table_id)
+        if table is None and self.store is not None and self.store.shared \
+                and table_id not in self._broken:
+            with contextlib.suppress(StoreError):  # made by another process just now
+                self._load_new(table_id)
+            table = self._tables.get(table_id)
         if table is None:
             if table_id in self._broken:
                 raise TableError(409, f"table {table_id} cannot be loaded: "
@@ -1342,6 +1744,8 @@ class Lobby:
         and no seat's request for ``abandoned`` seconds (0: never); a table with a
         seat's request under way (a connected person) never expires. The ids deleted."""
         now = time.time() if now is None else now
+        if self.store is not None and self.store.shared:
+            self._saved.clear()  # read again: the other processes' requests count too
         self._load_activity()
 
         def due(table: Table) -> bool:
@@ -1371,7 +1775,13 @@ class Lobby:
                 if self._tables.pop(table_id, None) is None:
                     return False
                 if self.store is not None:
-                    self.store.delete([table_id])
+                    try:
+                        self.store.delete([table_id])
+                    except StoreError:
+                        if not self.store.shared or table_id in self.store.table_ids():
+                            self._tables[table_id] = table
+                            raise
+                        # deleted by another process meanwhile: gone all the same
             table.gone = True
         return True
 
@@ -1437,10 +1847,22 @@ class Lobby:
 
     def keep_clocks(self, now: float | None = None) -> None:
         """Clocks run out and departures (:meth:`Table.keep`) at every table with a
-        clock or an ``away_after``, or a seat away."""
+        clock or an ``away_after``, or a seat away. On a shared store, a table another
+        process moved is looked at only if its clock ran out as stored (the process that
+        wound it may be gone: exactly one live process plays it, under the table's lock)
+        or this process served its pages."""
+        due: set[str] | None = None
+        if self.store is not None and self.store.shared:
+            try:
+                due = set(self.store.due())
+            except StoreError:
+                due = set()
         for table in self.tables():
             if table.rules.clock is not None or table.rules.away_after is not None \
                     or table.away:
+                if due is not None and table._behind and table.id not in due \
+                        and not table.seen:
+                    continue
                 table.keep(now)
 
 

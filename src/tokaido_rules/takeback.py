@@ -41,7 +41,7 @@ is the same in both: an allowed take-back lets no seat learn a hidden fact.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 from attrs import frozen
 
@@ -121,10 +121,13 @@ def _shown_unequally(event: Event, after: GameState) -> bool:
 
 
 def check_take_back(game: Game, seat: int,
-                    others_undoable: Collection[int] = ()) -> TakeBack:
+                    others_undoable: Collection[int] = (),
+                    states: Mapping[int, GameState] | None = None) -> TakeBack:
     """Whether ``seat`` may take back its last decision in ``game`` now (the rule of
     this module). ``others_undoable``: the seqs of other seats' decisions that may be
-    taken back with it (a table passes its bots' decisions)."""
+    taken back with it (a table passes its bots' decisions). ``states``: states of this
+    game already at hand, by seq (a server keeps its latest games'), so that the state
+    before the decision is not replayed from the start when it is among them."""
     if game.is_over:
         return TakeBack(seat, None, "the journey is over")
     events = game.events
@@ -133,7 +136,9 @@ def check_take_back(game: Game, seat: int,
         return TakeBack(seat, None, f"seat {seat} has made no decision to take back")
     if other is not None:
         return TakeBack(seat, index, other)
-    state = replay(game.state.rules, game.seed, events[:index])
+    known = None if states is None else states.get(index)
+    state = known if known is not None and known.seq == index else replay(
+        game.state.rules, game.seed, events[:index])
     for at in range(index, len(events)):
         event = events[at]
         if (at > index and isinstance(event, Action) and event.seat != seat

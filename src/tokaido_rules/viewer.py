@@ -22,9 +22,10 @@ seat sees). Pictures repeat from frame to frame, so each is cut into parts kept 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -285,6 +286,36 @@ class Narrator:
             self._read += 1
         return self.take(parsed)
 
+    def add_shown(self, lines: Sequence[str],
+                  shown: Sequence[tuple[int, Event, Mapping[str, Any], tuple[str, ...]]]
+                  ) -> list[tuple[int, str]]:
+        """:meth:`add` for the ``lines`` of a :class:`~tokaido_rules.log.LogFeed` whose
+        events are at hand (``shown``, from ``new_lines(game, shown)``, one per event
+        line): a line whose every field was shown is made from its event, not read back
+        from its text (a server narrates every seat's copy of every move)."""
+        from .codec import freeze_json
+        from .log import TRAILER, _parse_line, _seat_event
+
+        at = {seq: (event, data, withheld) for seq, event, data, withheld in shown}
+        parsed = []
+        for text in lines:
+            found = at.get(self._read)
+            frozen = None
+            if found is not None and not found[2]:
+                with contextlib.suppress(TypeError):
+                    frozen = freeze_json(found[1])
+            if found is not None and frozen is not None:
+                event = found[0]
+                parsed.append(SeatLine(self._read, event.TYPE, frozen, (), event))
+            else:
+                obj = _parse_line(text, self._read + 2)
+                if obj.get("type") == TRAILER:
+                    continue
+                parsed.append(_seat_event(obj, self._read + 2, self._read,
+                                          self._registry, self._structurers))
+            self._read += 1
+        return self.take(parsed)
+
     def take(self, lines: Iterable[SeatLine]) -> list[tuple[int, str]]:
         """:meth:`add` for lines already read."""
         out: list[tuple[int, str]] = []
@@ -407,16 +438,74 @@ def _title(ruleset_ids: Sequence[str], players: int) -> str:
     return f"Tokaido replay · {players} players · {', '.join(ruleset_ids)}"
 
 
+def _analysed(frames_: list[dict[str, Any]], marks: dict[int, dict[str, Any]]
+              ) -> list[dict[str, Any]]:
+    """The frames with the analysis of the decision each starts with, where analysed."""
+    return [{**f, "analysis": marks[n]} if n in marks else f for n, f in enumerate(frames_)]
+
+
+def _analysis_marks(doc: Mapping[str, Any], events: Sequence[Event | None],
+                    kinds: Sequence[type[Event]], players: int,
+                    ids: Sequence[str]) -> dict[int, dict[str, Any]]:
+    """By frame number, the analysed decision (an item of the analysis document's
+    ``decisions``, as :func:`~tokaido_rules.analysis.load_analysis` checked it) that
+    the frame's step starts with. An analysis of another game (other players, plugins,
+    or a decision that is not the analysed seat's action at its seq) raises
+    :class:`~tokaido_rules.analysis.AnalysisError`."""
+    from .analysis import AnalysisError
+    from .wire import encode_action
+
+    if doc["players"] != players or list(doc["plugins"]) != list(ids):
+        raise AnalysisError(f"the analysis is of a game of {doc['players']} players with "
+                            f"{', '.join(map(str, doc['plugins']))}, not of this log")
+    starts = {a: n for n, (a, _) in enumerate(_steps(kinds)) if n > 0}
+    out: dict[int, dict[str, Any]] = {}
+    for item in doc["decisions"]:
+        seq = item["seq"]
+        event = events[seq] if 0 <= seq < len(events) else None
+        if seq not in starts or not isinstance(event, Action) or event.seat != doc["seat"]:
+            raise AnalysisError(f"the analysis has a decision of seat {doc['seat']} at seq "
+                                f"{seq}, which this log does not have")
+        played = item.get("played")
+        shown = item["actions"][played].get("action") if played is not None else None
+        if shown is not None and shown != encode_action(event):
+            raise AnalysisError(f"the analysis's action played at seq {seq} is not this "
+                                "log's")
+        out[starts[seq]] = {k: item.get(k) for k in (
+            "seq", "mark", "lost", "win", "best", "played")} | {"actions": [
+                {k: a[k] for k in ("label", "playouts", "margin", "margin_low",
+                                   "margin_high", "win", "win_low", "win_high")}
+                for a in item["actions"]]}
+    return out
+
+
 def replay_html(game: Game, seats: Sequence[int] | None = None, *,
-                everything: bool = True) -> str:
+                everything: bool = True, analysis: Mapping[str, Any] | None = None) -> str:
     """The viewer page of a full game: each of ``seats`` (default: every seat) to
     choose from, and, with ``everything``, the whole record (the file then holds every
-    secret, and the page says so). Without it the file holds only what those seats saw."""
+    secret, and the page says so). Without it the file holds only what those seats saw.
+
+    ``analysis`` (an analysis document, :func:`~tokaido_rules.analysis.load_analysis`)
+    shows its seat's marks and per-action figures at each analysed step, in the whole
+    record and in that seat's frames only (the figures tell what the seat held); a page
+    without them refuses it (:class:`~tokaido_rules.analysis.AnalysisError`)."""
     chosen = list(range(game.players) if seats is None else seats)
     for s in chosen:
         game.view(s)  # an unknown seat is refused before any work
-    choices = [("all", "everything (the whole record)", frames(game))] if everything else []
-    choices += [(str(s), f"seat {s}", frames(game, s)) for s in chosen]
+    marks: dict[int, dict[str, Any]] = {}
+    if analysis is not None:
+        from .analysis import AnalysisError
+
+        if not everything and analysis["seat"] not in chosen:
+            raise AnalysisError(f"the analysis is of seat {analysis['seat']}, which this "
+                                "page does not show")
+        marks = _analysis_marks(analysis, game.events, [type(e) for e in game.events],
+                                game.players, game.ruleset.ids)
+    choices = [("all", "everything (the whole record)",
+                _analysed(frames(game), marks))] if everything else []
+    choices += [(str(s), f"seat {s}", _analysed(frames(game, s), marks)
+                 if analysis is not None and s == analysis["seat"] else frames(game, s))
+                for s in chosen]
     if not choices:
         raise ValueError("nothing to show: no seat and not everything")
     if everything:
@@ -429,11 +518,26 @@ def replay_html(game: Game, seats: Sequence[int] | None = None, *,
                  legend_html(Game(initial_state(game.state.rules, 0), ())))
 
 
-def seat_copy_html(copy: SeatCopy) -> str:
+def seat_copy_html(copy: SeatCopy, analysis: Mapping[str, Any] | None = None) -> str:
     """The viewer page of a seat's copy (or of the public copy): that seat only (every
-    seat's view in common), holding nothing else."""
+    seat's view in common), holding nothing else; with the ``analysis`` of that seat's
+    decisions (:func:`replay_html`), which another seat's (or the public) copy refuses."""
     s = copy.viewer
-    if isinstance(s, str):
+    if analysis is not None:
+        from .analysis import AnalysisError
+
+        if analysis["seat"] != s:
+            whose = "the public copy" if isinstance(s, str) else f"seat {s}'s copy"
+            raise AnalysisError(f"the analysis is of seat {analysis['seat']}: it cannot be "
+                                f"shown with {whose}")
+        registry = copy.ruleset.registry
+        marks = _analysis_marks(analysis, [line.event for line in copy.lines],
+                                [registry.events[line.type] for line in copy.lines],
+                                copy.players, copy.ruleset.ids)
+        notice = (f"This page was made from seat {s}'s copy of the log: it holds only "
+                  f"what seat {s} could see, and the analysis of its decisions.")
+        data = _pack([(str(s), f"seat {s}", _analysed(frames(copy), marks))])
+    elif isinstance(s, str):
         notice = ("This page was made from the public copy of the log: it holds only what "
                   "every seat could see, as a spectator sees it.")
         data = _pack([(s, "spectator", frames(copy))])
@@ -475,6 +579,16 @@ tr.winner td { background: #fbeab0; font-weight: bold; }
 #legend ul { list-style: none; padding: 0; margin: 6px 0; display: flex; flex-wrap: wrap;
              gap: 4px 16px; }
 #legend li { display: flex; align-items: center; gap: 6px; }
+#analysis { background: #fffaf0; border: 1px solid #d8d2c4; border-radius: 8px;
+            padding: 6px 12px; margin: 8px 0; }
+#analysis[hidden] { display: none; }
+#mark { font-weight: bold; margin: 4px 0; }
+#mark[data-mark="best"] { color: #1f6f2a; }
+#mark[data-mark="inaccuracy"] { color: #9a6a00; }
+#mark[data-mark="mistake"] { color: #a11d1d; }
+#figures td.num { text-align: right; }
+#figures tr.best td { font-weight: bold; }
+#figures tr.played td:first-child::before { content: "\\25B6  "; }
 </style>
 </head>
 <body>
@@ -493,6 +607,10 @@ tr.winner td { background: #fbeab0; font-weight: bold; }
 </header>
 <main>
 <div id="lines"></div>
+<section id="analysis" hidden><p id="mark"></p>
+<table id="figures"><thead><tr><th>Action</th><th>Margin</th><th>95% interval</th>
+<th>Win</th><th>95% interval</th><th>Playouts</th></tr></thead><tbody></tbody></table>
+</section>
 <p id="outcome"></p>
 <div id="scores-box"><table id="scores"><thead><tr></tr></thead><tbody></tbody></table></div>
 <div id="board"></div>
@@ -548,8 +666,36 @@ tr.winner td { background: #fbeab0; font-weight: bold; }
       if (f.over) { r.categories.forEach(function (c) { cell(tr, c[1], "category"); }); }
       cell(tr, r.coins, "coins"); cell(tr, r.collection); body.appendChild(tr);
     });
+    showAnalysis(f.analysis);
     $("first").disabled = $("prev").disabled = at === 0;
     $("last").disabled = $("next").disabled = at === list.length - 1;
+  }
+  function num(x, digits) { return x.toFixed(digits); }
+  function pct(x) { return Math.round(x * 100) + "%"; }
+  function showAnalysis(a) {
+    var box = $("analysis"), body = $("figures").tBodies[0];
+    body.textContent = "";
+    if (!a) { box.hidden = true; $("mark").removeAttribute("data-mark"); return; }
+    box.hidden = false;
+    var words = {best: "Best", inaccuracy: "Inaccuracy", mistake: "Mistake"};
+    var said = a.mark ? words[a.mark] : "No mark (too close to call)";
+    if (a.lost !== null && a.lost !== undefined) {
+      said += " \u00b7 lost " + num(a.lost, 1) + " points";
+    }
+    said += " \u00b7 win " + pct(a.win) + " \u00b7 best: " + a.actions[a.best].label;
+    $("mark").textContent = said;
+    $("mark").setAttribute("data-mark", a.mark || "none");
+    a.actions.forEach(function (e, i) {
+      var tr = document.createElement("tr"); tr.setAttribute("data-index", String(i));
+      var cls = []; if (i === a.best) { cls.push("best"); }
+      if (i === a.played) { cls.push("played"); }
+      tr.className = cls.join(" ");
+      cell(tr, e.label); cell(tr, num(e.margin, 2), "num margin");
+      cell(tr, num(e.margin_low, 2) + " \u2013 " + num(e.margin_high, 2), "num");
+      cell(tr, pct(e.win), "num win");
+      cell(tr, pct(e.win_low) + " \u2013 " + pct(e.win_high), "num");
+      cell(tr, e.playouts, "num playouts"); body.appendChild(tr);
+    });
   }
   function go(n) { at = n; show(); }
   $("first").onclick = function () { go(0); };

@@ -1,0 +1,273 @@
+"""Several ``tokaido serve`` processes on one PostgreSQL database, as an operator runs
+them behind a reverse proxy: clients on each process play one table; every move
+acknowledged is stored once, no seat is given twice, every process's clients hear of
+the moves made at the others, and a process killed with ``kill -9`` leaves its tables to
+the others (a clock run out played once, a move it never acknowledged played again
+elsewhere). Every process has a watchdog: none can hang the suite."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from processes import finished, watched
+from tokaido_rules.store_pg import PgTableStore
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _call(url: str, body: Any = None, token: str | None = None,
+          timeout: float = 30) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+class Servers:
+    """``n`` server processes on one database; ``urls[i]`` is process ``i``'s."""
+
+    def __init__(self, db: str, n: int, env: dict[str, str] | None = None) -> None:
+        self.procs: list[subprocess.Popen[str]] = []
+        self.urls: list[str] = []
+        for _ in range(n):
+            port = _free_port()
+            proc = watched(subprocess.Popen(
+                [sys.executable, "-m", "tokaido_rules", "serve", "--db", db,
+                 "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                text=True, env={**os.environ, **(env or {})}), 180)
+            self.procs.append(proc)
+            self.urls.append(f"http://127.0.0.1:{port}")
+        for proc, url in zip(self.procs, self.urls, strict=True):
+            assert proc.stdout is not None
+            for _ in range(6):
+                line = proc.stdout.readline()
+                if line.startswith("All tables:") or not line:
+                    break
+            assert line.startswith("All tables:"), f"a server did not start: {line!r}"
+            assert "@" not in line or "postgres@" in line  # no password shown
+            self._ready(url)
+
+    @staticmethod
+    def _ready(url: str) -> None:
+        end = time.monotonic() + 30
+        while True:
+            try:
+                if _call(url + "/api/tables", timeout=5)[0] == 200:
+                    return
+            except OSError:
+                pass
+            assert time.monotonic() < end, f"{url} did not answer within 30 s"
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                finished(proc, 60)
+            except AssertionError:
+                if proc.returncode not in (-9, -15):
+                    raise
+
+
+@pytest.fixture
+def three(pg_url: str) -> Iterator[tuple[Servers, str]]:
+    servers = Servers(pg_url, 3)
+    try:
+        yield servers, pg_url
+    finally:
+        servers.stop()
+
+
+def _doc(url: str, table: str, token: str) -> dict[str, Any]:
+    status, doc = _call(f"{url}/api/tables/{table}", token=token)
+    assert status == 200, doc
+    return dict(doc)
+
+
+def test_three_processes_serve_one_table(three: tuple[Servers, str]) -> None:
+    """A table made at process 0; seat 0 asked of all three at once is given once;
+    seats 0, 1, 2 are played through processes 0, 1, 2, seat 3 by a bot. Every move
+    answered 200 is in the stored decisions once, with its seat; a client waiting at
+    each process is woken by a move made at another."""
+    servers, url = three
+    urls = servers.urls
+    status, made = _call(urls[0] + "/api/tables", {"players": 4, "bots": {"3": "greedy"}})
+    assert status == 201
+    table = made["table"]
+    answers: list[tuple[int, Any]] = []
+
+    def join(url: str) -> None:
+        answers.append(_call(f"{url}/api/tables/{table}/join", {"seat": 0}))
+
+    threads = [threading.Thread(target=join, args=(u,)) for u in urls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(a[0] for a in answers) == [201, 409, 409], answers
+    tokens = {0: next(a[1]["token"] for a in answers if a[0] == 201)}
+    for seat in (1, 2):
+        status, joined = _call(f"{urls[seat]}/api/tables/{table}/join", {"seat": seat})
+        assert status == 201
+        tokens[seat] = joined["token"]
+    acknowledged: list[tuple[int, int]] = []
+    woken = set()
+    for _ in range(12):
+        doc = _doc(urls[0], table, tokens[0])
+        if doc["over"]:
+            break
+        seat, seq = doc["current_player"], doc["seq"]
+        assert seat in tokens
+        watcher = (seat + 1) % 3  # a client of another process waits for the move
+        got: dict[str, Any] = {}
+
+        def wait(watcher: int = watcher, seq: int = seq, got: dict[str, Any] = got) -> None:
+            got.update(_call(f"{urls[watcher]}/api/tables/{table}?since={seq}&wait=20",
+                             token=tokens[watcher])[1])
+
+        waiter = threading.Thread(target=wait)
+        waiter.start()
+        time.sleep(0.2)
+        mine = _doc(urls[seat], table, tokens[seat])
+        assert mine["seq"] == seq
+        status, answer = _call(f"{urls[seat]}/api/tables/{table}/action",
+                               {"action": mine["actions"][0]["action"],
+                                "expected_seq": seq}, token=tokens[seat])
+        assert status == 200, answer
+        acknowledged.append((seq, seat))
+        waiter.join(30)
+        assert not waiter.is_alive()
+        if got.get("seq", -1) > seq:
+            woken.add(watcher)
+    assert woken == {0, 1, 2}
+    store = PgTableStore(url)
+    try:
+        stored = store.decisions(table)
+    finally:
+        store.close()
+    seqs = [d.seq for d in stored]
+    assert len(seqs) == len(set(seqs))
+    by_seq = {d.seq: d for d in stored}
+    for seq, seat in acknowledged:
+        assert by_seq[seq].seat == seat and by_seq[seq].played_by == "human"
+
+
+def test_a_killed_process_leaves_its_tables_to_the_others(pg_url: str) -> None:
+    """Process 0 plays its bots slowly; it is killed (``kill -9``) while a move it was
+    sent waits on them: the move was never acknowledged, nothing of it is stored, and
+    sent again to process 1 it is played there with the bots after it. A person's
+    clock that runs out after the kill is played by one of the live processes, once."""
+    slow = Servers(pg_url, 1, env={"TOKAIDO_TEST_BOT_DELAY": "3"})
+    live = Servers(pg_url, 2)
+    try:
+        url0, url1 = slow.urls[0], live.urls[0]
+        status, made = _call(url0 + "/api/tables", {"players": 3, "bots": {"2": "random"},
+                                                    "seat": 0, "clock": 2})
+        assert status == 201, made
+        table, token0 = made["table"], made["token"]
+        status, joined = _call(f"{url0}/api/tables/{table}/join", {"seat": 1})
+        tokens = {0: token0, 1: joined["token"]}
+        # play up to a decision of a person followed by the bot's
+        for _ in range(30):
+            doc = _doc(url1, table, tokens[0])
+            seat = doc["current_player"]
+            if seat in tokens and doc["seats"][(seat + 1) % 3]["kind"] == "bot":
+                break
+            mine = _doc(url1, table, tokens[seat]) if seat in tokens else doc
+            if seat in tokens:
+                _call(f"{url1}/api/tables/{table}/action",
+                      {"action": mine["actions"][0]["action"], "expected_seq": mine["seq"]},
+                      token=tokens[seat])
+            time.sleep(0.2)
+        mine = _doc(url0, table, tokens[seat])
+        move = {"action": mine["actions"][0]["action"], "expected_seq": mine["seq"]}
+        sent: list[Any] = []
+
+        def send() -> None:
+            try:
+                sent.append(_call(f"{url0}/api/tables/{table}/action", move,
+                                  token=tokens[seat], timeout=20))
+            except OSError as exc:  # the process died: no answer
+                sent.append(exc)
+
+        sender = threading.Thread(target=send)
+        sender.start()
+        time.sleep(1.0)  # the move applied, its bots waiting: kill the process
+        slow.procs[0].send_signal(signal.SIGKILL)
+        sender.join(30)
+        assert sent and isinstance(sent[0], OSError)  # never acknowledged
+        store = PgTableStore(pg_url)
+        try:
+            assert all(d.seq < move["expected_seq"] for d in store.decisions(table))
+        finally:
+            store.close()
+        status, answer = _call(f"{url1}/api/tables/{table}/action", move,
+                               token=tokens[seat])
+        assert status == 200, answer
+        after = _doc(url1, table, tokens[0])
+        assert after["seq"] > move["expected_seq"] + 1  # and the bot played after it
+        # nobody moves now: the clocks run out and the live processes play them
+        at = after["seq"]
+        end = time.monotonic() + 30
+        while _doc(live.urls[1], table, tokens[0])["seq"] <= at:
+            assert time.monotonic() < end, "no live process played the clock run out"
+            time.sleep(0.3)
+        store = PgTableStore(pg_url)
+        try:
+            decisions = store.decisions(table)
+        finally:
+            store.close()
+        seqs = [d.seq for d in decisions]
+        assert len(seqs) == len(set(seqs))
+        assert any(d.played_by.endswith("(clock)") and d.seq >= at for d in decisions)
+    finally:
+        slow.stop()
+        live.stop()
+
+
+def test_the_operators_commands_take_the_url_and_never_show_its_password(
+        pg_url: str) -> None:
+    """``tokaido tables list`` on a PostgreSQL URL lists its tables; a database that
+    cannot be reached is one line and status 2; the URL's password is in neither."""
+    store = PgTableStore(pg_url)
+    store.close()
+    with_password = pg_url.replace("postgres@", "postgres:s3cret@")
+    listed = subprocess.run([sys.executable, "-m", "tokaido_rules", "tables", "list",
+                             "--db", with_password], capture_output=True, text=True,
+                            timeout=120)
+    assert listed.returncode == 0, listed.stderr
+    assert "0 tables" in listed.stdout and "s3cret" not in listed.stdout + listed.stderr
+    refused = subprocess.run([sys.executable, "-m", "tokaido_rules", "serve", "--db",
+                              "postgresql://ann:s3cret@127.0.0.1:1/none", "--port",
+                              str(_free_port()), "--db-timeout", "2"],
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2
+    assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert "s3cret" not in refused.stdout + refused.stderr
+    assert "postgresql://ann@127.0.0.1:1/none" in refused.stderr
