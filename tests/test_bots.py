@@ -101,7 +101,7 @@ def test_each_bot_plays_a_whole_game_legally(name: str) -> None:
 
 def test_registry_names_build_bots_from_a_seed() -> None:
     """BOTS maps each command-line name to a factory taking a seed."""
-    assert set(BOTS) == {"random", "greedy", "search"}
+    assert set(BOTS) >= {"random", "greedy", "search", "ismcts-fast", "ismcts", "ismcts-strong"}
     game = new_game(3, seed=2)
     for factory in BOTS.values():
         assert next_action(factory(5), game) in game.legal_actions()

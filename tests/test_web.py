@@ -526,6 +526,21 @@ def test_the_picture_is_the_audiences_own() -> None:
     assert c.http.get(f"/api/tables/{c.table}/picture?seq=999").status_code == 404
 
 
+def test_the_lobby_page_offers_every_registered_bot_by_name() -> None:
+    """The seats' and the stand-in's bot choices are the registry's names (the ISMCTS
+    ladder included), not a list kept in the page; a table with a ladder bot is made."""
+    from tokaido_rules.bots import BOTS
+
+    c = Seats(Lobby())
+    page = c.http.get("/").text
+    offered = json.loads(re.search(r"var BOTS = (\[.*?\]);", page).group(1))  # type: ignore[union-attr]
+    assert offered == list(BOTS)
+    assert {"ismcts-fast", "ismcts", "ismcts-strong"} <= set(offered)
+    made = c.http.post("/api/tables", json={"players": 3, "bots": {"1": "ismcts-fast"}})
+    assert made.status_code == 201, made.text
+    assert made.json()["seats"][1]["bot"] == "ismcts-fast"
+
+
 def _patched(scene: dict[str, Any] | None, entry: dict[str, Any]) -> dict[str, Any]:
     """A scene with an update's patch applied, as the table page applies it."""
     if entry["base"] is None:

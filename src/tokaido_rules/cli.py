@@ -216,7 +216,8 @@ def _build_parser() -> _Parser:
     ply.add_argument("--players", type=int, default=None, help="2 to 5 (default 4)")
     ply.add_argument("--human", type=int, default=0, help="your seat (default 0)")
     ply.add_argument("--bots", default="greedy", metavar="BOT,...",
-                     help="the other seats' bots, cycled (tokaido bots lists them)")
+                     help="the other seats' bots, cycled (tokaido bots lists them; the "
+                          "difficulty ladder: ismcts-fast, ismcts, ismcts-strong)")
     ply.add_argument("--bot-option", action="append", default=[], metavar="BOT.KEY=VALUE",
                      help="an option of a bot in play, e.g. search.samples=4 (repeatable; "
                           "tokaido bots lists them)")

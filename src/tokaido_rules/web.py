@@ -85,6 +85,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from importlib.resources import files
 from typing import Any
 
+from .bots import BOTS
 from .errors import TokaidoError
 from .ruleset import installed_plugins
 from .store import StoreError
@@ -342,7 +343,10 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         return zipped(request, text.encode(), "application/json", status,
                       background=background)
 
-    lobby_page = _page("lobby.html").encode()
+    # the bots a seat may be given: the registry's names (tokaido bots), not a list kept
+    # in the page, so that every installed bot and the ISMCTS ladder are offered
+    lobby_page = _page("lobby.html").replace(
+        "__BOTS__", json.dumps(list(BOTS)).replace("<", "\\u003c")).encode()
     board_script = _page("board.js")
     board_tag = hashlib.sha256(board_script.encode()).hexdigest()[:16]
     table_page = (_page("table.html").replace("__ANIMATE__", str(max(0, int(animate_ms))))
