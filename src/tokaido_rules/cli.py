@@ -1338,7 +1338,9 @@ def _bots(args: argparse.Namespace) -> int:
         return 0
     width = _width(args)
     for r in rows:
-        head = f"{r['name']} ({r['package']}; {'plays' if r['fast'] else 'not'} on the fast engine)"
+        where = ("plays on the fast engine wherever it covers the ruleset" if r["fast"] else
+                 "reads its view: plays on the fast engine where it builds views")
+        head = f"{r['name']} ({r['package']}; {where})"
         print(textwrap.fill(head, width))
         if r["summary"]:
             print(textwrap.fill(r["summary"], width, initial_indent="  ",
