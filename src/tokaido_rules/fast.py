@@ -12,7 +12,9 @@ What "the same games" means, and what is proven (``tests/test_fast*.py``,
 
 - the same chance outcomes: every draw comes from :mod:`tokaido_rules.chance` with the
   seed and the sequence number the reference engine would use, because the simulator
-  counts the events the reference would emit (it emits none itself);
+  counts the events the reference would emit (it emits none itself); under purpose
+  keying (``Setup.keying``), with the purpose and its count, which it keeps as the
+  reference state does (:meth:`FastGame._chance`, the one place it keys chance);
 - the same decisions, asked of the same seat, in the same order: :meth:`FastGame.legal_actions`
   is the very tuple :meth:`Game.legal_actions` gives (the reference's action objects,
   in its order), and the decisions the reference takes alone (a single answer every seat
