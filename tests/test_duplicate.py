@@ -197,3 +197,19 @@ def test_the_command_line_duplicate_output_is_the_same_on_any_executor() -> None
     assert rows[0].endswith(",duplicate") and all(r.endswith(",true") for r in rows[1:])
     text = _cli(*base)
     assert "duplicate format" in text.stdout and "interval over groups" in text.stdout
+
+
+def test_a_purpose_stream_is_specified_by_the_big_integer_route() -> None:
+    """The stream of a purpose is the event stream keyed by the purpose's code, then by
+    its count, on both arithmetic routes; the code of a purpose is fixed (BLAKE2b)."""
+    from tokaido_rules import chance
+
+    code = chance.purpose_code("die.crossroads.fortune.0")
+    assert 0 <= code < 2**62 and code == chance.purpose_code("die.crossroads.fortune.0")
+    assert code != chance.purpose_code("die.crossroads.fortune.1")
+    for seed in (0, 7, 2**64 - 1):
+        for count in (0, 1, 5):
+            big = chance._big_event_stream(chance._big_event_stream(seed, code), count)
+            word = chance._word_event_stream(chance._word_event_stream(seed, code), count)
+            assert chance.purpose_stream(seed, "die.crossroads.fortune.0", count) == big
+            assert word == big
