@@ -187,13 +187,13 @@ additive plugin, a variant on each."""
 @pytest.mark.parametrize("plugins", SAMPLED, ids=",".join)
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_a_completion_from_the_flat_state_is_the_completion_of_the_view(
-        plugins: tuple[str, ...], players: int) -> None:
+        plugins: tuple[str, ...], players: int, chance: str = "event") -> None:
     """At every decision of greedy games, the completion a recording fast game makes of
     the deciding seat's view holds what determinize_fast makes of that view with the
     same seed: the same cards dealt into the hidden zones, the hidden data left out,
     so nothing the seat may not see reaches it."""
     ruleset = Ruleset.build(plugins)
-    game = ViewableGame.new(players, seed=players, plugins=ruleset)
+    game = ViewableGame.new(players, seed=players, plugins=ruleset, chance=chance)
     bots = [GreedyBot(seed=seat) for seat in range(players)]
     assert game.completes
     made = 0
@@ -207,6 +207,15 @@ def test_a_completion_from_the_flat_state_is_the_completion_of_the_view(
         game.apply(bots[seat].choose(view))
         made += 1
     assert made > 50
+
+
+@pytest.mark.parametrize("plugins", SAMPLED[:2], ids=",".join)
+def test_a_completion_of_a_game_keyed_by_purpose_is_keyed_by_event(
+        plugins: tuple[str, ...]) -> None:
+    """A game whose chance is keyed by purpose (the duplicate format) is completed as its
+    view is (determinize: keyed by event), so the bots look ahead on the same samples
+    whichever way the game itself is keyed."""
+    test_a_completion_from_the_flat_state_is_the_completion_of_the_view(plugins, 4, "purpose")
 
 
 def test_only_a_recording_game_of_a_loadable_ruleset_makes_completions() -> None:

@@ -30,7 +30,6 @@ from tokaido_rules.fast import (
     Step,
     ViewTables,
     draw_below,
-    event_stream,
     shuffle,
 )
 
@@ -40,6 +39,9 @@ this module it was compiled from; ``None`` in the source itself."""
 
 _SOUVENIRS, _MEALS, _HOT_SPRINGS, _ENCOUNTERS = (
     "base.souvenirs", "base.meals", "base.hot_springs", "base.encounters")
+_ORDER_MEALS, _ORDER_SOUVENIRS, _DISCARD = (
+    "order.base.meals", "order.base.souvenirs", "discard.base.inn_hand")
+"""The purposes of the base game's chance in play (the reference's chance kinds)."""
 _PANORAMA_KINDS = ("mountain", "paddy", "sea")
 """The panorama types, in sorted order (the order of ``base.choose_panorama``)."""
 _EFFECTS = ("shokunin", "samurai", "kuge", "miko", "annaibito")
@@ -347,9 +349,8 @@ class BaseGame(FastGame):
         if not T.offers_travellers:
             return []
         pool = list(range(len(T.traveller_names)))
-        seed = self.seed
-        for _ in range(T.players):
-            stream = event_stream(seed, self.seq)
+        for seat in range(T.players):
+            stream = self._chance(f"travellers.{seat}")
             first = pool[draw_below(stream, 0, len(pool))]
             rest = [t for t in pool if t != first]
             offer = (first, rest[draw_below(stream, 1, len(rest))])
@@ -667,10 +668,11 @@ class BaseGame(FastGame):
         self._gain(piece, card, -1, 0)
         new.append((self.T.effect[card], piece, seat, card))
 
-    def _return_to_bottom(self, cards: list[int], deck: list[int]) -> None:
-        """Cards under a deck, two or more in a random order (``return_to_bottom``)."""
+    def _return_to_bottom(self, cards: list[int], deck: list[int], purpose: str) -> None:
+        """Cards under a deck, two or more in a random order (``return_to_bottom``;
+        ``purpose``: its chance kind, ``order.<deck>``)."""
         if len(cards) > 1:
-            shuffle(cards, event_stream(self.seed, self.seq), 0)
+            shuffle(cards, self._chance(purpose), 0)
         deck.extend(cards)
         self.seq += 1
 
@@ -691,7 +693,7 @@ class BaseGame(FastGame):
             if self.hand and self.pos.count(here) == len(self.pos):
                 hand = self.hand
                 self.hand = []
-                self._return_to_bottom(hand, self.meals)
+                self._return_to_bottom(hand, self.meals, _ORDER_MEALS)
         elif kind == K_FARM:
             self.coins[piece] += 3
             self.seq += 1
@@ -712,7 +714,7 @@ class BaseGame(FastGame):
             if self.offer:
                 offer = self.offer
                 self.offer = []
-                self._return_to_bottom(offer, self.souvenirs)
+                self._return_to_bottom(offer, self.souvenirs, _ORDER_SOUVENIRS)
         elif kind == K_ENCOUNTER:
             self._draw_encounter(piece, seat,
                                  T.power[self.trav[piece]] == T_YOSHIYASU, new)
@@ -756,7 +758,7 @@ class BaseGame(FastGame):
         elif kind == K_NDISCARD:
             hand = self.hand
             if hand:
-                card = hand[draw_below(event_stream(self.seed, self.seq), 0, len(hand))]
+                card = hand[draw_below(self._chance(_DISCARD), 0, len(hand))]
                 hand.remove(card)
                 self.meals.append(card)
                 self.seq += 1

@@ -163,9 +163,9 @@ def run_offer_travellers(ctx: Context, step: Step) -> None:
 
                 raise SetupError(f"scripted {kind!r} must be 2 of {pool}, got {scripted!r}")
         else:
-            first = pool[ctx.random_below(len(pool))]
+            first = pool[ctx.random_below(len(pool), kind)]
             rest = [t for t in pool if t != first]
-            offer = (first, rest[ctx.random_below(len(rest))])
+            offer = (first, rest[ctx.random_below(len(rest), kind)])
         ctx.emit(TravellersOffered(seat, offer))
         pool = [t for t in pool if t not in offer]
     ctx.schedule(*(Step("base.choose_traveller", seat, seat) for seat in range(ctx.rules.players)))

@@ -19,6 +19,11 @@ OPTION_LABELS = {
 }
 
 
+def die_purpose(piece: int) -> str:
+    """The purpose of a traveller's Fortune die rolls (:meth:`DieRolled.chance_purpose`)."""
+    return f"die.crossroads.fortune.{piece}"
+
+
 @frozen
 class DieRolled(Event):
     """The Fortune die was rolled for a traveller (X counts 0)."""
@@ -33,6 +38,11 @@ class DieRolled(Event):
 
     def chance_kind(self) -> str | None:
         return "die.crossroads.fortune"
+
+    def chance_purpose(self) -> str | None:
+        """Each traveller's rolls are a sequence of their own (under purpose keying, a
+        seat's n-th roll is the same whoever plays it)."""
+        return die_purpose(self.piece)
 
     def chance_outcome(self) -> Any:
         return self.face

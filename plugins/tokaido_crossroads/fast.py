@@ -48,7 +48,6 @@ from tokaido_rules.fast import (
     Step,
     ViewTables,
     draw_below,
-    event_stream,
 )
 
 _BUILT_FROM: str | None = None
@@ -65,6 +64,8 @@ _AMULET_NAMES = ("vitality", "fortune", "health", "friendship", "hospitality", "
 _CALLIGRAPHIES = ("foresight", "contemplation", "nostalgia", "patience", "perfection",
                   "fasting")
 _DIE_FACES = (0, 1, 2, 3, 3, 4)
+_DIE_PURPOSES = tuple(f"die.crossroads.fortune.{piece}" for piece in range(8))
+"""Each traveller's die rolls, a purpose of their own (``DieRolled.chance_purpose``)."""
 """The Fortune die (X counts 0), in the order the reference draws from."""
 (OPTION, AMULET, LEGENDARY, CALLIGRAPHY, GAMBLE, VITALITY, FORTUNE, DEVOTION, FRIENDSHIP,
  HOSPITALITY) = _CROSS_ACTION_TYPES = (
@@ -432,7 +433,7 @@ class CrossroadsGame(BaseGame):
         if not chosen.CONSUMES_STEP:  # Fortune or Devotion: the decision stays
             if chosen.TYPE == FORTUNE:
                 self._spend(piece, T.fortune)
-                self._gain_coins(piece, self._roll())
+                self._gain_coins(piece, self._roll(piece))
             else:
                 self._spend(piece, T.devotion)
                 self.devo[piece] = self.turn
@@ -476,9 +477,10 @@ class CrossroadsGame(BaseGame):
         self.piles[X_AMULET].append(amulet)
         self.seq += 1
 
-    def _roll(self) -> int:
-        """The Fortune die (its event counted): the face, X = 0."""
-        face = _DIE_FACES[draw_below(event_stream(self.seed, self.seq), 0, len(_DIE_FACES))]
+    def _roll(self, piece: int) -> int:
+        """``piece``'s roll of the Fortune die (its event counted): the face, X = 0."""
+        face = _DIE_FACES[draw_below(self._chance(_DIE_PURPOSES[piece]), 0,
+                                     len(_DIE_FACES))]
         self.seq += 1
         return face
 
@@ -608,7 +610,7 @@ class CrossroadsGame(BaseGame):
             if action.stake:
                 self.coins[piece] -= 1
                 self.seq += 1
-                self._gain_coins(piece, self._roll())
+                self._gain_coins(piece, self._roll(piece))
         else:  # D_VITALITY
             if action.use:
                 self._spend(piece, T.vitality)
@@ -640,7 +642,7 @@ class CrossroadsGame(BaseGame):
         elif kind == K_GAMING:
             self.coins[piece] -= 2
             self.seq += 1
-            self._gain_coins(piece, 2 * self._roll())
+            self._gain_coins(piece, 2 * self._roll(piece))
         elif kind == K_AMULET:
             new.append((D_TAKE_AMULET, piece, seat, 0))
         elif kind == K_LEGENDARY:

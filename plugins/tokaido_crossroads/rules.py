@@ -42,6 +42,7 @@ from .actions import (
     UseDevotion,
     UseFortune,
     UseVitality,
+    die_purpose,
 )
 from .amulets import amulet_window, devotion_key, gain_amulet, spend_amulet, usable
 
@@ -167,7 +168,7 @@ def run_bath_house(ctx: Context, step: Step) -> None:
 
 def roll(ctx: Context, piece: int) -> int:
     """Roll the Fortune die (a chance event); return the face (X = 0)."""
-    face = ctx.random_pick(c.DIE, c.DIE_FACES)
+    face = ctx.random_pick(c.DIE, c.DIE_FACES, die_purpose(piece))
     ctx.emit(DieRolled(piece, face))
     return face
 

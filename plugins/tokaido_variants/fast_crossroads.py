@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tokaido_crossroads.content import AMULETS, PILES
 from tokaido_crossroads.fast import (
     X_AMULET,
     X_BATH,
@@ -27,7 +28,6 @@ from tokaido_rules.fast import (
     Step,
     ViewTables,
     draw_below,
-    event_stream,
 )
 
 _BUILT_FROM: str | None = None
@@ -36,6 +36,10 @@ this module it was compiled from; ``None`` in the source itself."""
 
 _RARE_ORDER = (X_BATH, X_LEGENDARY, X_CHERRY, X_AMULET, X_CALLIGRAPHY)
 """The order in which Rare & Precious thins the piles (``PILES``)."""
+_RARE_PURPOSES = tuple(f"pick.{pile}" for pile in PILES)
+"""The chance kinds (and purposes) of those removals, in that order."""
+_LUCK = f"pick.{AMULETS}"
+"""The chance kind (and purpose) of a Good Luck amulet."""
 _BUY = "good-luck.buy"
 _BOX, _IN_PLAY = "rare-and-precious.box", "rare-and-precious.in_play"
 """Rare & Precious' zone of the cards out of play, and its data key of the cards in play."""
@@ -50,10 +54,10 @@ class RareAndPreciousRules(FastRules):
         assert isinstance(game, CrossroadsGame)
         keep = 4 if game.T.players <= 3 else 5
         box = None
-        for x in _RARE_ORDER:
+        for x, purpose in zip(_RARE_ORDER, _RARE_PURPOSES, strict=True):
             pile = game.piles[x]
             while len(pile) > keep:
-                card = pile[draw_below(event_stream(game.seed, game.seq), 0, len(pile))]
+                card = pile[draw_below(game._chance(purpose), 0, len(pile))]
                 pile.remove(card)
                 game.seq += 1
                 if game.records_views:  # the box, which only the records hold
@@ -113,8 +117,7 @@ class GoodLuckRules(FastRules):
         if action.buy:
             game._pay(piece, 1)
             pile = game.piles[X_AMULET]
-            game._take_amulet(piece, pile[draw_below(event_stream(game.seed, game.seq), 0,
-                                                     len(pile))])
+            game._take_amulet(piece, pile[draw_below(game._chance(_LUCK), 0, len(pile))])
 
 
 RARE_AND_PRECIOUS = RareAndPreciousRules(seams=("deal",), views=True)

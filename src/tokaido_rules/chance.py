@@ -6,6 +6,14 @@ producing event number ``seq`` depends only on ``(seed, seq, i)``. The game stat
 needs no generator state beyond its seed and its event count, both of which the fold of the
 events reproduces.
 
+That is *event keying*, the default. A game may instead use *purpose keying*
+(:data:`PURPOSE`, recorded in its log header): a draw's stream then comes from the seed,
+the draw's *purpose* (its chance kind, e.g. ``"shuffle.<deck>"`` or a seat's die) and
+how many draws of that purpose came before (:func:`purpose_stream`), not from the event
+count, so that games of the same seed whose decisions differ still get the same chance
+outcomes for the same purposes (the duplicate format). The per-purpose counts are then
+part of the state, reproduced by the fold of the events.
+
 The specification is the arbitrary-precision arithmetic of the ``_big_*`` functions.
 On PyPy, where a product above 63 bits is a slow big integer, the ``_word_*`` functions
 compute the same numbers in wrapping machine words (``__pypy__.intop``); elsewhere the
@@ -45,6 +53,36 @@ def bot_seed(seed: int, seat: int) -> int:
     digest = hashlib.blake2b(f"{seed}:{seat}".encode(), digest_size=8,
                              person=b"tokaido-play-bot").digest()
     return int.from_bytes(digest, "big")
+
+
+EVENT = "event"
+"""Chance keyed by the event count (the default; a log header without ``chance``)."""
+PURPOSE = "purpose"
+"""Chance keyed by purpose: the k-th draw of a purpose is the same whatever came before."""
+KEYINGS = (EVENT, PURPOSE)
+"""The ways chance can be keyed, as a log header's ``chance`` field names them."""
+
+_PURPOSE_CODES: dict[str, int] = {}
+
+
+def purpose_code(purpose: str) -> int:
+    """A purpose's number, below ``2**62`` (BLAKE2b of its text, so the same on every
+    Python and platform; cached, as the purposes of a ruleset are few)."""
+    code = _PURPOSE_CODES.get(purpose)
+    if code is None:
+        digest = hashlib.blake2b(purpose.encode(), digest_size=8,
+                                 person=b"tokaido-purpose").digest()
+        code = int.from_bytes(digest, "big") >> 2
+        if len(_PURPOSE_CODES) < 4096:
+            _PURPOSE_CODES[purpose] = code
+    return code
+
+
+def purpose_stream(seed: int, purpose: str, count: int) -> int:
+    """The stream of draw occurrence ``count`` (from 0) of ``purpose`` under ``seed``:
+    :func:`event_stream` twice, first keyed by the purpose's code, then by the count;
+    its draws are :func:`draw_below` and :func:`shuffle` as for an event's stream."""
+    return event_stream(event_stream(seed, purpose_code(purpose)), count)
 
 
 def random_below(seed: int, seq: int, draw: int, n: int) -> int:

@@ -307,6 +307,10 @@ def _build_parser() -> _Parser:
                      help="games in all, spread over the line-ups and seat rotations "
                           "(default: one round of them)")
     trn.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    trn.add_argument("--duplicate", action="store_true",
+                     help="duplicate format: each line-up's seat rotations share one seed, "
+                          "chance keyed by purpose, so luck cancels (--games rounded up to "
+                          "whole groups)")
     trn.add_argument("--plugins", default="base", help="comma-separated plugin ids")
     trn.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE",
                      help="a rule option (repeatable)")
@@ -1376,7 +1380,8 @@ def _tournament(args: argparse.Namespace) -> int:
         raise _UsageError("--plugins needs at least one plugin id")
     options = _parse_options(args.option)
     plan = tournament.plan(names, args.players, args.games, args.seed, plugins, options,
-                           bot_opts, engine=args.engine)  # checked before any game
+                           bot_opts, engine=args.engine,
+                           duplicate=args.duplicate)  # checked before any game
     tune_jit()
     executor, client = _executor(args.dask, jobs)
     progress = _progress_bar(plan.games if args.progress else 0)

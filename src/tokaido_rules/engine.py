@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
+import attrs
 from attrs import frozen
 
-from .chance import draw_below, event_stream, shuffle
+from .chance import EVENT, PURPOSE, draw_below, event_stream, purpose_stream, shuffle
 from .errors import IllegalActionError, PluginError, SetupError, StaleActionError, TokaidoError
 from .events import (
     Action,
@@ -51,8 +52,8 @@ class Context:
     (:meth:`scripted`).
     """
 
-    __slots__ = ("_draws", "_new", "_stream", "_stream_seq", "events", "hooks", "registry",
-                 "rules", "state")
+    __slots__ = ("_draws", "_new", "_stream", "_stream_purpose", "_stream_seq", "events",
+                 "hooks", "registry", "rules", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -60,6 +61,7 @@ class Context:
         self._draws = 0
         self._stream = 0
         self._stream_seq = -1
+        self._stream_purpose: str | None = None
         self._new: list[Step] = []
         rules = state.rules
         self.rules: Rules = rules
@@ -71,7 +73,7 @@ class Context:
         every event of every game passes through)."""
         state = self.state
         new = event.apply(state)
-        if new.script or new is state or new.seq != state.seq:
+        if new.script or new is state or new.seq != state.seq or new.chances is not None:
             new = fold_rest(state, new, event)
         else:  # a fresh state nobody else has seen yet: numbered in place, as fold does
             new.__dict__["seq"] = state.seq + 1
@@ -92,46 +94,67 @@ class Context:
         outcomes = self.state.script.get(kind)
         return outcomes[0] if outcomes else None
 
-    def _start_draws(self) -> None:
-        """The draws of the next event come from its own stream (seed, seq), counted
-        from 0; an event emitted since the last draw starts a new one."""
-        seq = self.state.seq
-        if self._stream_seq != seq:
-            self._stream = event_stream(self.state.seed, seq)
+    def _start_draws(self, purpose: str | None) -> None:
+        """The draws of the next event come from its own stream, counted from 0; an
+        event emitted since the last draw starts a new one. Under event keying the stream
+        is keyed by (seed, seq); under purpose keying (``state.chances`` is not ``None``)
+        by (seed, purpose, how many events of that purpose came before), a draw without a
+        purpose taking the event's stream. The one place the reference engine keys chance."""
+        state = self.state
+        seq = state.seq
+        chances = state.chances
+        if chances is None or purpose is None:
+            if self._stream_seq != seq or self._stream_purpose is not None:
+                self._stream = event_stream(state.seed, seq)
+                self._stream_seq = seq
+                self._stream_purpose = None
+                self._draws = 0
+        elif self._stream_seq != seq or self._stream_purpose != purpose:
+            self._stream = purpose_stream(state.seed, purpose, chances.get(purpose, 0))
             self._stream_seq = seq
+            self._stream_purpose = purpose
             self._draws = 0
 
-    def random_below(self, n: int) -> int:
-        """A seeded random number in ``range(n)``; emit its outcome as an event."""
-        self._start_draws()
+    def random_below(self, n: int, purpose: str | None = None) -> int:
+        """A seeded random number in ``range(n)``; emit its outcome as an event.
+        ``purpose``: what it is drawn for, the :meth:`~Event.chance_purpose` of that
+        event (under purpose keying the draw is keyed by it; a draw without one is keyed
+        by the event count, and is not the same across duplicate games)."""
+        self._start_draws(purpose)
         value = draw_below(self._stream, self._draws, n)
         self._draws += 1
         return value
 
-    def permute(self, items: Sequence[T]) -> tuple[T, ...]:
-        """A seeded random order of ``items`` (Fisher-Yates)."""
+    def permute(self, items: Sequence[T], purpose: str | None = None) -> tuple[T, ...]:
+        """A seeded random order of ``items`` (Fisher-Yates); ``purpose`` as for
+        :meth:`random_below`."""
         out = list(items)
         if len(out) > 1:
-            self._start_draws()
+            self._start_draws(purpose)
             self._draws = shuffle(out, self._stream, self._draws)
         return tuple(out)
 
-    def random_order(self, kind: str, items: Sequence[T]) -> tuple[T, ...]:
-        """The scripted order of ``items`` for chance ``kind``, else a seeded random one."""
+    def random_order(self, kind: str, items: Sequence[T], purpose: str | None = None,
+                     ) -> tuple[T, ...]:
+        """The scripted order of ``items`` for chance ``kind``, else a seeded random one,
+        drawn for ``purpose`` (default: ``kind``; give it when the event recording the
+        outcome names another :meth:`~Event.chance_purpose`)."""
         scripted = self.scripted(kind)
         if scripted is None:
-            return self.permute(items)
+            return self.permute(items, kind if purpose is None else purpose)
         order = tuple(scripted) if isinstance(scripted, tuple | list) else (scripted,)
         if sorted(map(str, order)) != sorted(map(str, items)):
             raise SetupError(f"scripted {kind!r} outcome {list(order)} is not an order of "
                              f"{list(items)} (the cards to order at seq {self.state.seq + 1})")
         return order
 
-    def random_pick(self, kind: str, items: Sequence[T]) -> T:
-        """The scripted item for chance ``kind``, else a seeded random one of ``items``."""
+    def random_pick(self, kind: str, items: Sequence[T], purpose: str | None = None) -> T:
+        """The scripted item for chance ``kind``, else a seeded random one of ``items``,
+        drawn for ``purpose`` (default: ``kind``; e.g. the die of one traveller, whose
+        event says so in its :meth:`~Event.chance_purpose`)."""
         scripted = self.scripted(kind)
         if scripted is None:
-            return items[self.random_below(len(items))]
+            return items[self.random_below(len(items), kind if purpose is None else purpose)]
         if scripted not in items:
             raise SetupError(f"scripted {kind!r} outcome {scripted!r} is not one of "
                              f"{list(items)} (at seq {self.state.seq + 1})")
@@ -630,7 +653,8 @@ def initial_state(rules: Rules, seed: int) -> GameState:
     pieces = tuple(Piece(seat=i) for i in range(rules.players)) + tuple(
         Piece(seat=None) for _ in range(rules.neutrals)
     )
-    return GameState(rules, seed, pieces, script=rules.setup.chance)
+    return GameState(rules, seed, pieces, script=rules.setup.chance,
+                     chances=FrozenMap() if rules.setup.keying == PURPOSE else None)
 
 
 def replay(rules: Rules, seed: int, events: Iterable[Event]) -> GameState:
@@ -676,6 +700,18 @@ def _stack(cards: tuple[str, ...], top: tuple[str, ...]) -> tuple[str, ...]:
     return top + tuple(rest)
 
 
+def with_keying(setup: Setup, chance: str | None) -> Setup:
+    """``setup`` with chance keyed as ``chance`` says (``None``: as it is); a value other
+    than ``"event"`` or ``"purpose"`` is a :class:`SetupError`, as is a ``chance`` that
+    contradicts the setup's own ``keying``."""
+    if chance is None or chance == setup.keying:
+        return setup
+    if setup.keying != EVENT:
+        raise SetupError(f"chance keying given twice ({chance!r} and the setup's "
+                         f"{setup.keying!r})")
+    return attrs.evolve(setup, keying=chance)
+
+
 def new_game(
     players: int,
     seed: int = 0,
@@ -683,13 +719,17 @@ def new_game(
     travellers: Sequence[str] | None = None,
     options: Mapping[str, object] | None = None,
     setup: Setup | None = None,
+    *,
+    chance: str | None = None,
 ) -> Game:
     """Create a game and run its setup up to the first decision.
 
     ``plugins``: plugin ids or objects (or a prebuilt :class:`Ruleset`, to share its
     setup cost across many games); ``travellers``: a traveller name per seat, skipping the
     offer; ``options``: ``"plugin.option" -> value``; ``setup``: a crafted start
-    (:class:`Setup`). Bad input raises a :class:`~tokaido_rules.errors.TokaidoError`.
+    (:class:`Setup`); ``chance``: how chance is keyed, ``"event"`` or ``"purpose"``
+    (``Setup.keying``; the duplicate format). Bad input raises a
+    :class:`~tokaido_rules.errors.TokaidoError`.
     """
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
         raise SetupError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
@@ -699,11 +739,11 @@ def new_game(
         ruleset = plugins
     else:
         ruleset = Ruleset.build(plugins, options)
-    setup = setup or Setup()
+    setup = with_keying(setup or Setup(), chance)
     if travellers is not None:
         if setup.travellers is not None:
             raise SetupError("travellers given twice (argument and setup)")
-        setup = Setup(travellers, setup.queue, setup.stacks, setup.coins, setup.chance)
+        setup = attrs.evolve(setup, travellers=travellers)
     rules = make_rules(ruleset, players, setup)
     ctx = Context(initial_state(rules, seed))
     for spec in ruleset.registry.decks.values():

@@ -49,6 +49,14 @@ class Event:
         """The chance kind whose outcome this event records, or ``None``."""
         return None
 
+    def chance_purpose(self) -> str | None:
+        """What the recorded outcome was drawn for, under purpose keying
+        (:data:`~tokaido_rules.chance.PURPOSE`): its chance kind unless the event says
+        more (e.g. whose die roll it is). The fold counts the events of each purpose,
+        and the next draw for a purpose is keyed by that count; the draw must name the
+        same purpose (:meth:`~tokaido_rules.engine.Context.random_pick`)."""
+        return self.chance_kind()
+
     def chance_outcome(self) -> Any:
         """The recorded outcome, in the form a :class:`~tokaido_rules.Setup` script takes
         (so that :func:`~tokaido_rules.log.verify_log` can serve it again)."""
@@ -153,7 +161,7 @@ def fold(state: GameState, event: Event) -> GameState:
     can see it, which saves a copy per event.
     """
     new = event.apply(state)
-    if new.script or new is state or new.seq != state.seq:
+    if new.script or new is state or new.seq != state.seq or new.chances is not None:
         return fold_rest(state, new, event)
     new.__dict__["seq"] = state.seq + 1  # frozen to everyone else; states keep a __dict__
     return new
@@ -163,6 +171,11 @@ def fold_rest(state: GameState, new: GameState, event: Event) -> GameState:
     """The end of :func:`fold` once the mutator has run, where it needs a copy: a
     scripted outcome is used up, or the mutator returned a state that is not fresh."""
     seq = state.seq + 1
+    chances = new.chances
+    if chances is not None:  # purpose keying: count the event's purpose
+        purpose = event.chance_purpose()
+        if purpose is not None:
+            new = new.replace(chances=chances.set(purpose, chances.get(purpose, 0) + 1))
     if new.script:
         kind = event.chance_kind()
         if kind is not None and new.script.get(kind):

@@ -12,7 +12,9 @@ What "the same games" means, and what is proven (``tests/test_fast*.py``,
 
 - the same chance outcomes: every draw comes from :mod:`tokaido_rules.chance` with the
   seed and the sequence number the reference engine would use, because the simulator
-  counts the events the reference would emit (it emits none itself);
+  counts the events the reference would emit (it emits none itself); under purpose
+  keying (``Setup.keying``), with the purpose and its count, which it keeps as the
+  reference state does (:meth:`FastGame._chance`, the one place it keys chance);
 - the same decisions, asked of the same seat, in the same order: :meth:`FastGame.legal_actions`
   is the very tuple :meth:`Game.legal_actions` gives (the reference's action objects,
   in its order), and the decisions the reference takes alone (a single answer every seat
@@ -67,10 +69,19 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+import attrs
 from attrs import frozen
 
-from .chance import _MACHINE_WORDS, draw_below, event_stream, shuffle
-from .engine import Game, Score, make_rules, new_game
+from .chance import (
+    _MACHINE_WORDS,
+    EVENT,
+    PURPOSE,
+    draw_below,
+    event_stream,
+    purpose_stream,
+    shuffle,
+)
+from .engine import Game, Score, make_rules, new_game, with_keying
 from .errors import IllegalActionError, StaleActionError, TokaidoError
 from .events import Action, Move, field_names
 from .frozen import EMPTY, FrozenMap
@@ -81,8 +92,9 @@ from .views import UnknownSeatError, View, _hidden_backs
 
 __all__ = ["DifferentialReport", "FastGame", "FastRules", "FastTables", "NotCoveredError",
            "StateLike", "ViewTables", "ViewableGame", "compare", "compiled", "covers",
-           "differential", "draw_below", "event_stream", "from_state", "shuffle",
-           "shuffle_pools", "take_compiled", "views_direct", "why_not_covered", "why_not_loadable"]
+           "differential", "draw_below", "event_stream", "from_state", "purpose_stream",
+           "shuffle", "shuffle_pools", "take_compiled", "views_direct", "why_not_covered",
+           "why_not_loadable"]
 
 _BUILT_FROM: str | None = None
 """In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
@@ -608,9 +620,9 @@ def _lanes(counts: tuple[int, ...]) -> tuple[int, tuple[int, ...], int, int]:
     return found
 
 
-def _setup_shuffles(seed: int, jobs: list[tuple[int, list[int]]]) -> None:
+def _setup_shuffles(jobs: list[tuple[int, list[int]]]) -> None:
     """Shuffle each list of ``jobs`` in place as :func:`tokaido_rules.chance.shuffle`
-    does with the stream of its event (``(seq, items)``), draws from 0: the same
+    does with the stream of its event (``(stream, items)``), draws from 0: the same
     numbers, but the hashes of every draw of every shuffle computed at once, as lanes of
     one big integer (a 128-bit lane holds each 64-bit value and its products with the
     finaliser's 64-bit multipliers, so lanes never carry into each other). The setup's
@@ -621,8 +633,8 @@ def _setup_shuffles(seed: int, jobs: list[tuple[int, list[int]]]) -> None:
         found = _lanes(counts)
     offsets, ones, mask, size = found
     z = offsets
-    for (seq, _), lanes in zip(jobs, ones, strict=True):
-        z += event_stream(seed, seq) * lanes
+    for (stream, _), lanes in zip(jobs, ones, strict=True):
+        z += stream * lanes
     z &= mask
     z = ((z ^ (z >> 30 & mask)) * 0xBF58476D1CE4E5B9) & mask
     z = ((z ^ (z >> 27 & mask)) * 0x94D049BB133111EB) & mask
@@ -657,6 +669,7 @@ class FastGame:
         "agenda",
         "asks",
         "automatic",
+        "chances",
         "coins",
         "done",
         "given",
@@ -677,6 +690,9 @@ class FastGame:
 
     T: FastTables
     seed: int
+    chances: dict[str, int] | None
+    """``None`` under event keying; under purpose keying, how many chance events of each
+    purpose came so far (the reference state's ``chances``), counted by :meth:`_chance`."""
     setup: Setup | None
     given: tuple[str, ...] | None
     is_over: bool
@@ -712,12 +728,13 @@ class FastGame:
             plugins: Ruleset | Iterable[str | object] = ("base",),
             travellers: Sequence[str] | None = None,
             options: Mapping[str, object] | None = None,
-            setup: Setup | None = None) -> FastGame:
+            setup: Setup | None = None, *, chance: str | None = None) -> FastGame:
         """The game :func:`~tokaido_rules.new_game` makes with the same arguments, at its
         first decision, of the ruleset's game class. Bad input raises the same errors; a
         ruleset the simulator does not cover (:func:`why_not_covered`) or a setup that
         scripts chance outcomes (``Setup.chance``) raises :class:`NotCoveredError`."""
-        return _make_game(players, seed, plugins, travellers, options, setup, False)
+        return _make_game(players, seed, plugins, travellers, options, setup, False,
+                          chance)
 
     def _made(self, players: int, seed: int, ruleset: Ruleset,
               travellers: Sequence[str] | None, setup: Setup | None, T: FastTables | None,
@@ -742,7 +759,7 @@ class FastGame:
                 from .errors import SetupError
 
                 raise SetupError("travellers given twice (argument and setup)")
-            setup = Setup(travellers, setup.queue, setup.stacks, setup.coins, setup.chance)
+            setup = attrs.evolve(setup, travellers=travellers)
         make_rules(ruleset, players, setup)  # the reference's checks, and its errors
         T = _tables(ruleset, players)
         if not T.takes_travellers and setup.travellers is not None:  # the reference refuses
@@ -784,10 +801,23 @@ class FastGame:
         decks = [list(cards) for _, cards, _ in T.decks]
         queue = list(range(n)) if setup is None or setup.queue is None else list(setup.queue)
         # every shuffle of the setup at once (the same draws as chance.shuffle)
-        jobs = [(i, deck) for i, deck in enumerate(decks) if T.decks[i][2] and len(deck) > 1]
-        if (setup is None or setup.queue is None) and n > 1:
-            jobs.append((len(decks), queue))
-        _setup_shuffles(seed, jobs)
+        if setup is None or setup.keying != PURPOSE:
+            self.chances = None
+            jobs = [(event_stream(seed, i), deck) for i, deck in enumerate(decks)
+                    if T.decks[i][2] and len(deck) > 1]
+            if (setup is None or setup.queue is None) and n > 1:
+                jobs.append((event_stream(seed, len(decks)), queue))
+        else:  # every deck set and the queue set count once for their purpose
+            chances = self.chances = {"queue": 1}
+            jobs = []
+            for (zone, _, shuffled), deck in zip(T.decks, decks, strict=True):
+                if shuffled:
+                    chances["shuffle." + zone] = 1
+                    if len(deck) > 1:
+                        jobs.append((purpose_stream(seed, "shuffle." + zone, 0), deck))
+            if setup.queue is None and n > 1:
+                jobs.append((purpose_stream(seed, "queue", 0), queue))
+        _setup_shuffles(jobs)
         if setup is not None and setup.stacks:
             for (zone, _, _), deck in zip(T.decks, decks, strict=True):
                 top = setup.stacks.get(zone)
@@ -830,6 +860,19 @@ class FastGame:
     def _setup_steps(self) -> list[Step]:
         """The setup steps that hand out the travellers (none given), by the game class."""
         return []
+
+    def _chance(self, purpose: str) -> int:
+        """The stream of the draws of the chance event about to be counted, drawn for
+        ``purpose`` (the reference event's ``chance_purpose()``): keyed by the event count
+        under event keying, by the purpose and its count under purpose keying (counted
+        here, once per chance event). The one place the fast engine keys chance; call it
+        once per chance event that draws, as the reference draws."""
+        chances = self.chances
+        if chances is None:
+            return event_stream(self.seed, self.seq)
+        count = chances.get(purpose, 0)
+        chances[purpose] = count + 1
+        return purpose_stream(self.seed, purpose, count)
 
     def _set_traveller(self, seat: int, code: int) -> None:
         self.trav[seat] = code
@@ -1275,6 +1318,7 @@ class FastGame:
             self._chronicle = book
             self._decisions = decisions
         game.seed = seed
+        game.chances = None  # keyed by event, as the view's completion is (determinize)
         game.setup = None
         game.given = None
         game.automatic = 0
@@ -1311,6 +1355,8 @@ class FastGame:
         new = type(self)()
         new.T = self.T
         new.seed = self.seed
+        chances = self.chances
+        new.chances = None if chances is None else dict(chances)
         new.setup = self.setup
         new.given = self.given
         new.seq = self.seq
@@ -1752,9 +1798,12 @@ class FastGame:
 
 def _make_game(players: int, seed: int, plugins: Ruleset | Iterable[str | object],
                travellers: Sequence[str] | None, options: Mapping[str, object] | None,
-               setup: Setup | None, record: bool) -> FastGame:
+               setup: Setup | None, record: bool, chance: str | None = None) -> FastGame:
     """A new game of the ruleset's game class (:meth:`FastGame.new`); ``record``: it
-    records what its views need (:class:`ViewableGame`)."""
+    records what its views need (:class:`ViewableGame`); ``chance``: its keying, which
+    goes into the setup (``Setup.keying``)."""
+    if chance is not None and (setup is not None or chance != EVENT):
+        setup = with_keying(setup or Setup(), chance)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
         from .errors import SetupError
 
@@ -1927,6 +1976,8 @@ def from_state(state: StateLike, ruleset: Ruleset, players: int, seed: int) -> F
     game = T.game_class()
     game.T = T
     game.seed = seed
+    chances = getattr(state, "chances", None)  # purpose keying: the counts go on
+    game.chances = None if chances is None else dict(chances)
     game.setup = None
     game.given = None
     game._chronicle = None
@@ -2496,11 +2547,11 @@ class ViewableGame(FastGame):
             plugins: Ruleset | Iterable[str | object] = ("base",),
             travellers: Sequence[str] | None = None,
             options: Mapping[str, object] | None = None,
-            setup: Setup | None = None) -> FastGame:
+            setup: Setup | None = None, *, chance: str | None = None) -> FastGame:
         """As :meth:`FastGame.new`, a game that records what its views need; for a
         ruleset whose views are not built directly (:func:`views_direct`), a plain game:
         there is nothing to record."""
-        return _make_game(players, seed, plugins, travellers, options, setup, True)
+        return _make_game(players, seed, plugins, travellers, options, setup, True, chance)
 
 
 # Fast rules take chance from here as well (draw_below, event_stream, shuffle: the

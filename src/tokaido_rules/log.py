@@ -35,6 +35,7 @@ from attrs import frozen
 from packaging.version import Version
 
 from ._version import __version__
+from .chance import EVENT, KEYINGS
 
 # the codec's public names stay importable from here, as before it was its own module
 from .codec import _CONVERTER, Structurer, _converter_and_structurers, _format, _shown
@@ -98,6 +99,10 @@ TRAILER = "core.log_end"
 
 HEADER_KEYS = ("format", "format_version", "engine", "plugins", "options", "players",
                "seed", "setup")
+OPTIONAL_HEADER_KEYS = ("chance",)
+"""Header keys a log may leave out: ``chance``, how the game's chance is keyed
+(``"event"``, the default when absent, or ``"purpose"``: :mod:`tokaido_rules.chance`);
+written only for ``"purpose"``, so every other log is as it always was."""
 EVENT_KEYS = ("seq", "type", "v", "data")
 
 
@@ -161,6 +166,8 @@ def header(game: Game, viewer: Viewer = None) -> dict[str, Any]:
         doc["seed"] = game.seed
     else:
         doc["viewer"] = viewer
+    if rules.setup.keying != EVENT:
+        doc["chance"] = rules.setup.keying
     doc["setup"] = _setup_data(rules.setup, public_only=viewer is not None)
     return doc
 
@@ -552,7 +559,11 @@ def _parse_header(obj: dict[str, Any], known: Iterable[object] = ()) -> _Header:
     if "viewer" in obj:
         raise LogFormatError("this is a seat's copy of a log (hidden facts withheld, no "
                              "seed); only a full log can be loaded or verified", 1)
-    _check_keys(obj, HEADER_KEYS, 1)
+    _check_keys(obj, HEADER_KEYS, 1, OPTIONAL_HEADER_KEYS)
+    keying = obj.get("chance", EVENT)
+    if type(keying) is not str or keying not in KEYINGS:
+        raise LogFormatError(f"chance must be one of {', '.join(KEYINGS)} (how chance is "
+                             f"keyed), got {_shown(keying)}", 1)
     version = obj["format_version"]
     if type(version) is not int:
         raise LogFormatError("format_version must be an integer", 1)
@@ -610,7 +621,8 @@ def _parse_header(obj: dict[str, Any], known: Iterable[object] = ()) -> _Header:
         raise LogPluginError(f"bad ruleset: {exc}", 1) from None
     try:
         full_setup = Setup(travellers=setup.travellers, queue=setup.queue,
-                           stacks=setup.stacks or {}, coins=coins, chance=setup.chance or {})
+                           stacks=setup.stacks or {}, coins=coins, chance=setup.chance or {},
+                           keying=keying)
     except Exception as exc:
         raise LogFormatError(f"bad setup: {_describe(exc)}", 1) from None
     return _Header(ruleset, players, seed, full_setup, version)
@@ -1203,15 +1215,21 @@ STATE_KEYS = ("seed", "pieces", "zones", "agenda", "data", "script", "seq", "tur
 
 
 def dump_state(state: GameState) -> str:
-    """A JSON snapshot of a state (without its rules, which the log header carries)."""
+    """A JSON snapshot of a state (without its rules, which the log header carries);
+    under purpose keying it has the counts of each purpose too (``chances``)."""
     data = {key: _CONVERTER.unstructure(getattr(state, key)) for key in STATE_KEYS}
+    if state.chances is not None:
+        data["chances"] = dict(state.chances)
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def load_state(text: str, rules: Rules) -> GameState:
     """Read a snapshot written by :func:`dump_state` for a game with these ``rules``."""
     obj = _parse_line(text, 1)
-    _check_keys(obj, STATE_KEYS, 1)
+    _check_keys(obj, STATE_KEYS, 1, ("chances",))
+    if ("chances" in obj) != (rules.setup.keying != EVENT):
+        raise LogFormatError("bad state: purpose counts (chances) are in a snapshot exactly "
+                             "when chance is keyed by purpose", 1)
     try:
         state = GameState(
             rules=rules,
@@ -1224,6 +1242,8 @@ def load_state(text: str, rules: Rules) -> GameState:
             seq=_CONVERTER.structure(obj["seq"], int),
             turn=_CONVERTER.structure(obj["turn"], int),
             over=_CONVERTER.structure(obj["over"], bool),
+            chances=(None if "chances" not in obj
+                     else FrozenMap(_CONVERTER.structure(obj["chances"], dict[str, int]))),
         )
     except Exception as exc:
         raise LogFormatError(f"bad state: {_describe(exc)}", 1) from None

@@ -163,7 +163,10 @@ class GameState:
 
     ``zones`` maps zone names to cards (index 0 is the top of a deck); ``agenda`` is what
     must happen next (empty: the rearmost traveller moves); ``data`` holds plugin values;
-    ``script`` holds scripted chance outcomes not yet used; ``seq`` counts the events.
+    ``script`` holds scripted chance outcomes not yet used; ``seq`` counts the events;
+    ``chances`` is ``None`` under event keying (the default) and, under purpose keying
+    (``Setup.keying``), how many chance events of each purpose came so far
+    (:meth:`~tokaido_rules.events.Event.chance_purpose`), which keys the next draws.
     """
 
     rules: Rules = field(eq=False, repr=False)
@@ -176,6 +179,7 @@ class GameState:
     seq: int = 0
     turn: int = 0
     over: bool = False
+    chances: FrozenMap[str, int] | None = None
 
     # --- reading -----------------------------------------------------------------
     @property

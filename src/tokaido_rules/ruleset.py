@@ -21,6 +21,7 @@ from attrs import field, frozen
 from packaging.version import Version
 
 from . import hookspecs
+from .chance import EVENT, KEYINGS
 from .errors import (
     MissingRequirementError,
     OptionError,
@@ -985,6 +986,11 @@ class Ruleset:
         return cached
 
 
+def _keying(setup: object, attribute: object, value: object) -> None:
+    if value not in KEYINGS:
+        raise SetupError(f"chance keying must be one of {', '.join(KEYINGS)}, got {value!r}")
+
+
 def _optional_tuple(items: Iterable[Any] | None) -> tuple[Any, ...] | None:
     return None if items is None else tuple(items)
 
@@ -1009,6 +1015,10 @@ class Setup:
       order of cards, of ``queue`` an order of pieces, of ``travellers.<seat>`` the two
       tiles offered, of a pick such as ``discard.base.inn_hand`` the card picked; e.g.
       ``{"order.base.meals": [("tempura", "dango")], "discard.base.inn_hand": ["soba"]}``.
+    - ``keying``: how the seeded generator keys its draws: ``"event"`` (the default, by
+      the event count) or ``"purpose"`` (by what is drawn for whom, so that games of one
+      seed whose decisions differ share their chance outcomes: the duplicate format;
+      :mod:`tokaido_rules.chance`). Any other value is a :class:`SetupError`.
     """
 
     travellers: tuple[str, ...] | None = field(default=None, converter=_optional_tuple)
@@ -1016,6 +1026,7 @@ class Setup:
     stacks: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=_tuples)
     coins: FrozenMap[int, int] = field(default=EMPTY, converter=freeze)
     chance: FrozenMap[str, tuple[Any, ...]] = field(default=EMPTY, converter=_tuples)
+    keying: str = field(default=EVENT, validator=_keying)
 
 
 @frozen

@@ -64,7 +64,7 @@ from .bots import (
     make_bot,
     next_action,
 )
-from .chance import bot_seed, random_below
+from .chance import EVENT, KEYINGS, bot_seed, random_below
 from .engine import Game, new_game
 from .errors import SetupError, UnknownBotError
 from .events import Action, Event
@@ -124,6 +124,9 @@ class GameSpec:
     bot_options: tuple[tuple[tuple[str, Any], ...], ...] = ()
     """Per seat, the options its bot's factory is called with (checked and typed:
     :func:`~tokaido_rules.bots.check_options`); empty: none anywhere."""
+    chance: str = EVENT
+    """How the game's chance is keyed (``Setup.keying``): ``"event"`` or ``"purpose"``
+    (the duplicate format: games of one seed share their chance outcomes)."""
 
 
 @frozen
@@ -242,17 +245,19 @@ def play_fast(game: FastGame, bots: Sequence[Bot], random_decisions: Collection[
     return game
 
 
-def fast_game(players: int, seed: int, ruleset: Ruleset, bots: Sequence[Bot]) -> FastGame:
+def fast_game(players: int, seed: int, ruleset: Ruleset, bots: Sequence[Bot],
+              chance: str = EVENT) -> FastGame:
     """A new fast game for ``bots``: one that records what its views need
-    (:class:`~tokaido_rules.fast.ViewableGame`) if a bot reads views, else a plain one."""
+    (:class:`~tokaido_rules.fast.ViewableGame`) if a bot reads views, else a plain one;
+    ``chance``: its keying."""
     if all(actions_only(bot) for bot in bots):
-        return FastGame.new(players, seed=seed, plugins=ruleset)
-    return ViewableGame.new(players, seed=seed, plugins=ruleset)
+        return FastGame.new(players, seed=seed, plugins=ruleset, chance=chance)
+    return ViewableGame.new(players, seed=seed, plugins=ruleset, chance=chance)
 
 
 def _fast_result(spec: GameSpec, index: int, ruleset: Ruleset,
                  bots: Sequence[Bot]) -> GameResult:
-    game = play_fast(fast_game(spec.players, spec.seed, ruleset, bots), bots,
+    game = play_fast(fast_game(spec.players, spec.seed, ruleset, bots, spec.chance), bots,
                      spec.random_decisions, spec.seed, spec.bots)
     winners = game.winners()
     seats = tuple(
@@ -272,7 +277,7 @@ def play_game(spec: GameSpec, index: int = 0) -> GameResult:
     if spec.engine == "fast":
         return _fast_result(spec, index, ruleset, bots)
     look_ahead_on(bots, "reference")
-    game = new_game(spec.players, seed=spec.seed, plugins=ruleset)
+    game = new_game(spec.players, seed=spec.seed, plugins=ruleset, chance=spec.chance)
     asked = 0
     while not game.is_over:
         game = game.apply(decide(game, bots, spec.random_decisions, spec.seed, asked,
@@ -547,6 +552,13 @@ def summarize(results: Iterable[GameResult], seconds: float) -> Summary:
     return tally.summary(seconds)
 
 
+def check_keying(chance: object) -> None:
+    """Refuse a chance keying other than ``"event"`` or ``"purpose"`` (a
+    :class:`~tokaido_rules.errors.SetupError`), before any game is played."""
+    if not isinstance(chance, str) or chance not in KEYINGS:
+        raise SetupError(f"chance must be one of {', '.join(KEYINGS)}, got {chance!r}")
+
+
 def game_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` of a batch: a function of the batch seed and the index."""
     return random_below(seed & ((1 << 64) - 1), index, 7, 2**63)
@@ -629,10 +641,11 @@ def _specs(games: int, players: int, plugins: Iterable[str], bots: Sequence[BotL
            seed: int, options: Mapping[str, object] | None, keep_logs: bool,
            random_decisions: Iterable[str], engine: str = "reference",
            bot_options: Mapping[str, Mapping[str, object]] | None = None,
-           ) -> Iterator[GameSpec]:
+           chance: str = EVENT) -> Iterator[GameSpec]:
     """:func:`specs`, checked at once and then made one at a time."""
     if not isinstance(games, int) or isinstance(games, bool) or games < 1:
         raise SetupError(f"games must be a positive number, got {games!r}")
+    check_keying(chance)
     check_players(players)
     plugin_ids = tuple(plugins)
     frozen_options = tuple(sorted((options or {}).items()))
@@ -643,7 +656,7 @@ def _specs(games: int, players: int, plugins: Iterable[str], bots: Sequence[BotL
         name if not makers or makers[i] is None else makers[i]
         for i, name in enumerate(seats)], players)
     return (GameSpec(players, game_seed(seed, i), plugin_ids, frozen_options, seats,
-                     keep_logs, by_chance, chosen, makers, seat_options)
+                     keep_logs, by_chance, chosen, makers, seat_options, chance)
             for i in range(games))
 
 
@@ -675,6 +688,7 @@ def play_games(
     max_pending: int = MAX_PENDING,
     engine: str = "reference",
     bot_options: Mapping[str, Mapping[str, object]] | None = None,
+    chance: str = EVENT,
 ) -> Generator[GameResult, None, None]:
     """The results of a batch one at a time, in index order, as the games finish.
 
@@ -685,7 +699,7 @@ def play_games(
     Closing the iterator early cancels the tasks not yet started.
     """
     batch = _specs(games, players, plugins, bots, seed, options, keep_logs, random_decisions,
-                   engine, bot_options)
+                   engine, bot_options, chance)
     if executor is not None and not isinstance(executor, ThreadPoolExecutor):
         check_picklable(b for b in bots if not isinstance(b, str))
     size = chunk_size(games) if chunk is None else chunk
@@ -735,6 +749,7 @@ def simulate(
     max_pending: int = MAX_PENDING,
     engine: str = "reference",
     bot_options: Mapping[str, Mapping[str, object]] | None = None,
+    chance: str = EVENT,
 ) -> Batch:
     """Play ``games`` games and aggregate them. With an ``executor`` (a process pool, a
     Dask cluster's executor, ...) games run there; results are the same either way.
@@ -748,10 +763,14 @@ def simulate(
     bot objects (copied for each game), or classes or factories (called as
     ``factory(seed=..., **options)``), cycled over the seats; with a process pool or a
     Dask executor they must pickle. ``bot_options``: bot name -> options. The statistics
-    name each bot by its registered name (:func:`~tokaido_rules.bots.bot_name`)."""
+    name each bot by its registered name (:func:`~tokaido_rules.bots.bot_name`).
+    ``chance``: ``"event"`` (the default) or ``"purpose"``, how each game keys its chance
+    (:class:`~tokaido_rules.Setup` ``keying``); another value is a
+    :class:`~tokaido_rules.errors.SetupError`."""
     results = play_games(games, players, plugins, bots, seed, options, executor=executor,
                          keep_logs=keep_logs, random_decisions=random_decisions, chunk=chunk,
-                         max_pending=max_pending, engine=engine, bot_options=bot_options)
+                         max_pending=max_pending, engine=engine, bot_options=bot_options,
+                         chance=chance)
     start = time.perf_counter()
     tally = Tally()
     kept: list[GameResult] = []

@@ -25,9 +25,13 @@ number alone, the games come back in their order whatever the executor, and the 
 are updated in that order: the same arguments give the same result, serial, on worker
 processes or on a Dask cluster.
 
-A later duplicate format (the same chance outcomes in every game of a group, so that luck
-cancels) needs chance keyed by purpose; the schedule is ready for it: every game knows its
-group, and :func:`game_seeds` is the one place that gives a game its seed.
+**The duplicate format** (``duplicate=True``, ``tokaido tournament --duplicate``): every
+game of a group has the group's seed and keys its chance by purpose
+(:data:`~tokaido_rules.chance.PURPOSE`), so the rotations of a line-up get the same
+chance outcomes (the decks' orders, each seat's offers and die rolls): a bot's luck in one
+seat is every bot's luck in that seat, and cancels within the group. The games of a group
+are then not independent, so the win-rate interval is computed over groups
+(:func:`group_interval`), not seats.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from typing import Any
 from attrs import frozen
 
 from .bots import BotLike, check_bot, check_options
-from .chance import random_below
+from .chance import EVENT, PURPOSE, random_below
 from .errors import SetupError, UnknownBotError
 from .render import table
 from .ruleset import check_players
@@ -62,8 +66,8 @@ from .simulate import (
 
 __all__ = [
     "Seating", "Plan", "BotStanding", "TournamentResult", "lineups", "rotations",
-    "game_seeds", "plan", "play", "run_tournament", "to_text", "to_document", "to_csv",
-    "plot", "RATING_Z",
+    "game_seeds", "group_interval", "plan", "play", "run_tournament", "to_text",
+    "to_document", "to_csv", "plot", "RATING_Z",
 ]
 
 RATING_Z = 1.96
@@ -108,6 +112,8 @@ class Plan:
     schedule: tuple[Seating, ...]
     asked: int | None
     """The games asked for (``None``: one round, a group for every line-up)."""
+    duplicate: bool = False
+    """The duplicate format: a group's games share one seed, chance keyed by purpose."""
 
     @property
     def games(self) -> int:
@@ -126,6 +132,9 @@ class Plan:
         if self.asked is not None and self.asked != self.games:
             said += (f" (rounded up from {self.asked} to whole groups of {self.players} "
                      "rotations)")
+        if self.duplicate:
+            said += ("; duplicate format: each group's games share one seed, chance keyed "
+                     "by purpose")
         return said
 
 
@@ -147,8 +156,9 @@ class BotStanding:
     win_rate: float
     """Wins per seat played."""
     win_interval: tuple[float, float]
-    """The 95% Wilson interval of the win rate
-    (:func:`~tokaido_rules.simulate.wilson_interval`)."""
+    """The 95% interval of the win rate: Wilson's over seats
+    (:func:`~tokaido_rules.simulate.wilson_interval`); in the duplicate format, over
+    groups (:func:`group_interval`), whose games are not independent."""
     mean_score: float
     mean_margin: float
     """The mean of its score minus the best other seat's (negative: behind)."""
@@ -193,25 +203,62 @@ def rotations(lineup: Sequence[int]) -> list[tuple[int, ...]]:
     return [tuple(lineup[(s + r) % n] for s in range(n)) for r in range(n)]
 
 
-def game_seeds(seed: int, schedule: Iterable[tuple[int, int, int]]) -> list[int]:
+def game_seeds(seed: int, schedule: Iterable[tuple[int, int, int]],
+               duplicate: bool = False) -> list[int]:
     """The seed of each game ``(index, group, rotation)``: drawn from the tournament
-    seed and the game's index alone. (A duplicate format would draw it from the group,
-    for every rotation alike; this is the one place to say so.)"""
-    return [random_below(seed & ((1 << 64) - 1), index, 11, 2**63)
-            for index, _group, _rotation in schedule]
+    seed and the game's index alone; in the duplicate format, from the group alone, the
+    same for every rotation of the group. The one place a game gets its seed."""
+    seed &= (1 << 64) - 1
+    if duplicate:
+        return [random_below(seed, group, 13, 2**63) for _index, group, _rot in schedule]
+    return [random_below(seed, index, 11, 2**63) for index, _group, _rotation in schedule]
+
+
+def group_interval(shares: Sequence[tuple[float, int]], z: float = 1.96,
+                   ) -> tuple[float, float]:
+    """The interval of a win rate summed over groups, each ``(wins, seats)`` of one
+    group, taking the group as the unit (its games share their chance, so they are not
+    independent): a Wilson interval (:func:`~tokaido_rules.simulate.wilson_interval`'s
+    formula) of the rate ``sum(wins) / sum(seats)`` over an *effective* number of seats,
+    the seats divided by the design effect (the variance of the ratio estimated from the
+    groups' deviations ``wins - rate * seats``, over the binomial variance), at most the
+    seats. Where that cannot be estimated (a rate of 0 or 1) the effective number is the
+    number of groups, one observation each; with fewer than two groups nothing is known
+    of the spread: ``(0, 1)``."""
+    used = [(w, n) for w, n in shares if n > 0]
+    g = len(used)
+    if g < 2:
+        return (0.0, 1.0)
+    seats = sum(n for _, n in used)
+    rate = sum(w for w, _ in used) / seats
+    mean_seats = seats / g
+    spread = sum(((w - rate * n) / mean_seats) ** 2 for w, n in used) / (g * (g - 1))
+    binomial = rate * (1 - rate) / seats
+    if binomial <= 0:
+        effective = float(g)
+    elif spread <= 0:
+        effective = float(seats)
+    else:
+        effective = min(float(seats), seats * binomial / spread)
+    zz = z * z / effective
+    centre = (rate + zz / 2) / (1 + zz)
+    half = z / (1 + zz) * math.sqrt(rate * (1 - rate) / effective + zz / (4 * effective))
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def plan(bots: Sequence[BotLike], players: int = 4, games: int | None = None,
          seed: int = 0, plugins: Iterable[str] = ("base",),
          options: Mapping[str, object] | None = None,
          bot_options: Mapping[str, Mapping[str, object]] | None = None, *,
-         engine: str = "reference") -> Plan:
+         engine: str = "reference", duplicate: bool = False) -> Plan:
     """The games of a tournament of ``bots`` (two or more, distinct names: registered
     names, bot objects, classes or factories) at ``players`` seats, checked before any
     game is played: a bad bot, option, ruleset or count raises
     :class:`~tokaido_rules.SetupError` (:class:`~tokaido_rules.UnknownBotError` for a
     bot). ``games``: the total, rounded up to whole groups (``None``: a group per
-    line-up); ``engine``: as :func:`~tokaido_rules.simulate.choose_engine`."""
+    line-up); ``engine``: as :func:`~tokaido_rules.simulate.choose_engine`;
+    ``duplicate``: the duplicate format (a group's games share one seed, chance keyed by
+    purpose)."""
     if isinstance(bots, str) or len(bots) < 2:
         raise SetupError("a tournament needs at least two bots")
     names = tuple(check_bot(b) for b in bots)
@@ -240,13 +287,13 @@ def plan(bots: Sequence[BotLike], players: int = 4, games: int | None = None,
     ups = lineups(len(names), players)
     groups = len(ups) if games is None else -(-games // players)
     order = [(g * players + r, g, r) for g in range(groups) for r in range(players)]
-    seeds = game_seeds(seed, order)
+    seeds = game_seeds(seed, order, bool(duplicate))
     turns = [rotations(ups[g % len(ups)]) for g in range(min(groups, len(ups)))]
     schedule = tuple(Seating(index, group, group % len(ups), rotation,
                              turns[group % len(ups)][rotation], game_seed)
                      for (index, group, rotation), game_seed in zip(order, seeds, strict=True))
     return Plan(names, makers, typed, players, seed, plugin_ids, frozen_options, chosen,
-                tuple(ups), schedule, games)
+                tuple(ups), schedule, games, bool(duplicate))
 
 
 # --- playing and rating -----------------------------------------------------------------
@@ -272,7 +319,8 @@ def specs(plan: Plan) -> list[GameSpec]:
             plan.players, seating.seed, plan.plugins, plan.options,
             tuple(plan.bots[b] for b in seats), False, (), plan.engine,
             tuple(plan.makers[b] for b in seats) if any_maker else (),
-            tuple(plan.bot_options[b] for b in seats) if any_option else ()))
+            tuple(plan.bot_options[b] for b in seats) if any_option else (),
+            PURPOSE if plan.duplicate else EVENT))
     return out
 
 
@@ -299,11 +347,13 @@ def run_tournament(bots: Sequence[BotLike], players: int = 4, games: int | None 
                    options: Mapping[str, object] | None = None,
                    bot_options: Mapping[str, Mapping[str, object]] | None = None, *,
                    engine: str = "reference", executor: Executor | None = None,
-                   progress: Callable[[int], None] | None = None) -> TournamentResult:
+                   progress: Callable[[int], None] | None = None,
+                   duplicate: bool = False) -> TournamentResult:
     """:func:`plan` and :func:`play`: the tournament's result, the same whatever the
     executor."""
     return play(plan(bots, players, games, seed, plugins, options, bot_options,
-                     engine=engine), executor=executor, progress=progress)
+                     engine=engine, duplicate=duplicate), executor=executor,
+                progress=progress)
 
 
 def _sum_up(plan: Plan, results: Sequence[GameResult]) -> TournamentResult:
@@ -318,8 +368,17 @@ def _sum_up(plan: Plan, results: Sequence[GameResult]) -> TournamentResult:
     margins = [0.0] * k
     ahead = [[0.0] * k for _ in range(k)]
     met = [[0] * k for _ in range(k)]
-    for result in results:
+    by_group: list[list[tuple[float, int]]] = [[] for _ in range(k)]
+    """Per bot, its (wins, seats) in each group it played (the duplicate format)."""
+    for number, result in enumerate(results):
         who = [index[s.bot] for s in result.seats]
+        if plan.duplicate:
+            if number % plan.players == 0:
+                for b in range(k):
+                    by_group[b].append((0.0, 0))
+            for n, s in enumerate(result.seats):
+                w, c = by_group[who[n]][-1]
+                by_group[who[n]][-1] = (w + s.win, c + 1)
         for b in set(who):
             games[b] += 1
         totals = [s.score for s in result.seats]
@@ -343,7 +402,8 @@ def _sum_up(plan: Plan, results: Sequence[GameResult]) -> TournamentResult:
         standings.append(BotStanding(
             name, mu, (mu - RATING_Z * sigma, mu + RATING_Z * sigma), games[b], n,
             wins[b], wins[b] / n if n else 0.0,
-            wilson_interval(min(wins[b], n), n) if n else (0.0, 1.0),
+            (group_interval(by_group[b]) if plan.duplicate
+             else wilson_interval(min(wins[b], n), n) if n else (0.0, 1.0)),
             scores[b] / n if n else 0.0, margins[b] / n if n else 0.0))
     standings.sort(key=lambda s: (-s.rating, s.name))
     h2h = tuple(tuple(None if b == c or not met[b][c] else ahead[b][c] / met[b][c]
@@ -402,9 +462,16 @@ def to_text(result: TournamentResult, width: int = 100) -> str:
             for r, b in enumerate(order)]
     lines += ["", "Head to head: the share of the row's seats that finished ahead of the "
               "column's (ties count half)", table(["", *names], grid, width=width)]
-    lines += ["", "Rating: Plackett-Luce (openskill), mean ± 1.96 sigma; win rate: seats "
-              "won (a shared win split), Wilson 95% interval; margin: score minus the best "
-              "other seat's."]
+    if result.plan.duplicate:
+        lines += ["", "Rating: Plackett-Luce (openskill), mean ± 1.96 sigma (the model "
+                  "counts each game as independent, which a group's games are not); win "
+                  "rate: seats won (a shared win split), 95% interval over groups (a "
+                  "group's games share their chance); margin: score minus the best other "
+                  "seat's."]
+    else:
+        lines += ["", "Rating: Plackett-Luce (openskill), mean ± 1.96 sigma; win rate: "
+                  "seats won (a shared win split), Wilson 95% interval; margin: score "
+                  "minus the best other seat's."]
     out: list[str] = []
     for line in lines:  # the tables fit already; the sentences are wrapped
         out += [line] if not line or line.startswith(("-", " ")) or "  " in line else (
@@ -421,6 +488,7 @@ def to_document(result: TournamentResult) -> dict[str, Any]:
         "options": dict(p.options), "engine": p.engine,
         "bot_options": {b: dict(o) for b, o in zip(p.bots, p.bot_options, strict=True) if o},
         "games": p.games, "games_asked": p.asked, "groups": p.groups,
+        "duplicate": p.duplicate,
         "lineups": [[p.bots[b] for b in up] for up in p.lineups],
         "note": p.note,
         "standings": [{"bot": s.name, "rating": s.rating,
@@ -444,7 +512,7 @@ def to_csv(result: TournamentResult) -> str:
     bots = result.plan.bots
     writer.writerow(["bot", "rating", "rating_low", "rating_high", "games", "seats", "wins",
                      "win_rate", "win_low", "win_high", "mean_score", "mean_margin",
-                     *[f"vs_{b}" for b in bots]])
+                     *[f"vs_{b}" for b in bots], "duplicate"])
     for s in result.standings:
         i = bots.index(s.name)
         writer.writerow([s.name, f"{s.rating:.4f}", f"{s.rating_interval[0]:.4f}",
@@ -452,7 +520,8 @@ def to_csv(result: TournamentResult) -> str:
                          f"{s.win_rate:.4f}", f"{s.win_interval[0]:.4f}",
                          f"{s.win_interval[1]:.4f}", f"{s.mean_score:.4f}",
                          f"{s.mean_margin:.4f}",
-                         *["" if v is None else f"{v:.4f}" for v in result.head_to_head[i]]])
+                         *["" if v is None else f"{v:.4f}" for v in result.head_to_head[i]],
+                         "true" if result.plan.duplicate else "false"])
     return out.getvalue()
 
 

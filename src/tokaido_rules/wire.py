@@ -42,6 +42,7 @@ import attrs
 import cattrs
 from cattrs.errors import IterableValidationError, IterableValidationNote
 
+from .chance import KEYINGS
 from .codec import (
     MAX_DEPTH,
     _converter_and_structurers,
@@ -812,6 +813,10 @@ class _SchemaBuilder:
             "options": _options_schema(ruleset),
             "players": ({"const": players} if players is not None
                         else {"type": "integer", "minimum": 2, "maximum": MAX_PLAYERS}),
+            "chance": {"enum": list(KEYINGS),
+                       "description": "How chance is keyed: \"event\" (the default when "
+                                      "absent) or \"purpose\" (the duplicate format; "
+                                      "written only then)."},
         }
         setup: dict[str, Any] = {
             "travellers": {"anyOf": [{"type": "array", "items": {"type": "string"}},
