@@ -187,11 +187,15 @@ additive plugin, a variant on each."""
 @pytest.mark.parametrize("plugins", SAMPLED, ids=",".join)
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_a_completion_from_the_flat_state_is_the_completion_of_the_view(
-        plugins: tuple[str, ...], players: int, chance: str = "event") -> None:
+        plugins: tuple[str, ...], players: int) -> None:
     """At every decision of greedy games, the completion a recording fast game makes of
     the deciding seat's view holds what determinize_fast makes of that view with the
     same seed: the same cards dealt into the hidden zones, the hidden data left out,
     so nothing the seat may not see reaches it."""
+    _check_completions(plugins, players, "event")
+
+
+def _check_completions(plugins: tuple[str, ...], players: int, chance: str) -> None:
     ruleset = Ruleset.build(plugins)
     game = ViewableGame.new(players, seed=players, plugins=ruleset, chance=chance)
     bots = [GreedyBot(seed=seat) for seat in range(players)]
@@ -215,7 +219,7 @@ def test_a_completion_of_a_game_keyed_by_purpose_is_keyed_by_event(
     """A game whose chance is keyed by purpose (the duplicate format) is completed as its
     view is (determinize: keyed by event), so the bots look ahead on the same samples
     whichever way the game itself is keyed."""
-    test_a_completion_from_the_flat_state_is_the_completion_of_the_view(plugins, 4, "purpose")
+    _check_completions(plugins, 4, "purpose")
 
 
 def test_only_a_recording_game_of_a_loadable_ruleset_makes_completions() -> None:
