@@ -269,6 +269,9 @@ def test_the_hints_rule_and_the_hinted_flag_are_stored(where: str) -> None:
     resumed = again.get(table.id)
     assert [d.seq for d in resumed.decisions() if d.hinted] == [seq]
     assert resumed.rules.hints is False and again.get(quiet.id).rules.hints is False
+    assert again.store is not None  # the operator's overview counts them
+    assert {r["table"]: r["hinted"] for r in again.store.overview()} == {
+        table.id: 1, quiet.id: 0}
     with pytest.raises(TableError) as refused:
         resumed.hint(resumed.game.current_player or 0)
     assert refused.value.status == 403

@@ -1449,11 +1449,12 @@ def _tables(args: argparse.Namespace) -> int:
     def when(at: float) -> str:
         return datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M")
 
-    print(f"{'ID':<12}  {'CREATED':<16}  {'ACTIVE':<16}  {'SEATS':<30}  {'SEQ':>5}  STATE")
+    print(f"{'ID':<12}  {'CREATED':<16}  {'ACTIVE':<16}  {'SEATS':<30}  {'SEQ':>5}  "
+          f"{'STATE':<7}  HINTED")
     for row in rows:
         print(f"{row['table']:<12}  {when(row['created']):<16}  {when(row['active']):<16}  "
               f"{','.join(row['seats']):<30}  {row['seq']:>5}  "
-              f"{'over' if row['over'] else 'playing'}")
+              f"{'over' if row['over'] else 'playing':<7}  {row['hinted']}")
     print(f"{len(rows)} table{'' if len(rows) == 1 else 's'}")
     return 0
 

@@ -576,7 +576,7 @@ class TableStore:
         """Each table as the operator lists it, without loading its game: ``table``,
         ``created``, ``players``, ``plugins``, ``seats`` (each seat's kind), ``seq`` (its
         events so far), ``over`` and ``active`` (its last activity as stored, else its
-        creation)."""
+        creation) and ``hinted`` (the decisions taken after a hint)."""
         end = '%"type":"core.log_end"%'
         with self._transaction() as db:
             rows = db.execute(
@@ -585,13 +585,14 @@ class TableStore:
                 "(SELECT count(*) FROM lines l WHERE l.table_id = t.id AND l.line LIKE ?), "
                 "(SELECT at FROM activity a WHERE a.table_id = t.id), "
                 "(SELECT group_concat(kind, ',') FROM (SELECT kind FROM seats s "
-                "WHERE s.table_id = t.id ORDER BY seat)) "
+                "WHERE s.table_id = t.id ORDER BY seat)), "
+                "(SELECT count(*) FROM decisions d WHERE d.table_id = t.id AND d.hinted) "
                 "FROM tables t ORDER BY t.created, t.id", (end,)).fetchall()
         return [{"table": i, "created": created, "players": players,
                  "plugins": json.loads(plugins), "seats": (kinds or "").split(","),
                  "seq": count - ended, "over": bool(ended),
-                 "active": created if at is None else max(at, created)}
-                for i, created, players, plugins, count, ended, at, kinds in rows]
+                 "active": created if at is None else max(at, created), "hinted": hinted}
+                for i, created, players, plugins, count, ended, at, kinds, hinted in rows]
 
     # --- take-backs, clocks and leaving (layout 3, issue #40) ----------------------------
 

@@ -586,13 +586,14 @@ class PgTableStore:
                 "(SELECT count(*) FROM lines l WHERE l.table_id = t.id AND l.line LIKE %s), "
                 "(SELECT at FROM activity a WHERE a.table_id = t.id), "
                 "(SELECT string_agg(kind, ',' ORDER BY seat) FROM seats s "
-                "WHERE s.table_id = t.id) "
+                "WHERE s.table_id = t.id), "
+                "(SELECT count(*) FROM decisions d WHERE d.table_id = t.id AND d.hinted) "
                 "FROM tables t ORDER BY t.created, t.id", (end,)).fetchall()
         return [{"table": i, "created": created, "players": players,
                  "plugins": json.loads(plugins), "seats": (kinds or "").split(","),
                  "seq": count - ended, "over": bool(ended),
-                 "active": created if at is None else max(at, created)}
-                for i, created, players, plugins, count, ended, at, kinds in rows]
+                 "active": created if at is None else max(at, created), "hinted": hinted}
+                for i, created, players, plugins, count, ended, at, kinds, hinted in rows]
 
     def set_rules(self, table_id: str, rules: TableRules) -> None:
         """Store (or replace) a table's rules for take-backs, clocks and leaving."""
