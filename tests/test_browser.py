@@ -1004,3 +1004,31 @@ def test_handing_a_seat_to_a_bot_gives_it_the_tables_stand_in(
             break
         time.sleep(0.05)
     assert (table.seats[0].kind, table.seats[0].bot) == ("bot", "random")
+
+
+def test_the_host_turns_hints_off_and_on_in_the_page(browser: Any, server: tuple[str, Any]
+                                                     ) -> None:
+    """The host's box has the switch: the table's rule follows it, and the seat's Hint
+    button goes and comes back."""
+    url, lobby = server
+    table, host = lobby.create(2, ["base"], bots={"1": "random"}, seed=8)
+    token = table.join(0)
+    browser.get(url + "/")
+    browser.execute_script("localStorage.setItem(arguments[0], arguments[1])",
+                           f"tokaido-host:{table.id}", host)
+    browser.get(f"{url}/t/{table.id}#token={token}")
+    try:
+        assert _ready(browser) == "yes"
+        _body_is(browser, "data-hints", "on")
+        _by_id(browser, "host").click()  # open the host's box
+        switch = _by_id(browser, "hints-switch")
+        assert switch.text == "Turn hints off"
+        switch.click()
+        _body_is(browser, "data-hints", "off")
+        assert table.rules.hints is False and not _by_id(browser, "hint").is_displayed()
+        assert _by_id(browser, "hints-switch").text == "Turn hints on"
+        _by_id(browser, "hints-switch").click()
+        _body_is(browser, "data-hints", "on")
+        assert table.rules.hints is True and _by_id(browser, "hint").is_displayed()
+    finally:
+        browser.execute_script("localStorage.clear()")
