@@ -976,6 +976,10 @@ def test_the_hint_button_shows_the_figures_and_goes_when_hints_are_off(
     table.set_hints(False)
     _body_is(browser, "data-hints", "off")
     assert not _by_id(browser, "hint").is_displayed()
+    table.hand_to_bot(0, "random")  # to the end: the end screen counts the hints
+    assert table.game.is_over
+    _ready(browser, table.game.state.seq)
+    assert _by_id(browser, "hints-taken").text == "Seat 0 took 1 hint."
 
 
 def test_a_table_made_without_hints_shows_no_hint_button(
