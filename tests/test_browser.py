@@ -779,12 +779,13 @@ def test_the_creator_is_seated_and_an_uninvited_page_cannot_take_a_seat(
     Select(_by_id(browser, "takeback")).select_by_value("all")
     Select(_by_id(browser, "clock")).select_by_value("60")
     Select(_by_id(browser, "stand-in")).select_by_value("random")
+    _by_id(browser, "hints").click()  # hints off
     _by_id(browser, "create").click()
     WebDriverWait(browser, 30).until(lambda d: "/t/" in d.current_url)
     table = lobby.tables()[-1]
     assert [s.kind for s in table.seats] == ["human", "open", "bot"]
-    assert (table.rules.takeback, table.rules.clock, table.rules.stand_in) == (
-        "all", 60, "random")  # the table's rules, as the lobby's form set them
+    assert (table.rules.takeback, table.rules.clock, table.rules.stand_in,
+            table.rules.hints) == ("all", 60, "random", False)  # as the lobby's form set
     assert table.seat_list()[1]["kind"] == "invited"
     _ready(browser)
     assert _by_id(browser, "who").text == "You play seat 0"
@@ -932,3 +933,106 @@ def test_on_a_phone_the_lobby_a_seat_and_the_end_read_well(
         assert _rect(browser, "scores-box")["right"] <= inner
     finally:
         browser.set_window_size(1280, 1600)
+
+
+def test_the_hint_button_shows_the_figures_and_goes_when_hints_are_off(
+        browser: Any, server: tuple[str, Any]) -> None:
+    """At the seat's decision the Hint button shows each action's figures and
+    highlights the best one (the analysis the table answers); they go when the seq
+    moves on, the decision is recorded as taken after a hint, and the button goes when
+    the host turns hints off."""
+    from selenium.webdriver.common.by import By
+
+    url, lobby = server
+    lobby.bot_options = {"ismcts": {"iterations": 16}}  # a cheap hint bot
+    table, _ = lobby.create(2, ["base"], bots={"1": "random"}, seed=8)
+    _join_page(browser, url, table, 0)
+    assert _ready(browser) == "yes"
+    _body_is(browser, "data-hints", "on")
+    seq = table.game.state.seq
+    assert _by_id(browser, "hint").is_displayed()
+    _by_id(browser, "hint").click()
+    _body_is(browser, "data-hinted", str(seq))
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#actions button.action")
+    figures = [b.find_element(By.CSS_SELECTOR, ".figures").text for b in buttons]
+    assert len(figures) == len(table.game.legal_actions()) >= 2
+    assert all("win " in f and "margin " in f and "±" in f for f in figures), figures
+    expected = table.hint(0)
+    best = [i for i, b in enumerate(buttons) if "best" in str(b.get_attribute("class"))]
+    assert best == [expected["best"]]
+    assert _by_id(browser, "hint-best").text.startswith("Best: ")
+    browser.set_window_size(390, 844)  # a phone: the figures fit, nothing scrolls sideways
+    try:
+        assert browser.execute_script("return document.documentElement.scrollWidth <= "
+                                      "window.innerWidth")
+        assert _rect(browser, "actions")["right"] <= 390
+    finally:
+        browser.set_window_size(1280, 1600)
+    buttons[0].click()
+    _settled(table, after=seq)
+    _ready(browser, table.game.state.seq)
+    assert not browser.find_elements(By.CSS_SELECTOR, "#actions .figures")
+    assert [d.seq for d in table.decisions() if d.hinted] == [seq]
+    table.set_hints(False)
+    _body_is(browser, "data-hints", "off")
+    assert not _by_id(browser, "hint").is_displayed()
+    table.hand_to_bot(0, "random")  # to the end: the end screen counts the hints
+    assert table.game.is_over
+    _ready(browser, table.game.state.seq)
+    assert _by_id(browser, "hints-taken").text == "Seat 0 took 1 hint."
+
+
+def test_a_table_made_without_hints_shows_no_hint_button(
+        browser: Any, server: tuple[str, Any]) -> None:
+    url, lobby = server
+    table, _ = lobby.create(2, ["base"], bots={"1": "random"}, seed=8, hints=False)
+    _join_page(browser, url, table, 0)
+    assert _ready(browser) == "yes"
+    _body_is(browser, "data-hints", "off")
+    assert not _by_id(browser, "hint").is_displayed()
+
+
+def test_handing_a_seat_to_a_bot_gives_it_the_tables_stand_in(
+        browser: Any, server: tuple[str, Any]) -> None:
+    """The seat's "Hand my seat to a bot" hands it to the stand-in bot the host chose
+    for the table (not always greedy)."""
+    url, lobby = server
+    table, _ = lobby.create(2, ["base"], bots={"1": "greedy"}, seed=8, stand_in="random")
+    _join_page(browser, url, table, 0)
+    assert _ready(browser) == "yes"
+    _by_id(browser, "hand").click()
+    import time
+
+    for _ in range(600):  # at most 30 s
+        if table.seats[0].kind == "bot":
+            break
+        time.sleep(0.05)
+    assert (table.seats[0].kind, table.seats[0].bot) == ("bot", "random")
+
+
+def test_the_host_turns_hints_off_and_on_in_the_page(browser: Any, server: tuple[str, Any]
+                                                     ) -> None:
+    """The host's box has the switch: the table's rule follows it, and the seat's Hint
+    button goes and comes back."""
+    url, lobby = server
+    table, host = lobby.create(2, ["base"], bots={"1": "random"}, seed=8)
+    token = table.join(0)
+    browser.get(url + "/")
+    browser.execute_script("localStorage.setItem(arguments[0], arguments[1])",
+                           f"tokaido-host:{table.id}", host)
+    browser.get(f"{url}/t/{table.id}#token={token}")
+    try:
+        assert _ready(browser) == "yes"
+        _body_is(browser, "data-hints", "on")
+        _by_id(browser, "host").click()  # open the host's box
+        switch = _by_id(browser, "hints-switch")
+        assert switch.text == "Turn hints off"
+        switch.click()
+        _body_is(browser, "data-hints", "off")
+        assert table.rules.hints is False and not _by_id(browser, "hint").is_displayed()
+        assert _by_id(browser, "hints-switch").text == "Turn hints on"
+        _by_id(browser, "hints-switch").click()
+        _body_is(browser, "data-hints", "on")
+        assert table.rules.hints is True and _by_id(browser, "hint").is_displayed()
+    finally:
+        browser.execute_script("localStorage.clear()")

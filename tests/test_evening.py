@@ -156,7 +156,8 @@ def test_the_clock_hands_the_decision_to_the_stand_in(tmp_path: Path) -> None:
     table.keep(now=deadline + 1)
     assert table.game.state.seq > seq
     played = c.http.get(f"/api/tables/{c.id}/decisions").json()["decisions"]
-    assert played[-1] == {"seq": seq, "seat": seat, "played_by": "bot:random (clock)"}
+    assert played[-1] == {"seq": seq, "seat": seat, "played_by": "bot:random (clock)",
+                          "hinted": False}
     assert table.deadline is not None and table.deadline[0] == table.game.state.seq
 
 

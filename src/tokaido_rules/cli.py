@@ -29,7 +29,7 @@ from typing import Any, NoReturn
 import attrs
 
 from . import __version__
-from .analysis import DEFAULT_BOT
+from .analysis import DEFAULT_BOT, make_evaluator
 from .bots import (
     BOTS,
     bot_factory,
@@ -254,6 +254,9 @@ def _build_parser() -> _Parser:
     srv.add_argument("--bot-option", action="append", default=[], metavar="BOT.KEY=VALUE",
                      help="an option of a bot in play, e.g. search.samples=4 (repeatable; "
                           "tokaido bots lists them)")
+    srv.add_argument("--hint-bot", default=DEFAULT_BOT, metavar="BOT",
+                     help="the bot whose analysis a seat's hint shows (one with evaluate; "
+                          f"default {DEFAULT_BOT}; its options from --bot-option)")
     srv.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     srv.add_argument("--plugins", default="base", help="comma-separated plugin ids")
     srv.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE",
@@ -1243,7 +1246,11 @@ def _serve(args: argparse.Namespace) -> int:
     from .store_pg import open_store
     from .tables import Lobby, TableError
 
-    bots, bot_opts = _bot_args(args.bots, args.bot_option)
+    bots, bot_opts = _bot_args(args.bots, args.bot_option, [args.hint_bot])
+    try:  # a hint bot that cannot analyse is a usage error now, not a 409 at each hint
+        make_evaluator(args.hint_bot, 0, bot_opts.get(args.hint_bot))
+    except TokaidoError as exc:
+        raise _UsageError(f"--hint-bot: {exc}") from None
     if not 0 < args.port < 65536:
         raise _UsageError("--port must be from 1 to 65535")
     if args.max_connections is not None and args.max_connections < 1:
@@ -1286,7 +1293,8 @@ def _serve(args: argparse.Namespace) -> int:
     # the server's lock on an SQLite file first: a second server on it stops here (on
     # PostgreSQL any number of processes serve the same tables)
     store = open_store(args.db, timeout=timeout, exclusive=True)
-    lobby = Lobby(store, background=True, on_refused=refused, bot_options=bot_opts)
+    lobby = Lobby(store, background=True, on_refused=refused, bot_options=bot_opts,
+                  hint_bot=args.hint_bot)
     if args.max_tables is not None:
         lobby.max_tables = args.max_tables
     players = args.players
@@ -1448,11 +1456,12 @@ def _tables(args: argparse.Namespace) -> int:
     def when(at: float) -> str:
         return datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M")
 
-    print(f"{'ID':<12}  {'CREATED':<16}  {'ACTIVE':<16}  {'SEATS':<30}  {'SEQ':>5}  STATE")
+    print(f"{'ID':<12}  {'CREATED':<16}  {'ACTIVE':<16}  {'SEATS':<30}  {'SEQ':>5}  "
+          f"{'STATE':<7}  HINTED")
     for row in rows:
         print(f"{row['table']:<12}  {when(row['created']):<16}  {when(row['active']):<16}  "
               f"{','.join(row['seats']):<30}  {row['seq']:>5}  "
-              f"{'over' if row['over'] else 'playing'}")
+              f"{'over' if row['over'] else 'playing':<7}  {row['hinted']}")
     print(f"{len(rows)} table{'' if len(rows) == 1 else 's'}")
     return 0
 

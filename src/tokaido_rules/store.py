@@ -104,6 +104,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         table_id TEXT PRIMARY KEY REFERENCES tables(id),
         name TEXT NOT NULL UNIQUE,
         rematch TEXT) WITHOUT ROWID""",),
+    # 5: hints at the table (issue #42): whether a table offers them (old tables do),
+    # and whether a decision was taken after its seat asked one
+    ("ALTER TABLE table_rules ADD COLUMN hints INTEGER NOT NULL DEFAULT 1",
+     "ALTER TABLE decisions ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0"),
 )
 """The steps from one layout of the database to the next: step ``n`` (from 1) takes a
 database of layout ``n - 1`` to layout ``n``, one SQL statement after another. A
@@ -172,11 +176,14 @@ class TableRecord:
 @frozen
 class Decision:
     """Who played one decision: the decision's ``seq`` (its event's place in the log),
-    the ``seat`` it was taken for, and ``played_by``: ``"human"`` or ``"bot:NAME"``."""
+    the ``seat`` it was taken for, and ``played_by``: ``"human"`` or ``"bot:NAME"``;
+    ``hinted``: the seat's person asked the table for a hint at this decision before
+    taking it (layout 5; decisions stored before were not)."""
 
     seq: int
     seat: int
     played_by: str
+    hinted: bool = False
 
 
 TakeBackRule = Literal["off", "none", "all"]
@@ -190,12 +197,15 @@ class TableRules:
     ``"all"`` (every other person at the table must agree); ``clock``: seconds per
     decision (``None``: no clock), after which the ``stand_in`` bot plays that decision;
     ``away_after``: seconds with no page of a seat connected after which the seat is
-    away and the ``stand_in`` bot plays it until its person returns (``None``: never)."""
+    away and the ``stand_in`` bot plays it until its person returns (``None``: never);
+    ``hints``: whether a seat may ask for a hint at its decision (layout 5; a table
+    stored before offers them)."""
 
     takeback: TakeBackRule = "none"
     clock: float | None = None
     stand_in: str = "greedy"
     away_after: float | None = None
+    hints: bool = True
 
 
 @frozen
@@ -455,9 +465,9 @@ class TableStore:
             db.executemany("INSERT INTO lines VALUES (?, ?, ?)",
                            [(record.id, n, line) for n, line in enumerate(lines)])
             if rules is not None:
-                db.execute("INSERT INTO table_rules VALUES (?, ?, ?, ?, ?)",
+                db.execute("INSERT INTO table_rules VALUES (?, ?, ?, ?, ?, ?)",
                            (record.id, rules.takeback, rules.clock, rules.stand_in,
-                            rules.away_after))
+                            rules.away_after, int(rules.hints)))
             if record.name:
                 db.execute("INSERT INTO names VALUES (?, ?, NULL)", (record.id, record.name))
             if rematch_of is not None:
@@ -500,9 +510,9 @@ class TableStore:
     def decisions(self, table_id: str) -> list[Decision]:
         """Who played each decision of the table, in order."""
         with self._reading() as db:
-            return [Decision(*row) for row in db.execute(
-                "SELECT seq, seat, played_by FROM decisions WHERE table_id = ? ORDER BY seq",
-                (table_id,))]
+            return [Decision(seq, seat, by, bool(hinted)) for seq, seat, by, hinted in db.execute(
+                "SELECT seq, seat, played_by, hinted FROM decisions WHERE table_id = ? "
+                "ORDER BY seq", (table_id,))]
 
     def append(self, table_id: str, first: int, lines: Sequence[str],
                decision: Decision | None = None,
@@ -515,8 +525,9 @@ class TableStore:
             db.executemany("INSERT INTO lines VALUES (?, ?, ?)",
                            [(table_id, first + n, line) for n, line in enumerate(lines)])
             if decision is not None:
-                db.execute("INSERT INTO decisions VALUES (?, ?, ?, ?)",
-                           (table_id, decision.seq, decision.seat, decision.played_by))
+                db.execute("INSERT INTO decisions VALUES (?, ?, ?, ?, ?)",
+                           (table_id, decision.seq, decision.seat, decision.played_by,
+                            int(decision.hinted)))
             if seat is not None:
                 db.execute("UPDATE seats SET kind = ?, bot = ?, token_hash = ? "
                            "WHERE table_id = ? AND seat = ?",
@@ -565,7 +576,7 @@ class TableStore:
         """Each table as the operator lists it, without loading its game: ``table``,
         ``created``, ``players``, ``plugins``, ``seats`` (each seat's kind), ``seq`` (its
         events so far), ``over`` and ``active`` (its last activity as stored, else its
-        creation)."""
+        creation) and ``hinted`` (the decisions taken after a hint)."""
         end = '%"type":"core.log_end"%'
         with self._transaction() as db:
             rows = db.execute(
@@ -574,13 +585,14 @@ class TableStore:
                 "(SELECT count(*) FROM lines l WHERE l.table_id = t.id AND l.line LIKE ?), "
                 "(SELECT at FROM activity a WHERE a.table_id = t.id), "
                 "(SELECT group_concat(kind, ',') FROM (SELECT kind FROM seats s "
-                "WHERE s.table_id = t.id ORDER BY seat)) "
+                "WHERE s.table_id = t.id ORDER BY seat)), "
+                "(SELECT count(*) FROM decisions d WHERE d.table_id = t.id AND d.hinted) "
                 "FROM tables t ORDER BY t.created, t.id", (end,)).fetchall()
         return [{"table": i, "created": created, "players": players,
                  "plugins": json.loads(plugins), "seats": (kinds or "").split(","),
                  "seq": count - ended, "over": bool(ended),
-                 "active": created if at is None else max(at, created)}
-                for i, created, players, plugins, count, ended, at, kinds in rows]
+                 "active": created if at is None else max(at, created), "hinted": hinted}
+                for i, created, players, plugins, count, ended, at, kinds, hinted in rows]
 
     # --- take-backs, clocks and leaving (layout 3, issue #40) ----------------------------
 
@@ -588,16 +600,18 @@ class TableStore:
         """Store (or replace) a table's rules for take-backs, clocks and leaving."""
         with self._transaction() as db:
             db.execute("BEGIN IMMEDIATE")
-            db.execute("INSERT OR REPLACE INTO table_rules VALUES (?, ?, ?, ?, ?)",
+            db.execute("INSERT OR REPLACE INTO table_rules VALUES (?, ?, ?, ?, ?, ?)",
                        (table_id, rules.takeback, rules.clock, rules.stand_in,
-                        rules.away_after))
+                        rules.away_after, int(rules.hints)))
 
     def rules(self) -> dict[str, TableRules]:
         """Each table's stored rules (a table of an older layout has none: the
         defaults)."""
         with self._reading() as db:
-            return {row[0]: TableRules(*row[1:]) for row in db.execute(
-                "SELECT table_id, takeback, clock, stand_in, away_after FROM table_rules")}
+            return {i: TableRules(takeback, clock, stand_in, away_after, bool(hints))
+                    for i, takeback, clock, stand_in, away_after, hints in db.execute(
+                        "SELECT table_id, takeback, clock, stand_in, away_after, hints "
+                        "FROM table_rules")}
 
     def take_back(self, table_id: str, record: TakeBackRecord) -> None:
         """In one transaction: remove the table's log lines and decisions from

@@ -109,6 +109,9 @@ PG_MIGRATIONS: tuple[tuple[str, ...], ...] = (
         table_id TEXT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
         name TEXT NOT NULL UNIQUE,
         rematch TEXT)"""),
+    # 2: the SQLite store's layout 5: hints at the table, decisions taken after one
+    ("ALTER TABLE table_rules ADD COLUMN hints BOOLEAN NOT NULL DEFAULT TRUE",
+     "ALTER TABLE decisions ADD COLUMN hinted BOOLEAN NOT NULL DEFAULT FALSE"),
 )
 """The steps of the PostgreSQL layout, as :data:`~tokaido_rules.store.MIGRATIONS` for
 SQLite: step ``n`` takes layout ``n - 1`` to ``n``; append, never edit one shipped. The
@@ -437,9 +440,9 @@ class PgTableStore:
                     cur.executemany("INSERT INTO lines VALUES (%s, %s, %s)",
                                     [(record.id, n, line) for n, line in enumerate(lines)])
             if rules is not None:
-                conn.execute("INSERT INTO table_rules VALUES (%s, %s, %s, %s, %s)",
+                conn.execute("INSERT INTO table_rules VALUES (%s, %s, %s, %s, %s, %s)",
                              (record.id, rules.takeback, rules.clock, rules.stand_in,
-                              rules.away_after))
+                              rules.away_after, rules.hints))
             if record.name:
                 conn.execute("INSERT INTO names VALUES (%s, %s, NULL)",
                              (record.id, record.name))
@@ -488,9 +491,9 @@ class PgTableStore:
             lines = [r[0] for r in conn.execute(
                 "SELECT line FROM lines WHERE table_id = %s ORDER BY n", (table_id,))]
             decisions = [Decision(*r) for r in conn.execute(
-                "SELECT seq, seat, played_by FROM decisions WHERE table_id = %s "
+                "SELECT seq, seat, played_by, hinted FROM decisions WHERE table_id = %s "
                 "ORDER BY seq", (table_id,))]
-            rules = conn.execute("SELECT takeback, clock, stand_in, away_after FROM "
+            rules = conn.execute("SELECT takeback, clock, stand_in, away_after, hints FROM "
                                  "table_rules WHERE table_id = %s", (table_id,)).fetchone()
             takebacks = self._takebacks(conn, table_id)
             clock = conn.execute("SELECT seq, deadline FROM clocks WHERE table_id = %s",
@@ -518,7 +521,7 @@ class PgTableStore:
         """Who played each decision of the table, in order."""
         with self._reading() as conn:
             return [Decision(*row) for row in conn.execute(
-                "SELECT seq, seat, played_by FROM decisions WHERE table_id = %s "
+                "SELECT seq, seat, played_by, hinted FROM decisions WHERE table_id = %s "
                 "ORDER BY seq", (table_id,))]
 
     def append(self, table_id: str, first: int, lines: Sequence[str],
@@ -532,8 +535,9 @@ class PgTableStore:
                                     [(table_id, first + n, line)
                                      for n, line in enumerate(lines)])
             if decision is not None:
-                conn.execute("INSERT INTO decisions VALUES (%s, %s, %s, %s)",
-                             (table_id, decision.seq, decision.seat, decision.played_by))
+                conn.execute("INSERT INTO decisions VALUES (%s, %s, %s, %s, %s)",
+                             (table_id, decision.seq, decision.seat, decision.played_by,
+                              decision.hinted))
             if seat is not None:
                 conn.execute("UPDATE seats SET kind = %s, bot = %s, token_hash = %s "
                              "WHERE table_id = %s AND seat = %s",
@@ -582,28 +586,31 @@ class PgTableStore:
                 "(SELECT count(*) FROM lines l WHERE l.table_id = t.id AND l.line LIKE %s), "
                 "(SELECT at FROM activity a WHERE a.table_id = t.id), "
                 "(SELECT string_agg(kind, ',' ORDER BY seat) FROM seats s "
-                "WHERE s.table_id = t.id) "
+                "WHERE s.table_id = t.id), "
+                "(SELECT count(*) FROM decisions d WHERE d.table_id = t.id AND d.hinted) "
                 "FROM tables t ORDER BY t.created, t.id", (end,)).fetchall()
         return [{"table": i, "created": created, "players": players,
                  "plugins": json.loads(plugins), "seats": (kinds or "").split(","),
                  "seq": count - ended, "over": bool(ended),
-                 "active": created if at is None else max(at, created)}
-                for i, created, players, plugins, count, ended, at, kinds in rows]
+                 "active": created if at is None else max(at, created), "hinted": hinted}
+                for i, created, players, plugins, count, ended, at, kinds, hinted in rows]
 
     def set_rules(self, table_id: str, rules: TableRules) -> None:
         """Store (or replace) a table's rules for take-backs, clocks and leaving."""
         with self._tx(table_id) as conn:
-            conn.execute("INSERT INTO table_rules VALUES (%s, %s, %s, %s, %s) ON CONFLICT "
-                         "(table_id) DO UPDATE SET takeback = excluded.takeback, clock = "
-                         "excluded.clock, stand_in = excluded.stand_in, away_after = "
-                         "excluded.away_after", (table_id, rules.takeback, rules.clock,
-                                                 rules.stand_in, rules.away_after))
+            conn.execute("INSERT INTO table_rules VALUES (%s, %s, %s, %s, %s, %s) ON "
+                         "CONFLICT (table_id) DO UPDATE SET takeback = excluded.takeback, "
+                         "clock = excluded.clock, stand_in = excluded.stand_in, away_after = "
+                         "excluded.away_after, hints = excluded.hints",
+                         (table_id, rules.takeback, rules.clock, rules.stand_in,
+                          rules.away_after, rules.hints))
 
     def rules(self) -> dict[str, TableRules]:
         """Each table's stored rules."""
         with self._reading() as conn:
             return {row[0]: TableRules(*row[1:]) for row in conn.execute(
-                "SELECT table_id, takeback, clock, stand_in, away_after FROM table_rules")}
+                "SELECT table_id, takeback, clock, stand_in, away_after, hints "
+                "FROM table_rules")}
 
     def take_back(self, table_id: str, record: TakeBackRecord) -> None:
         """Remove the lines and decisions from ``record.to_seq`` on and record the

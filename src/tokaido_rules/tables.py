@@ -41,6 +41,8 @@ from typing import Any, NamedTuple
 
 import attrs
 
+from .analysis import DEFAULT_BOT, AnalysisError
+from .analysis import hint as analyse_hint
 from .bots import BOTS, Bot, RandomBot, make_bot, next_action
 from .chance import bot_seed, new_seed
 from .engine import Game, new_game, replay
@@ -334,6 +336,12 @@ class Table:
         """The id of the table made as its rematch, once there is one."""
         self.bot_options: Mapping[str, Mapping[str, object]] = {}
         """The server's options for its bots, by bot name (``--bot-option``)."""
+        self.hint_bot: str = DEFAULT_BOT
+        """The bot whose analysis a seat's hint is (``tokaido serve --hint-bot``), with
+        its options from :attr:`bot_options`."""
+        self._hints_asked: set[tuple[int, int, int]] = set()  # (story, seq, seat)
+        self._hint_answers: dict[tuple[int, int, int], dict[str, Any]] = {}
+        self._hinting = threading.Lock()  # one hint computed at a time per table
         self.bot_trouble: dict[int, str] = {}
         """The seats whose bot failed (not installed, raised, or answered an action that
         is not legal), each with why: the random bot plays them from then on, in this
@@ -510,7 +518,8 @@ class Table:
         decided = self.game.state.seq
         feed = copy.copy(self._full)  # moved on only once the lines are stored
         lines = [line.rstrip("\n") for line in feed.new_lines(game)]
-        decision = Decision(decided, seat, by)
+        hinted = by == "human" and (len(self.takebacks), decided, seat) in self._hints_asked
+        decision = Decision(decided, seat, by, hinted)
         if self._store is not None:
             self._store.append(self.id, self._stored, lines, decision)
         self._full = feed
@@ -805,8 +814,7 @@ class Table:
         with self._write():
             if not isinstance(bot, str) or bot not in BOTS:
                 raise TableError(400, f"bot must be one of {', '.join(BOTS)}")
-            rules = TableRules(self.rules.takeback, self.rules.clock, bot,
-                               self.rules.away_after)
+            rules = attrs.evolve(self.rules, stand_in=bot)
             if self._store is not None:
                 try:
                     self._store.set_rules(self.id, rules)
@@ -814,6 +822,88 @@ class Table:
                     raise _unstored(exc) from None
             self.rules = rules
             self._moved()
+
+    # --- hints (issue #42) ---------------------------------------------------------------
+
+    def hint(self, seat: int) -> dict[str, Any]:
+        """The analysis of ``seat``'s decision at hand from its own view only
+        (:func:`~tokaido_rules.analysis.hint` with :attr:`hint_bot`, seeded from the
+        game's seed, the seat and the seq, so that asking again gives the same figures),
+        as its document. Refused (:class:`TableError`) when the table's ``hints`` rule
+        is off (403), the game is over, or the decision at hand is not this seat's
+        person's (409). It takes a search's time: call it outside the event loop. The
+        answer is kept per decision, one is computed at a time per table, and the
+        seat's decision is then recorded as taken after a hint (:class:`Decision`'s
+        ``hinted``)."""
+        with self._lock:
+            game = self.game
+            self._hint_refused(game, seat)
+            key = (len(self.takebacks), game.state.seq, seat)
+            found = self._hint_answers.get(key)
+        if found is None:
+            with self._hinting:
+                found = self._hint_answers.get(key)
+                if found is None:
+                    bot = self.hint_bot
+                    try:
+                        found = analyse_hint(game.view(seat), bot, seed=game.seed,
+                                             options=self.bot_options.get(bot)).document()
+                    except (AnalysisError, BotError) as exc:
+                        raise TableError(409, f"no hint: {exc}") from None
+                    for old in [k for k in self._hint_answers if k[:2] != key[:2]]:
+                        del self._hint_answers[old]  # kept for the decision at hand only
+                    self._hint_answers[key] = found
+        with self._lock:
+            if (len(self.takebacks), self.game.state.seq) != key[:2]:
+                raise TableError(409, "the game moved on while the hint was computed")
+            self._hints_asked = {k for k in self._hints_asked if k[0] == key[0]}
+            self._hints_asked.add(key)
+        return {**found, "bot": self.hint_bot}
+
+    def _hint_refused(self, game: Game, seat: int) -> None:
+        """Raise why ``seat`` may not have a hint now (nothing when it may)."""
+        if not self.rules.hints:
+            raise TableError(403, "the host turned hints off at this table")
+        if game.is_over:
+            raise TableError(409, "the game is over: no hint")
+        if game.current_player != seat:
+            raise TableError(409, f"no hint: the decision at hand is not seat {seat}'s")
+        if self._seats[seat].kind != "human" or seat in self.away:
+            raise TableError(409, f"no hint: a bot plays seat {seat} now")
+
+    def set_hints(self, on: object) -> None:
+        """The host turns the table's hints on or off (a hint already given stays
+        recorded)."""
+        with self._write():
+            if type(on) is not bool:
+                raise TableError(400, "hints must be true or false")
+            rules = attrs.evolve(self.rules, hints=on)
+            if self._store is not None:
+                try:
+                    self._store.set_rules(self.id, rules)
+                except StoreError as exc:
+                    raise _unstored(exc) from None
+            self.rules = rules
+            self._moved()
+
+    def hints_taken(self) -> dict[int, int]:
+        """By seat, how many of its decisions were taken after a hint (seats with none
+        left out): what every seat and spectator may know, since it tells nothing of
+        the game."""
+        with self._lock:
+            counts: dict[int, int] = {}
+            for d in self._decisions:
+                if d.hinted:
+                    counts[d.seat] = counts.get(d.seat, 0) + 1
+            return counts
+
+    def _hint_fields(self, game: Game) -> dict[str, Any]:
+        """The documents' part on hints: ``hints_taken``, once the game is over, how many
+        decisions each seat took after a hint (during the game: ``null``)."""
+        taken = None
+        if game.is_over:
+            taken = {str(k): v for k, v in sorted(self.hints_taken().items())}
+        return {"hints_taken": taken}
 
     def _set_away(self, seat: int, why: str | None) -> None:
         if self._store is not None:
@@ -1094,6 +1184,7 @@ class Table:
                     "view": encode_view(view), "svg": self.picture(seat)}
             head.update(self._evening(seat, reset))
             head.update(self._trouble_fields())
+            head.update(self._hint_fields(game))
             text = _dumps(head)
             return text[:-1] + ',"lines":[' + ",".join(lines) + "]}"
 
@@ -1175,7 +1266,9 @@ class Table:
             "takebacks": len(self.takebacks), "takeback_request": self.request,
             "away": {str(k): v for k, v in sorted(self.away.items())},
             "rules": {"takeback": rules.takeback, "clock": rules.clock,
-                      "stand_in": rules.stand_in, "away_after": rules.away_after},
+                      "stand_in": rules.stand_in, "away_after": rules.away_after,
+                      "hints": rules.hints},
+            **self._hint_fields(game),
         }
 
     def _own(self, game: Game, seat: int | None) -> dict[str, Any]:
@@ -1232,7 +1325,8 @@ class Table:
                 "takeback_request": self.request, "clock": clock,
                 "away": {str(k): v for k, v in sorted(self.away.items())},
                 "rules": {"takeback": rules.takeback, "clock": rules.clock,
-                          "stand_in": rules.stand_in, "away_after": rules.away_after}}
+                          "stand_in": rules.stand_in, "away_after": rules.away_after,
+                          "hints": rules.hints}}
 
     def progress(self) -> int:
         """How far the journey has gone, in percent: the travellers' mean position
@@ -1323,7 +1417,7 @@ class Table:
                     "created": self.record.created, "seq": self.game.state.seq,
                     "over": self.game.is_over, "seats": self.seat_list(),
                     "progress": self.progress(), "takeback": self.rules.takeback,
-                    "clock": self.rules.clock}
+                    "clock": self.rules.clock, "hints": self.rules.hints}
 
 
 class _TableLock:
@@ -1395,11 +1489,14 @@ class Lobby:
 
     def __init__(self, store: Store | None = None, *, background: bool = False,
                  on_refused: Callable[[str, str], None] | None = None,
-                 bot_options: Mapping[str, Mapping[str, object]] | None = None) -> None:
+                 bot_options: Mapping[str, Mapping[str, object]] | None = None,
+                 hint_bot: str = DEFAULT_BOT) -> None:
         self.store = store
         self.bot_options: Mapping[str, Mapping[str, object]] = dict(bot_options or {})
         """The options of the server's bots, by name (``--bot-option``), for every
         table."""
+        self.hint_bot: str = hint_bot
+        """The bot whose analysis the seats' hints are (``--hint-bot``), every table's."""
         self._tables: dict[str, Table] = {}
         self._broken: dict[str, str] = {}
         self._waiting: dict[str, TableRecord] = {}
@@ -1543,32 +1640,36 @@ class Lobby:
     def _adopt(self, table: Table) -> None:
         table._changed = lambda t: self.on_change(t)
         table.bot_options = self.bot_options
+        table.hint_bot = self.hint_bot
         self._tables[table.id] = table
 
     def create(self, players: object, plugins: object = ("base",),
                options: object = None, bots: object = None,
                seed: int | None = None, *, takeback: object = "none",
                clock: object = None, stand_in: object = "greedy",
-               away_after: object = None) -> tuple[Table, str]:
+               away_after: object = None, hints: object = True) -> tuple[Table, str]:
         """A new table (``bots``: seat number to bot name; the other seats are open),
         and its host token, which may hand any seat to a bot. ``takeback``, ``clock``,
-        ``stand_in``, ``away_after``: its :class:`~tokaido_rules.store.TableRules`."""
+        ``stand_in``, ``away_after``, ``hints``: its
+        :class:`~tokaido_rules.store.TableRules`."""
         made = self.open_table(players, plugins, options, bots, seed, takeback=takeback,
-                               clock=clock, stand_in=stand_in, away_after=away_after)
+                               clock=clock, stand_in=stand_in, away_after=away_after,
+                               hints=hints)
         return made.table, made.host_token
 
     def open_table(self, players: object, plugins: object = ("base",),
                    options: object = None, bots: object = None, seed: int | None = None,
                    *, seat: object = None, invite: object = (), takeback: object = "none",
                    clock: object = None, stand_in: object = "greedy",
-                   away_after: object = None) -> NewTable:
+                   away_after: object = None, hints: object = True) -> NewTable:
         """A new table, stored in one transaction with its seats: ``bots`` (seat number
         to bot name) are played by bots, ``seat`` (if given) is its creator's, joined at
         once, the seats in ``invite`` (a list of seat numbers, or ``True``: every seat
         left) are invited, the others open. The host's token may hand any seat to a bot
         and show the invitations again (:meth:`Table.invites`). ``takeback``, ``clock``,
-        ``stand_in``, ``away_after``: its :class:`~tokaido_rules.store.TableRules`."""
-        rules = _table_rules(takeback, clock, stand_in, away_after)
+        ``stand_in``, ``away_after``, ``hints``: its
+        :class:`~tokaido_rules.store.TableRules`."""
+        rules = _table_rules(takeback, clock, stand_in, away_after, hints)
         if type(players) is not int or not 2 <= players <= 5:
             raise TableError(400, "players must be from 2 to 5")
         bot_seats = self._bot_seats(players, {} if bots is None else bots)
@@ -1875,12 +1976,14 @@ def _seconds(name: str, value: object) -> float | None:
 
 
 def _table_rules(takeback: object, clock: object, stand_in: object,
-                 away_after: object) -> TableRules:
+                 away_after: object, hints: object = True) -> TableRules:
     """Check the rules of a new table (400 for bad values)."""
     if takeback not in ("off", "none", "all"):
         raise TableError(400, 'takeback must be "off", "none" (no consent needed) or '
                          '"all" (every other person agrees)')
     if not isinstance(stand_in, str) or stand_in not in BOTS:
         raise TableError(400, f"stand_in must be one of {', '.join(BOTS)}")
+    if type(hints) is not bool:
+        raise TableError(400, "hints must be true or false")
     return TableRules(takeback, _seconds("clock", clock), stand_in,
-                      _seconds("away_after", away_after))
+                      _seconds("away_after", away_after), hints)
