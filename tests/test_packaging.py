@@ -146,14 +146,18 @@ def test_entry_points_name_every_built_in_plugin(dists: Dists) -> None:
 
 @pytest.mark.packaging
 def test_entry_points_name_every_built_in_bot(dists: Dists) -> None:
-    """The built-in bots are declared in the ``tokaido_rules.bots`` group, as a third
-    party's bot is, each pointing at a class of the wheel."""
+    """The built-in bots (and the ISMCTS ladder's levels) are declared in the
+    ``tokaido_rules.bots`` group, as a third party's bot is, each pointing at a class or
+    factory of the wheel."""
     text = dists.wheel_files[f"{dists.dist_info}/entry_points.txt"].decode()
     section = text.split("[tokaido_rules.bots]", 1)[1].split("\n[", 1)[0]
     found = dict(re.findall(r"^(\S+) = (\S+)$", section, re.M))
     assert found == {"random": "tokaido_rules.bots:RandomBot",
                      "greedy": "tokaido_rules.bots:GreedyBot",
-                     "search": "tokaido_rules.bots:SearchBot"}
+                     "search": "tokaido_rules.bots:SearchBot",
+                     "ismcts-fast": "tokaido_rules.ismcts:ismcts_fast",
+                     "ismcts": "tokaido_rules.ismcts:ismcts",
+                     "ismcts-strong": "tokaido_rules.ismcts:ismcts_strong"}
 
 
 @pytest.mark.packaging
