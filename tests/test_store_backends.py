@@ -170,7 +170,13 @@ def test_a_seat_is_given_once_and_a_seq_applied_once(two: tuple[Lobby, Lobby]) -
             return [s.kind for s in table.seats]
 
     _eventually(lambda: kinds() == ["human", "human"])
+
+    def level() -> bool:  # each process has heard of the other's last move
+        with table._lock, there._lock:
+            return table.game.state.seq == there.game.state.seq
+
     for _ in range(6):
+        _eventually(level)  # else both answers are rightly 409: a stale expected_seq
         seat = _seat(table)
         move = _move(table)
         outcomes: list[int] = []
