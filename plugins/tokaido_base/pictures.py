@@ -33,8 +33,11 @@ def notes(scene: Scene) -> list[Note]:
             out.append(Note("Travellers offered", ", ".join(
                 f"{f.name} ({f.summary()})"
                 for f in (traveller_facts(t, scene.ruleset) for t in offered)), i))
-        cards = scene.collection(i)
-        held = {kind: sum(1 for c in cards if c.startswith(kind + ".")) for kind in PANORAMAS}
+        held = dict.fromkeys(PANORAMAS, 0)
+        for card in scene.collection(i):
+            kind, dot, _ = card.partition(".")
+            if dot and kind in held:
+                held[kind] += 1
         if any(held.values()):
             out.append(Note("Panoramas", ", ".join(
                 f"{registry.space_kind(kind).label} {held[kind]}/{sections}"
@@ -56,16 +59,33 @@ def notes(scene: Scene) -> list[Note]:
         out.append(Note("Inn meals", _names(scene, hand), cards=hand))
     elif hand is None:
         out.append(Note("Inn meals", f"{scene.size(INN_HAND)} meal(s), face down"))
-    decks = [f"{registry.card_kind_label(kind)} {scene.size(zone)}"
-             for zone, kind in DECKS.items()]
+    out.append(Note("Decks", ", ".join(f"{label} {scene.size(zone)}"
+                                       for zone, label in _decks(registry))))
+    return out
+
+
+_DECKS_OF: dict[int, tuple[Registry, tuple[tuple[str, str], ...]]] = {}
+"""Each registry's decks to count (:func:`_decks`), by the registry's id."""
+
+
+def _decks(registry: Registry) -> tuple[tuple[str, str], ...]:
+    """The decks whose sizes a picture shows, each with its label: the base game's, then
+    the shuffled decks of other plugins; found once per registry (a server draws every
+    audience's picture of every move)."""
+    found = _DECKS_OF.get(id(registry))
+    if found is not None and found[0] is registry:
+        return found[1]
+    decks = [(zone, registry.card_kind_label(kind)) for zone, kind in DECKS.items()]
     for zone, spec in registry.decks.items():  # the shuffled decks of other plugins too
         if zone not in DECKS and spec.shuffled and not zone.startswith("base."):
             kinds = {registry.cards[c].kind for c in spec.cards if c in registry.cards}
             label = (registry.card_kind_label(kinds.pop()) if len(kinds) == 1
                      else zone.partition(".")[2] or zone)
-            decks.append(f"{label} {scene.size(zone)}")
-    out.append(Note("Decks", ", ".join(decks)))
-    return out
+            decks.append((zone, label))
+    if len(_DECKS_OF) > 64:
+        _DECKS_OF.clear()
+    _DECKS_OF[id(registry)] = (registry, tuple(decks))
+    return tuple(decks)
 
 
 POWERS = {

@@ -45,7 +45,7 @@ from .bots import BOTS, Bot, RandomBot, make_bot, next_action
 from .chance import bot_seed, new_seed
 from .engine import Game, new_game, replay
 from .errors import BotError, IllegalActionError, StaleActionError, TokaidoError
-from .log import LogFeed, _verify
+from .log import FeedShare, LogFeed, _verify
 from .model import collection_zone
 from .render import (
     card_facts,
@@ -157,9 +157,22 @@ def _unstored(exc: StoreError) -> TableError:
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
+_fast: Callable[[object], bytes] | None
+try:  # the web extra's JSON encoder in C, about ten times json's on an update's parts
+    from orjson import dumps as _fast
+except ImportError:  # pragma: no cover - the extra not installed (PyPy): json alone
+    _fast = None
+
+
 def _dumps(value: object) -> str:
-    """Compact JSON text (one encoder for every call: ``json.dumps`` with options makes
-    a new one each time)."""
+    """Compact JSON text: orjson's when installed (the ``web`` extra: the same JSON as
+    json's, made in C), else json's, which also takes what orjson refuses (a key that
+    is not a string, an integer past 64 bits)."""
+    if _fast is not None:
+        try:
+            return _fast(value).decode()
+        except TypeError:  # orjson.JSONEncodeError
+            pass
     return _ENCODER.encode(value)
 
 
@@ -258,15 +271,17 @@ class _Audience:
         self._narrator = Narrator.for_header(self.header)
         self._take(first[1:], shown)
 
-    def update(self, game: Game) -> None:
+    def update(self, game: Game, share: FeedShare | None = None) -> None:
         shown: list[Any] = []
-        self._take(self._feed.new_lines(game, shown), shown)
+        self._take(self._feed.new_lines(game, shown, share), shown,
+                   None if share is None else share.frozen)
 
-    def _take(self, new: list[str], shown: list[Any]) -> None:
+    def _take(self, new: list[str], shown: list[Any],
+              whole: dict[int, Any] | None = None) -> None:
         # the steps in words from the events at hand (not read back from the lines)
         lines = [line.rstrip("\n") for line in new]
         self.lines += lines
-        self.steps += self._narrator.add_shown(lines, shown)
+        self.steps += self._narrator.add_shown(lines, shown, whole)
 
 
 class Table:
@@ -312,12 +327,14 @@ class Table:
         self._recent: dict[int, Game] = {game.state.seq: game}
         self._pictures: dict[tuple[int | str, int], str] = {}
         self._scenes: dict[tuple[int | str, int], tuple[dict[str, Any], _Parts]] = {}
+        self._views: dict[tuple[int | str, int], Any] = {}  # (audience, seq): its view
         self._changed: Callable[[Table], None] = lambda table: None
         self.version = 0
         """Counts every change a client is told of (an action, a seat, a take-back
         asked, a seat away...): what is made once per (seq, version) is shared."""
         self._parts: dict[tuple[Any, ...], Any] = {}  # made once per version, see update()
         self._checks: dict[tuple[int, int, int], TakeBack] = {}  # (story, seq, seat)
+        self._check_inputs: tuple[tuple[int, int], set[int], dict[int, Any]] | None = None
         self._held = 0
         self._deferred = False
         self.stalled: str | None = None
@@ -523,8 +540,9 @@ class Table:
         if game.is_over:
             self._pictures.clear()
             self._scenes.clear()
+        share = FeedShare()  # each event folded, each line written once for all
         for audience in self._audiences.values():
-            audience.update(game)
+            audience.update(game, share)
         self.request = None  # a take-back asked for lapses when the game moves on
         self._moved()
 
@@ -849,9 +867,13 @@ class Table:
             if found is None:
                 if len(self._checks) > 4 * len(self._seats):
                     self._checks.clear()
+                story = key[:2]
+                if self._check_inputs is None or self._check_inputs[0] != story:
+                    # what every seat's check reads: made once per seq, not per seat
+                    self._check_inputs = (story, self._undoable(),
+                                          {seq: g.state for seq, g in self._recent.items()})
                 found = self._checks[key] = check_take_back(
-                    self.game, seat, self._undoable(),
-                    {seq: g.state for seq, g in self._recent.items()})
+                    self.game, seat, self._check_inputs[1], self._check_inputs[2])
             return found
 
     def _consenters(self, seat: int) -> list[int]:
@@ -965,6 +987,18 @@ class Table:
         """Wake the clients waiting on the table (after :meth:`holding`)."""
         self._changed(self)
 
+    def _view(self, game: Game, seat: int | None) -> Any:
+        """``seat``'s view of ``game`` (``None``: the public view), made once per seq and
+        shared by the update's parts (its actions and purse, its scene, the legend)."""
+        key = ("public" if seat is None else seat, game.state.seq)
+        found = self._views.get(key)
+        if found is None or found[0] is not game:
+            if len(self._views) >= 2 * (len(self._seats) + 1):
+                self._views.clear()
+            view = game.public_view() if seat is None else game.view(seat)
+            found = self._views[key] = (game, view)
+        return found[1]
+
     def _audience(self, seat: int | None) -> _Audience:
         key: int | str = "public" if seat is None else seat
         audience = self._audiences.get(key)
@@ -1018,7 +1052,7 @@ class Table:
         if found is None:
             before = max((k[1] for k in self._scenes if k[0] == audience and k[1] < seq),
                          default=None)
-            scene = scene_json(game.public_view() if seat is None else game.view(seat))
+            scene = scene_json(self._view(game, seat))
             parts = _scene_parts(scene, None if before is None
                                  else self._scenes[(audience, before)])
             if before is not None:  # its texts are kept, its data no longer needed:
@@ -1182,7 +1216,7 @@ class Table:
         """A seat's own part of an update (a spectator's: none)."""
         if seat is None:
             return {"seat": None, "actions": [], "purse": [], "takeback": None}
-        view = game.view(seat)
+        view = self._view(game, seat)
         actions = []
         if self._seats[seat].kind == "human":
             actions = [{"words": describe_action(game.state, a, facts=True),
@@ -1206,7 +1240,7 @@ class Table:
         legend = None
         if since == 0:
             game = self.game
-            legend = legend_html(game.public_view() if seat is None else game.view(seat))
+            legend = legend_html(self._view(game, seat))
         scenes = self._scene_news(seat, since, seq, [end for end, _ in audience.steps
                                                      if end > since])
         return (f'"legend":{_dumps(legend)},"steps":{_dumps(steps)},'

@@ -287,12 +287,15 @@ class Narrator:
         return self.take(parsed)
 
     def add_shown(self, lines: Sequence[str],
-                  shown: Sequence[tuple[int, Event, Mapping[str, Any], tuple[str, ...]]]
-                  ) -> list[tuple[int, str]]:
+                  shown: Sequence[tuple[int, Event, Mapping[str, Any], tuple[str, ...]]],
+                  whole: dict[int, Any] | None = None) -> list[tuple[int, str]]:
         """:meth:`add` for the ``lines`` of a :class:`~tokaido_rules.log.LogFeed` whose
         events are at hand (``shown``, from ``new_lines(game, shown)``, one per event
         line): a line whose every field was shown is made from its event, not read back
-        from its text (a server narrates every seat's copy of every move)."""
+        from its text (a server narrates every seat's copy of every move). ``whole``:
+        by seq, the data of the events shown whole, as the narrators of the other copies
+        of the game made it (:attr:`~tokaido_rules.log.FeedShare.frozen`), used and
+        added to."""
         from .codec import freeze_json
         from .log import TRAILER, _parse_line, _seat_event
 
@@ -301,9 +304,13 @@ class Narrator:
         for text in lines:
             found = at.get(self._read)
             frozen = None
-            if found is not None and not found[2]:
-                with contextlib.suppress(TypeError):
-                    frozen = freeze_json(found[1])
+            if found is not None and not found[2]:  # nothing withheld: every copy's alike
+                frozen = whole.get(self._read) if whole is not None else None
+                if frozen is None:
+                    with contextlib.suppress(TypeError):
+                        frozen = freeze_json(found[1])
+                    if whole is not None and frozen is not None:
+                        whole[self._read] = frozen
             if found is not None and frozen is not None:
                 event = found[0]
                 parsed.append(SeatLine(self._read, event.TYPE, frozen, (), event))
