@@ -328,6 +328,7 @@ class Table:
         self._pictures: dict[tuple[int | str, int], str] = {}
         self._scenes: dict[tuple[int | str, int], tuple[dict[str, Any], _Parts]] = {}
         self._views: dict[tuple[int | str, int], Any] = {}  # (audience, seq): its view
+        self._card_entries: dict[str, dict[str, Any]] = {}  # a purse's card (read only)
         self._changed: Callable[[Table], None] = lambda table: None
         self.version = 0
         """Counts every change a client is told of (an action, a seat, a take-back
@@ -1313,8 +1314,12 @@ class Table:
                 continue
             cards = []
             for card in view.zones.get(collection_zone(n), ()):
-                facts = card_facts(card, ruleset)
-                cards.append({"card": card, "name": facts.name, "facts": facts.summary()})
+                entry = self._card_entries.get(card)
+                if entry is None:  # a card's entry is the same in every purse: made once
+                    facts = card_facts(card, ruleset)
+                    entry = self._card_entries[card] = {
+                        "card": card, "name": facts.name, "facts": facts.summary()}
+                cards.append(entry)
             out.append({"piece": n, "traveller": names(piece.traveller) if piece.traveller
                         else None, "coins": piece.coins, "points": piece.total,
                         "cards": cards})
