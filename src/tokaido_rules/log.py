@@ -195,17 +195,17 @@ class FeedShare:
     needs it and read by the others (a server's audiences, each a seat's copy or the
     public one): the state after each event, each event's whole data, and each line
     already written, by its seq and the fields shown. Hand one share to the feeds of one
-    game for one batch of events (the same line of play), then drop it. ``frozen``: the
-    data of the events shown whole, as state values, for the copies' narrators
+    game for one batch of events (the same line of play), then drop it. ``read``: the
+    lines as the copies' narrators read them, by their text
     (:meth:`~tokaido_rules.viewer.Narrator.add_shown`)."""
 
-    __slots__ = ("data", "frozen", "lines", "states")
+    __slots__ = ("data", "lines", "read", "states")
 
     def __init__(self) -> None:
         self.states: dict[int, Any] = {}
         self.data: dict[int, Mapping[str, Any]] = {}
         self.lines: dict[tuple[int, tuple[str, ...], tuple[str, ...]], str] = {}
-        self.frozen: dict[int, Any] = {}
+        self.read: dict[str, Any] = {}
 
 
 class LogFeed:

@@ -274,14 +274,14 @@ class _Audience:
     def update(self, game: Game, share: FeedShare | None = None) -> None:
         shown: list[Any] = []
         self._take(self._feed.new_lines(game, shown, share), shown,
-                   None if share is None else share.frozen)
+                   None if share is None else share.read)
 
     def _take(self, new: list[str], shown: list[Any],
-              whole: dict[int, Any] | None = None) -> None:
+              read: dict[str, Any] | None = None) -> None:
         # the steps in words from the events at hand (not read back from the lines)
         lines = [line.rstrip("\n") for line in new]
         self.lines += lines
-        self.steps += self._narrator.add_shown(lines, shown, whole)
+        self.steps += self._narrator.add_shown(lines, shown, read)
 
 
 class Table:
