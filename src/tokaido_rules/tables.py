@@ -260,16 +260,17 @@ class _Audience:
     """What one seat (``viewer``), or the spectators (``"public"``), is told: its copy of
     the log and the steps in words, each made once as the game goes on."""
 
-    def __init__(self, game: Game, viewer: int | str) -> None:
+    def __init__(self, game: Game, viewer: int | str,
+                 share: FeedShare | None = None) -> None:
         self.viewer = viewer
         self._feed = LogFeed(game, viewer=viewer)  # type: ignore[arg-type]
         shown: list[Any] = []
-        first = self._feed.new_lines(game, shown)
+        first = self._feed.new_lines(game, shown, share)
         self.header = first[0].rstrip("\n")
         self.lines: list[str] = []
         self.steps: list[tuple[int, str]] = []  # (seq after the step, its words)
         self._narrator = Narrator.for_header(self.header)
-        self._take(first[1:], shown)
+        self._take(first[1:], shown, None if share is None else share.read)
 
     def update(self, game: Game, share: FeedShare | None = None) -> None:
         shown: list[Any] = []
@@ -329,6 +330,7 @@ class Table:
         self._scenes: dict[tuple[int | str, int], tuple[dict[str, Any], _Parts]] = {}
         self._views: dict[tuple[int | str, int], Any] = {}  # (audience, seq): its view
         self._card_entries: dict[str, dict[str, Any]] = {}  # a purse's card (read only)
+        self._opening: tuple[Game, FeedShare] | None = None  # see _audience()
         self._changed: Callable[[Table], None] = lambda table: None
         self.version = 0
         """Counts every change a client is told of (an action, a seat, a take-back
@@ -541,6 +543,7 @@ class Table:
         if game.is_over:
             self._pictures.clear()
             self._scenes.clear()
+        self._opening = None
         share = FeedShare()  # each event folded, each line written once for all
         for audience in self._audiences.values():
             audience.update(game, share)
@@ -1004,7 +1007,12 @@ class Table:
         key: int | str = "public" if seat is None else seat
         audience = self._audiences.get(key)
         if audience is None:
-            audience = self._audiences[key] = _Audience(self.game, key)
+            # the audiences made at one point of the game (the pages opened as it
+            # begins) share their copies' work, as the moves' updates do
+            game = self.game
+            if self._opening is None or self._opening[0] is not game:
+                self._opening = (game, FeedShare())
+            audience = self._audiences[key] = _Audience(game, key, self._opening[1])
         return audience
 
     def picture(self, seat: int | None, seq: int | None = None) -> str | None:
