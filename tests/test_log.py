@@ -396,6 +396,27 @@ def test_feed_lines_add_up_to_each_copy() -> None:
     assert sent[-1][-1].startswith(f'{{"seq":{len(game.events)},"type":"core.log_end"')
 
 
+def test_feeds_sharing_a_game_give_each_copy_its_own_lines() -> None:
+    """Feeds of one game that share their work (FeedShare, a server's audiences) hand out
+    each copy's own lines: joined, dump_log's of each seat and of the public copy, so
+    that no copy gets a line of another's (a seat's secret) through the share."""
+    from tokaido_rules.log import FeedShare
+
+    game = new_game(4, seed=5)
+    viewers: list[int | str] = [0, 1, 2, 3, "public"]
+    feeds = [LogFeed(game, viewer) for viewer in viewers]  # type: ignore[arg-type]
+    sent: list[list[str]] = [feed.new_lines(game) for feed in feeds]
+    bot = RandomBot(8)
+    while not game.is_over:
+        game = game.apply(next_action(bot, game))
+        share = FeedShare()
+        for feed, lines in zip(feeds[::-1], sent[::-1], strict=True):  # public first
+            lines += feed.new_lines(game, share=share)
+    for viewer, lines in zip(viewers, sent, strict=True):
+        assert "".join(lines) == dump_log(game, viewer)  # type: ignore[arg-type]
+    assert len({"".join(lines) for lines in sent}) == len(viewers)  # the copies differ
+
+
 def test_feed_redacts_each_event_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """A seat's feed costs in proportion to the new events: each event is redacted once
     over the whole game (re-redacting the whole log after each decision cost 1.5 s of a

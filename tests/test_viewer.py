@@ -259,3 +259,38 @@ def test_a_narrator_given_the_events_at_hand_says_what_it_reads_from_the_lines(
         steps += len(said)
     assert steps > 20 and by_text.add([]) == by_event.add_shown([], [])
 
+
+
+def test_narrators_sharing_a_game_say_each_copy_in_its_own_words(crossroads: Game) -> None:
+    """A server's audiences share their feeds' and narrators' work (``FeedShare``): each
+    copy is still told in the words of a narrator that reads only its own lines, so that
+    no seat is told another's secret through what is shared."""
+    from tokaido_rules.log import FeedShare, LogFeed
+    from tokaido_rules.viewer import Narrator
+
+    viewers: list[int | str] = ["public", 0, 1, 2]
+    state = initial_state(crossroads.state.rules, crossroads.seed)
+    start = Game(state, ())
+    alone = [LogFeed(start, viewer=v) for v in viewers]  # type: ignore[arg-type]
+    shared = [LogFeed(start, viewer=v) for v in viewers]  # type: ignore[arg-type]
+    heads = [feed.new_lines(start) for feed in alone]
+    for feed in shared:
+        feed.new_lines(start)
+    by_text = [Narrator.for_header(h[0].rstrip("\n")) for h in heads]
+    by_share = [Narrator.for_header(h[0].rstrip("\n")) for h in heads]
+    for narrator, head in zip([*by_text, *by_share], heads * 2, strict=True):
+        narrator.add([line.rstrip("\n") for line in head[1:]])
+    told: list[list[tuple[int, str]]] = [[] for _ in viewers]
+    for seq in range(1, len(crossroads.events) + 1):
+        state = fold(state, crossroads.events[seq - 1])
+        game = Game(state, crossroads.events[:seq])
+        share = FeedShare()
+        for n in range(len(viewers)):
+            lines = [line.rstrip("\n") for line in alone[n].new_lines(game)]
+            shown: list[Any] = []
+            mine = [line.rstrip("\n") for line in shared[n].new_lines(game, shown, share)]
+            assert mine == lines
+            said = by_text[n].add(lines)
+            assert by_share[n].add_shown(mine, shown, share.read) == said
+            told[n] += said
+    assert len(told[0]) > 20 and len({tuple(t) for t in told}) > 1  # the copies differ

@@ -25,29 +25,26 @@ def _names(scene: Scene, cards: tuple[str, ...]) -> str:
 def notes(scene: Scene) -> list[Note]:
     registry = scene.registry
     out: list[Note] = []
+    made = _made(registry)
     for i, p in enumerate(scene.pieces):
         if p.seat is None:
             continue
         offered = scene.data.get(f"base.offer.{p.seat}") if p.traveller is None else None
-        if offered:  # what a seat choosing its traveller needs: coins and powers
-            out.append(Note("Travellers offered", ", ".join(
-                f"{f.name} ({f.summary()})"
-                for f in (traveller_facts(t, scene.ruleset) for t in offered)), i))
-        cards = scene.collection(i)
-        held = {kind: sum(1 for c in cards if c.startswith(kind + ".")) for kind in PANORAMAS}
-        if any(held.values()):
-            out.append(Note("Panoramas", ", ".join(
-                f"{registry.space_kind(kind).label} {held[kind]}/{sections}"
-                for kind, sections in PANORAMAS.items()), i))
-        donated = p.counter(DONATION)
-        if donated:
-            out.append(Note("Temples", f"{donated} coin{'s' if donated > 1 else ''} donated",
-                            i))
         private = scene.cards(drawn(i))
-        if private:
-            out.append(Note("Drawn", _names(scene, private), i, cards=private))
-        elif private is None:
-            out.append(Note("Drawn", f"{scene.size(drawn(i))} card(s), face down", i))
+        hidden = scene.size(drawn(i)) if private is None else 0
+        # a piece's notes are made from these alone: made once, shared by the pictures
+        # that show the same (every audience's, at every move that left them unchanged)
+        key = (i, offered, scene.collection(i), p.counter(DONATION), private, hidden)
+        try:
+            found = made.get(key)
+        except TypeError:  # a value that cannot be a key: made each time
+            out += _piece_notes(scene, i, offered, private, hidden)
+            continue
+        if found is None:
+            if len(made) >= 4096:
+                made.clear()
+            found = made[key] = _piece_notes(scene, i, offered, private, hidden)
+        out += found
     offer = scene.cards(VILLAGE_OFFER)
     if offer:
         out.append(Note("Village", _names(scene, offer), cards=offer))
@@ -56,16 +53,75 @@ def notes(scene: Scene) -> list[Note]:
         out.append(Note("Inn meals", _names(scene, hand), cards=hand))
     elif hand is None:
         out.append(Note("Inn meals", f"{scene.size(INN_HAND)} meal(s), face down"))
-    decks = [f"{registry.card_kind_label(kind)} {scene.size(zone)}"
-             for zone, kind in DECKS.items()]
+    out.append(Note("Decks", ", ".join(f"{label} {scene.size(zone)}"
+                                       for zone, label in _decks(registry))))
+    return out
+
+
+def _piece_notes(scene: Scene, i: int, offered: object, private: tuple[str, ...] | None,
+                 hidden: int) -> tuple[Note, ...]:
+    """The notes of piece ``i``: the travellers offered to its seat, its panoramas, its
+    donations and its private draws (``hidden``: how many, face down)."""
+    registry = scene.registry
+    out: list[Note] = []
+    if offered:  # what a seat choosing its traveller needs: coins and powers
+        out.append(Note("Travellers offered", ", ".join(
+            f"{f.name} ({f.summary()})"
+            for f in (traveller_facts(t, scene.ruleset) for t in offered)), i))  # type: ignore[attr-defined]
+    held = dict.fromkeys(PANORAMAS, 0)
+    for card in scene.collection(i):
+        kind, dot, _ = card.partition(".")
+        if dot and kind in held:
+            held[kind] += 1
+    if any(held.values()):
+        out.append(Note("Panoramas", ", ".join(
+            f"{registry.space_kind(kind).label} {held[kind]}/{sections}"
+            for kind, sections in PANORAMAS.items()), i))
+    donated = scene.pieces[i].counter(DONATION)
+    if donated:
+        out.append(Note("Temples", f"{donated} coin{'s' if donated > 1 else ''} donated", i))
+    if private:
+        out.append(Note("Drawn", _names(scene, private), i, cards=private))
+    elif private is None:
+        out.append(Note("Drawn", f"{hidden} card(s), face down", i))
+    return tuple(out)
+
+
+_MADE: dict[int, tuple[Registry, dict[tuple[object, ...], tuple[Note, ...]]]] = {}
+"""Each registry's pieces' notes made so far (:func:`notes`), by the registry's id."""
+
+
+def _made(registry: Registry) -> dict[tuple[object, ...], tuple[Note, ...]]:
+    found = _MADE.get(id(registry))
+    if found is None or found[0] is not registry:
+        if len(_MADE) > 64:
+            _MADE.clear()
+        found = _MADE[id(registry)] = (registry, {})
+    return found[1]
+
+
+_DECKS_OF: dict[int, tuple[Registry, tuple[tuple[str, str], ...]]] = {}
+"""Each registry's decks to count (:func:`_decks`), by the registry's id."""
+
+
+def _decks(registry: Registry) -> tuple[tuple[str, str], ...]:
+    """The decks whose sizes a picture shows, each with its label: the base game's, then
+    the shuffled decks of other plugins; found once per registry (a server draws every
+    audience's picture of every move)."""
+    found = _DECKS_OF.get(id(registry))
+    if found is not None and found[0] is registry:
+        return found[1]
+    decks = [(zone, registry.card_kind_label(kind)) for zone, kind in DECKS.items()]
     for zone, spec in registry.decks.items():  # the shuffled decks of other plugins too
         if zone not in DECKS and spec.shuffled and not zone.startswith("base."):
             kinds = {registry.cards[c].kind for c in spec.cards if c in registry.cards}
             label = (registry.card_kind_label(kinds.pop()) if len(kinds) == 1
                      else zone.partition(".")[2] or zone)
-            decks.append(f"{label} {scene.size(zone)}")
-    out.append(Note("Decks", ", ".join(decks)))
-    return out
+            decks.append((zone, label))
+    if len(_DECKS_OF) > 64:
+        _DECKS_OF.clear()
+    _DECKS_OF[id(registry)] = (registry, tuple(decks))
+    return tuple(decks)
 
 
 POWERS = {

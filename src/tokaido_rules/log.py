@@ -197,6 +197,24 @@ def dump_log(game: Game, viewer: Viewer = None) -> str:
     return "".join(LogFeed(game, viewer).new_lines(game))
 
 
+class FeedShare:
+    """What several copies of one game's log have in common, made by the first feed that
+    needs it and read by the others (a server's audiences, each a seat's copy or the
+    public one): the state after each event, each event's whole data, and each line
+    already written, by its seq and the fields shown. Hand one share to the feeds of one
+    game for one batch of events (the same line of play), then drop it. ``read``: the
+    lines as the copies' narrators read them, by their text
+    (:meth:`~tokaido_rules.viewer.Narrator.add_shown`)."""
+
+    __slots__ = ("data", "lines", "read", "states")
+
+    def __init__(self) -> None:
+        self.states: dict[int, Any] = {}
+        self.data: dict[int, Mapping[str, Any]] = {}
+        self.lines: dict[tuple[int, tuple[str, ...], tuple[str, ...]], str] = {}
+        self.read: dict[str, Any] = {}
+
+
 class LogFeed:
     """One copy of a game's log (``viewer``: a seat's copy; ``"public"``,
     :data:`~tokaido_rules.views.PUBLIC`: the public copy, what every seat may see;
@@ -254,12 +272,15 @@ class LogFeed:
 
     def new_lines(self, game: Game,
                   shown: list[tuple[int, Event, dict[str, Any], tuple[str, ...]]] | None
-                  = None) -> list[str]:
+                  = None, share: FeedShare | None = None) -> list[str]:
         """The lines of the events of ``game`` not handed out yet, each ending with a
         newline: after the header on the first call, and followed by the trailer when
         the game is over. ``shown`` (a seat's or the public copy): a list that gets, for
         each event line, its seq, the event, the data shown and the fields withheld, so
-        that a reader in the same process need not read them back from the text."""
+        that a reader in the same process need not read them back from the text.
+        ``share``: what the other copies of this game's log made of the same events
+        (:class:`FeedShare`), used and added to: each state is folded, each event's data
+        made, each line written once for every copy that shows the same fields."""
         if game.state.rules is not self._rules or game.seed != self._seed:
             raise ValueError("this is not the game the feed follows (make one feed per game)")
         lines: list[str] = []
@@ -284,9 +305,24 @@ class LogFeed:
                 seat = None if isinstance(viewer, str) else viewer  # None: the public copy
                 state = self._state
                 for event in new:
-                    state = fold(state, event)
-                    data, withheld = redact(event, state, seat)
-                    lines.append(event_line(seq, event, data, withheld) + "\n")
+                    if share is None:
+                        state = fold(state, event)
+                        data, withheld = redact(event, state, seat)
+                        lines.append(event_line(seq, event, data, withheld) + "\n")
+                    else:
+                        after = share.states.get(seq)
+                        state = after if after is not None else fold(state, event)
+                        share.states[seq] = state
+                        whole = share.data.get(seq)
+                        if whole is None:
+                            whole = share.data[seq] = event_data(event)
+                        data, withheld = redact(event, state, seat, data=whole)
+                        key = (seq, tuple(data), withheld)
+                        line = share.lines.get(key)
+                        if line is None:
+                            line = share.lines[key] = event_line(seq, event, data,
+                                                                 withheld) + "\n"
+                        lines.append(line)
                     if shown is not None:
                         shown.append((seq, event, data, withheld))
                     seq += 1

@@ -47,7 +47,7 @@ from .bots import BOTS, Bot, RandomBot, make_bot, next_action
 from .chance import bot_seed, new_seed
 from .engine import Game, new_game, replay
 from .errors import BotError, IllegalActionError, StaleActionError, TokaidoError
-from .log import LogFeed, _verify
+from .log import FeedShare, LogFeed, _verify
 from .model import collection_zone
 from .render import (
     card_facts,
@@ -159,9 +159,22 @@ def _unstored(exc: StoreError) -> TableError:
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
+_fast: Callable[[object], bytes] | None
+try:  # the web extra's JSON encoder in C, about ten times json's on an update's parts
+    from orjson import dumps as _fast
+except ImportError:  # pragma: no cover - the extra not installed (PyPy): json alone
+    _fast = None
+
+
 def _dumps(value: object) -> str:
-    """Compact JSON text (one encoder for every call: ``json.dumps`` with options makes
-    a new one each time)."""
+    """Compact JSON text: orjson's when installed (the ``web`` extra: the same JSON as
+    json's, made in C), else json's, which also takes what orjson refuses (a key that
+    is not a string, an integer past 64 bits)."""
+    if _fast is not None:
+        try:
+            return _fast(value).decode()
+        except TypeError:  # orjson.JSONEncodeError
+            pass
     return _ENCODER.encode(value)
 
 
@@ -249,26 +262,29 @@ class _Audience:
     """What one seat (``viewer``), or the spectators (``"public"``), is told: its copy of
     the log and the steps in words, each made once as the game goes on."""
 
-    def __init__(self, game: Game, viewer: int | str) -> None:
+    def __init__(self, game: Game, viewer: int | str,
+                 share: FeedShare | None = None) -> None:
         self.viewer = viewer
         self._feed = LogFeed(game, viewer=viewer)  # type: ignore[arg-type]
         shown: list[Any] = []
-        first = self._feed.new_lines(game, shown)
+        first = self._feed.new_lines(game, shown, share)
         self.header = first[0].rstrip("\n")
         self.lines: list[str] = []
         self.steps: list[tuple[int, str]] = []  # (seq after the step, its words)
         self._narrator = Narrator.for_header(self.header)
-        self._take(first[1:], shown)
+        self._take(first[1:], shown, None if share is None else share.read)
 
-    def update(self, game: Game) -> None:
+    def update(self, game: Game, share: FeedShare | None = None) -> None:
         shown: list[Any] = []
-        self._take(self._feed.new_lines(game, shown), shown)
+        self._take(self._feed.new_lines(game, shown, share), shown,
+                   None if share is None else share.read)
 
-    def _take(self, new: list[str], shown: list[Any]) -> None:
+    def _take(self, new: list[str], shown: list[Any],
+              read: dict[str, Any] | None = None) -> None:
         # the steps in words from the events at hand (not read back from the lines)
         lines = [line.rstrip("\n") for line in new]
         self.lines += lines
-        self.steps += self._narrator.add_shown(lines, shown)
+        self.steps += self._narrator.add_shown(lines, shown, read)
 
 
 class Table:
@@ -314,12 +330,16 @@ class Table:
         self._recent: dict[int, Game] = {game.state.seq: game}
         self._pictures: dict[tuple[int | str, int], str] = {}
         self._scenes: dict[tuple[int | str, int], tuple[dict[str, Any], _Parts]] = {}
+        self._views: dict[tuple[int | str, int], Any] = {}  # (audience, seq): its view
+        self._card_entries: dict[str, dict[str, Any]] = {}  # a purse's card (read only)
+        self._opening: tuple[Game, FeedShare] | None = None  # see _audience()
         self._changed: Callable[[Table], None] = lambda table: None
         self.version = 0
         """Counts every change a client is told of (an action, a seat, a take-back
         asked, a seat away...): what is made once per (seq, version) is shared."""
         self._parts: dict[tuple[Any, ...], Any] = {}  # made once per version, see update()
         self._checks: dict[tuple[int, int, int], TakeBack] = {}  # (story, seq, seat)
+        self._check_inputs: tuple[tuple[int, int], set[int], dict[int, Any]] | None = None
         self._held = 0
         self._deferred = False
         self.stalled: str | None = None
@@ -532,8 +552,10 @@ class Table:
         if game.is_over:
             self._pictures.clear()
             self._scenes.clear()
+        self._opening = None
+        share = FeedShare()  # each event folded, each line written once for all
         for audience in self._audiences.values():
-            audience.update(game)
+            audience.update(game, share)
         self.request = None  # a take-back asked for lapses when the game moves on
         self._moved()
 
@@ -939,9 +961,13 @@ class Table:
             if found is None:
                 if len(self._checks) > 4 * len(self._seats):
                     self._checks.clear()
+                story = key[:2]
+                if self._check_inputs is None or self._check_inputs[0] != story:
+                    # what every seat's check reads: made once per seq, not per seat
+                    self._check_inputs = (story, self._undoable(),
+                                          {seq: g.state for seq, g in self._recent.items()})
                 found = self._checks[key] = check_take_back(
-                    self.game, seat, self._undoable(),
-                    {seq: g.state for seq, g in self._recent.items()})
+                    self.game, seat, self._check_inputs[1], self._check_inputs[2])
             return found
 
     def _consenters(self, seat: int) -> list[int]:
@@ -1055,11 +1081,28 @@ class Table:
         """Wake the clients waiting on the table (after :meth:`holding`)."""
         self._changed(self)
 
+    def _view(self, game: Game, seat: int | None) -> Any:
+        """``seat``'s view of ``game`` (``None``: the public view), made once per seq and
+        shared by the update's parts (its actions and purse, its scene, the legend)."""
+        key = ("public" if seat is None else seat, game.state.seq)
+        found = self._views.get(key)
+        if found is None or found[0] is not game:
+            if len(self._views) >= 2 * (len(self._seats) + 1):
+                self._views.clear()
+            view = game.public_view() if seat is None else game.view(seat)
+            found = self._views[key] = (game, view)
+        return found[1]
+
     def _audience(self, seat: int | None) -> _Audience:
         key: int | str = "public" if seat is None else seat
         audience = self._audiences.get(key)
         if audience is None:
-            audience = self._audiences[key] = _Audience(self.game, key)
+            # the audiences made at one point of the game (the pages opened as it
+            # begins) share their copies' work, as the moves' updates do
+            game = self.game
+            if self._opening is None or self._opening[0] is not game:
+                self._opening = (game, FeedShare())
+            audience = self._audiences[key] = _Audience(game, key, self._opening[1])
         return audience
 
     def picture(self, seat: int | None, seq: int | None = None) -> str | None:
@@ -1108,7 +1151,7 @@ class Table:
         if found is None:
             before = max((k[1] for k in self._scenes if k[0] == audience and k[1] < seq),
                          default=None)
-            scene = scene_json(game.public_view() if seat is None else game.view(seat))
+            scene = scene_json(self._view(game, seat))
             parts = _scene_parts(scene, None if before is None
                                  else self._scenes[(audience, before)])
             if before is not None:  # its texts are kept, its data no longer needed:
@@ -1275,7 +1318,7 @@ class Table:
         """A seat's own part of an update (a spectator's: none)."""
         if seat is None:
             return {"seat": None, "actions": [], "purse": [], "takeback": None}
-        view = game.view(seat)
+        view = self._view(game, seat)
         actions = []
         if self._seats[seat].kind == "human":
             actions = [{"words": describe_action(game.state, a, facts=True),
@@ -1299,7 +1342,7 @@ class Table:
         legend = None
         if since == 0:
             game = self.game
-            legend = legend_html(game.public_view() if seat is None else game.view(seat))
+            legend = legend_html(self._view(game, seat))
         scenes = self._scene_news(seat, since, seq, [end for end, _ in audience.steps
                                                      if end > since])
         return (f'"legend":{_dumps(legend)},"steps":{_dumps(steps)},'
@@ -1373,8 +1416,12 @@ class Table:
                 continue
             cards = []
             for card in view.zones.get(collection_zone(n), ()):
-                facts = card_facts(card, ruleset)
-                cards.append({"card": card, "name": facts.name, "facts": facts.summary()})
+                entry = self._card_entries.get(card)
+                if entry is None:  # a card's entry is the same in every purse: made once
+                    facts = card_facts(card, ruleset)
+                    entry = self._card_entries[card] = {
+                        "card": card, "name": facts.name, "facts": facts.summary()}
+                cards.append(entry)
             out.append({"piece": n, "traveller": names(piece.traveller) if piece.traveller
                         else None, "coins": piece.coins, "points": piece.total,
                         "cards": cards})

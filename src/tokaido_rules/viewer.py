@@ -287,32 +287,40 @@ class Narrator:
         return self.take(parsed)
 
     def add_shown(self, lines: Sequence[str],
-                  shown: Sequence[tuple[int, Event, Mapping[str, Any], tuple[str, ...]]]
-                  ) -> list[tuple[int, str]]:
+                  shown: Sequence[tuple[int, Event, Mapping[str, Any], tuple[str, ...]]],
+                  read: dict[str, SeatLine] | None = None) -> list[tuple[int, str]]:
         """:meth:`add` for the ``lines`` of a :class:`~tokaido_rules.log.LogFeed` whose
         events are at hand (``shown``, from ``new_lines(game, shown)``, one per event
         line): a line whose every field was shown is made from its event, not read back
-        from its text (a server narrates every seat's copy of every move)."""
+        from its text (a server narrates every seat's copy of every move). ``read``:
+        the lines as the narrators of the other copies of the game read them, by their
+        text (:attr:`~tokaido_rules.log.FeedShare.read`), used and added to: a line is
+        the same in every copy that has the same text."""
         from .codec import freeze_json
         from .log import TRAILER, _parse_line, _seat_event
 
         at = {seq: (event, data, withheld) for seq, event, data, withheld in shown}
         parsed = []
         for text in lines:
-            found = at.get(self._read)
-            frozen = None
-            if found is not None and not found[2]:
-                with contextlib.suppress(TypeError):
-                    frozen = freeze_json(found[1])
-            if found is not None and frozen is not None:
-                event = found[0]
-                parsed.append(SeatLine(self._read, event.TYPE, frozen, (), event))
-            else:
-                obj = _parse_line(text, self._read + 2)
-                if obj.get("type") == TRAILER:
-                    continue
-                parsed.append(_seat_event(obj, self._read + 2, self._read,
-                                          self._registry, self._structurers))
+            line = read.get(text) if read is not None else None
+            if line is None:
+                found = at.get(self._read)
+                frozen = None
+                if found is not None and not found[2]:
+                    with contextlib.suppress(TypeError):
+                        frozen = freeze_json(found[1])
+                if found is not None and frozen is not None:
+                    event = found[0]
+                    line = SeatLine(self._read, event.TYPE, frozen, (), event)
+                else:
+                    obj = _parse_line(text, self._read + 2)
+                    if obj.get("type") == TRAILER:
+                        continue
+                    line = _seat_event(obj, self._read + 2, self._read, self._registry,
+                                       self._structurers)
+                if read is not None:
+                    read[text] = line
+            parsed.append(line)
             self._read += 1
         return self.take(parsed)
 

@@ -211,14 +211,17 @@ def make_public_view(game: Game) -> View:
     return view
 
 
-def redact(event: Event, state: GameState,
-           seat: int | None) -> tuple[dict[str, Any], tuple[str, ...]]:
+def redact(event: Event, state: GameState, seat: int | None, *,
+           data: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], tuple[str, ...]]:
     """The data of ``event`` that ``seat`` may see (``state``: right after the event), and
     the names of the withheld fields; ``seat`` ``None``: the data every seat may see
-    (:func:`public_fields`), as in the public copy of the log."""
+    (:func:`public_fields`), as in the public copy of the log. ``data``: the event's
+    whole data (:func:`~tokaido_rules.codec.event_data`) when the caller has it already
+    (several copies of one log)."""
     shown = set(event.visible_fields(state, seat)) if seat is not None else public_fields(
         event, state)
-    data = event_data(event)
+    if data is None:
+        data = event_data(event)
     withheld = tuple(n for n in field_names(type(event)) if n not in shown)
     return {k: v for k, v in data.items() if k in shown}, withheld
 
