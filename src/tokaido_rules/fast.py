@@ -79,6 +79,11 @@ from .model import Piece
 from .ruleset import Ruleset, Setup
 from .views import UnknownSeatError, View, _hidden_backs
 
+try:  # a local annotated ``_Word`` is a machine word in the compiled build (mypyc)
+    from mypy_extensions import i64 as _Word
+except ImportError:  # plain Python without mypy: the annotation is never read
+    _Word = int  # type: ignore[misc]
+
 __all__ = ["DifferentialReport", "FastGame", "FastRules", "FastTables", "NotCoveredError",
            "StateLike", "ViewTables", "ViewableGame", "compare", "compiled", "covers",
            "differential", "draw_below", "event_stream", "from_state", "shuffle",
@@ -1825,6 +1830,9 @@ def shuffle_pools(pools: list[list[Any]], stream: int) -> None:
         for pool in pools:
             draw = shuffle(pool, stream, draw)
         return
+    if _BUILT_FROM is not None:  # compiled: machine words are faster than the lanes
+        _shuffle_halves(pools, stream)
+        return
     draws = 0
     for pool in pools:
         if len(pool) > 1:
@@ -1853,6 +1861,64 @@ def shuffle_pools(pools: list[list[Any]], stream: int) -> None:
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
             j = (highs[k] * n + ((lows[k] * n) >> 32)) >> 32
+            items[i], items[j] = items[j], items[i]
+            k += 1
+
+
+_GOLDEN_HIGH: list[int] = []
+_GOLDEN_LOW: list[int] = []
+"""The halves of ``_GOLDEN * (draw + 1)`` modulo ``2**64``, by draw (as many as asked)."""
+
+
+def _times(high: _Word, low: _Word, by_high: _Word, by_low: _Word) -> tuple[_Word, _Word]:
+    """``(high, low) * (by_high, by_low)`` modulo ``2**64``, each a 64-bit number as its
+    32-bit halves: every product has 16 bits on one side, so below ``2**49`` (in a
+    compiled build, machine words that never overflow)."""
+    low0 = low & 0xFFFF
+    low1 = low >> 16
+    a = low0 * by_low
+    b = low1 * by_low
+    t = a + ((b & 0xFFFF) << 16)
+    up = (b >> 16) + (t >> 32)
+    up += (high & 0xFFFF) * by_low + (((high >> 16) * (by_low & 0xFFFF) & 0xFFFF) << 16)
+    up += low0 * by_high + ((low1 * (by_high & 0xFFFF) & 0xFFFF) << 16)
+    return up & 0xFFFFFFFF, t & 0xFFFFFFFF
+
+
+def _shuffle_halves(pools: list[list[Any]], stream: int) -> None:
+    """:func:`shuffle_pools` in 32-bit halves held in machine words (``_Word``): the
+    same numbers as :func:`~tokaido_rules.chance.shuffle` (the SplitMix64 finaliser,
+    then multiply-and-shift), every intermediate below ``2**50``. A compiled build's
+    route: about five times faster there than the big-integer lanes, and much slower
+    than them in plain Python."""
+    stream_high: _Word = stream >> 32
+    stream_low: _Word = stream & 0xFFFFFFFF
+    draws = 0
+    for pool in pools:
+        if len(pool) > 1:
+            draws += len(pool) - 1
+    golden_high = _GOLDEN_HIGH
+    golden_low = _GOLDEN_LOW
+    while len(golden_high) < draws:
+        g = (_GOLDEN * (len(golden_high) + 1)) & _MASK
+        golden_high.append(g >> 32)
+        golden_low.append(g & 0xFFFFFFFF)
+    k = 0
+    for items in pools:
+        for i in range(len(items) - 1, 0, -1):
+            lo: _Word = stream_low + golden_low[k]
+            hi: _Word = (stream_high + golden_high[k] + (lo >> 32)) & 0xFFFFFFFF
+            lo &= 0xFFFFFFFF
+            lo ^= ((hi << 2) & 0xFFFFFFFF) | (lo >> 30)  # z ^= z >> 30
+            hi ^= hi >> 30
+            hi, lo = _times(hi, lo, 0xBF58476D, 0x1CE4E5B9)
+            lo ^= ((hi << 5) & 0xFFFFFFFF) | (lo >> 27)  # z ^= z >> 27
+            hi ^= hi >> 27
+            hi, lo = _times(hi, lo, 0x94D049BB, 0x133111EB)
+            lo ^= ((hi << 1) & 0xFFFFFFFF) | (lo >> 31)  # z ^= z >> 31
+            hi ^= hi >> 31
+            n: _Word = i + 1
+            j = (hi * n + ((lo * n) >> 32)) >> 32  # (z * n) >> 64
             items[i], items[j] = items[j], items[i]
             k += 1
 
