@@ -837,7 +837,9 @@ class FastGame:
         return []
 
     def _set_traveller(self, seat: int, code: int) -> None:
-        self.trav[seat] = code
+        trav = self.trav[:]  # replaced, never changed in place: copies share it (clone)
+        trav[seat] = code
+        self.trav = trav
         self.seq += 1
         coins = self.T.traveller_coins[code]
         if coins:
@@ -1325,7 +1327,7 @@ class FastGame:
         new.order = self.order[:]
         new.slot = self.slot[:]
         new.coins = self.coins[:]
-        new.trav = self.trav[:]
+        new.trav = self.trav  # replaced, never changed in place (_set_traveller)
         new.seat = self.seat
         new.score = [s[:] for s in self.score]
         new.occ = self.occ[:]
