@@ -425,9 +425,11 @@ def _fast_greedy_value(game: FastGame, action: Action, seat: int, depth: int) ->
 def _fast_values(game: FastGame, actions: tuple[Action, ...], seat: int,
                  depth: int) -> list[float]:
     """:func:`greedy_value` of each of ``actions`` on a fast game, which it uses up
-    (:meth:`~tokaido_rules.fast.FastGame.gains`: the same arithmetic in the same order,
+    (:func:`~tokaido_rules.lookahead.gains`: the same arithmetic in the same order,
     compiled with the fast engine's kernel)."""
-    return game.gains(actions, seat, depth, GREEDY_COIN_VALUE, SKIP_COST)
+    from .lookahead import gains  # loaded with the fast engine, by a bot looking there
+
+    return gains(game, actions, seat, depth, GREEDY_COIN_VALUE, SKIP_COST)
 
 
 _NO_SEAT = "a bot decides for a seat: the public view has none"

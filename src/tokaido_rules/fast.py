@@ -1344,50 +1344,6 @@ class FastGame:
         new._replica = None
         return new
 
-    def gains(self, actions: tuple[Action, ...], seat: int, depth: int, coin_value: float,
-              skip_cost: float) -> list[float]:
-        """What each of ``actions`` gains ``seat``, as the greedy bot judges it
-        (:func:`~tokaido_rules.bots.greedy_value`, its specification on either engine):
-        its points plus its coins at ``coin_value`` after the action, less before, less
-        ``skip_cost`` per space a move of its own skips; a move of the neutral traveller
-        counts against; a move to an inn is judged there; else, up to ``depth`` times,
-        the best of its own next decision at the same stop is added. The same arithmetic
-        in the same order as the bot's, compiled with the kernel (it is most of a greedy
-        decision). This game is used up: each action but the last is applied to a copy,
-        the last to the game itself."""
-        before = sum(self.score[seat]) + coin_value * self.coins[seat]
-        pos = self.pos
-        seats = self.seat
-        inn = self.T.inn
-        last = len(actions) - 1
-        values: list[float] = []
-        for k in range(len(actions)):
-            action = actions[k]
-            cost = 0.0
-            target = -1  # where a move goes
-            seated = True
-            if isinstance(action, Move):
-                target = action.position
-                seated = seats[action.piece] is not None
-                if seated:
-                    cost = skip_cost * max(0, target - pos[action.piece] - 1)
-            after = (self if k == last else self.clone()).apply(action)
-            gain = (sum(after.score[seat]) + coin_value * after.coins[seat]) - before - cost
-            if target >= 0:
-                if not seated:
-                    values.append(-gain)
-                    continue
-                if inn[target]:
-                    values.append(gain)
-                    continue
-            step = after._step
-            if depth > 0 and step is not None and step[2] == seat and step[0] != D_MOVE:
-                follow = after.legal_actions()
-                if follow:
-                    gain += max(after.gains(follow, seat, depth - 1, coin_value, skip_cost))
-            values.append(gain)
-        return values
-
     # --- acting --------------------------------------------------------------------------
     def applied(self, action: Action, *, expected_seq: int | None = None) -> FastGame:
         """A copy of the game after ``action``; this game is unchanged (as
