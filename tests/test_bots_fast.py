@@ -295,3 +295,28 @@ def test_the_pools_are_shuffled_as_the_generator_shuffles() -> None:
             draw = shuffle(pool, stream, draw)
         shuffle_pools(pools, stream)
         assert pools == expected
+
+
+@pytest.mark.parametrize("halves", [False, True])
+def test_the_pools_are_shuffled_alike_on_every_route(halves: bool) -> None:
+    """The compiled build's route (32-bit halves in machine words) and the plain one
+    (big-integer lanes) both give the generator's permutations, streams at the edges of
+    64 bits and pools of up to 200 cards included."""
+    from tokaido_rules import fast
+
+    rng = random.Random(11)
+    streams = [0, 1, 2**32 - 1, 2**32, 2**63, 2**64 - 1]
+    for case in range(60):
+        pools = [list(range(rng.randrange(0, 200 if case % 5 == 0 else 40)))
+                 for _ in range(rng.randrange(1, 6))]
+        stream = streams[case] if case < len(streams) else event_stream(
+            rng.randrange(2**64), 0)
+        expected = [pool[:] for pool in pools]
+        draw = 0
+        for pool in expected:
+            draw = shuffle(pool, stream, draw)
+        if halves:
+            fast._shuffle_halves(pools, stream)
+        else:
+            shuffle_pools(pools, stream)
+        assert pools == expected

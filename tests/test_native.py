@@ -66,6 +66,8 @@ def test_the_compiled_build_is_used_and_plays_the_reference_games(built_copy: Pa
         assert fast.compiled(), "the compiled build is not in use"
         assert fast.FastGame.__module__ == "tokaido_rules._fast_compiled"
         assert fast.NotCoveredError.__module__ == "tokaido_rules._fast_compiled"
+        import tokaido_rules.lookahead as lookahead  # greedy's, compiled with the kernel
+        assert lookahead.gains.__module__ == "tokaido_rules._lookahead_compiled"
         games = [fast.FastGame.new(3, plugins=ids) for ids in (
             ["base"], ["base", "crossroads", "new-encounters", "good-luck"])]
         assert [type(g).__module__ for g in games] == [

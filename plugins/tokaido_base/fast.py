@@ -315,6 +315,13 @@ class BaseGame(FastGame):
     """The tables, as the base game's (the same object as ``T``)."""
     from_deck: list[int]
     """Per traveller, the meals gained straight from the meal deck (no inn meals)."""
+    sect: list[list[int]]
+    fam: list[list[int]]
+    drawn: list[list[int]]
+    """Per traveller, its panorama sections, its souvenirs by family and the cards it
+    drew privately: each traveller's row is replaced by a changed copy, never changed in
+    place (a game class deriving from this one too), so that copies share the rows and
+    :meth:`clone` copies only the lists of rows."""
 
     def _deal(self, decks: list[list[int]]) -> None:
         T = self.T
@@ -335,7 +342,7 @@ class BaseGame(FastGame):
         self.awarded = [False] * len(_PANORAMA_KINDS)
         self.offer: list[int] = []
         self.hand: list[int] = []
-        self.drawn: list[list[int]] = [[] for _ in range(n)]
+        self.drawn = [[] for _ in range(n)]
         self.offers: list[tuple[int, ...]] = []
         kept = T.decks_kept
         self.souvenirs = decks[kept[0]]
@@ -376,8 +383,8 @@ class BaseGame(FastGame):
         assert isinstance(new, BaseGame)
         new.B = self.B
         new.don = self.don[:]
-        new.sect = [s[:] for s in self.sect]
-        new.fam = [f[:] for f in self.fam]
+        new.sect = self.sect[:]  # per traveller, rows shared: replaced, never changed
+        new.fam = self.fam[:]
         new.eaten = self.eaten[:]
         new.from_deck = self.from_deck[:]
         new.gourmet = self.gourmet[:]
@@ -393,7 +400,7 @@ class BaseGame(FastGame):
         new.encounters = self.encounters[:]
         new.offer = self.offer[:]
         new.hand = self.hand[:]
-        new.drawn = [d[:] for d in self.drawn]
+        new.drawn = self.drawn[:]
         new.offers = self.offers
         return new
 
@@ -552,7 +559,7 @@ class BaseGame(FastGame):
                 self._bank_coin(piece)
         elif kind == D_KEEP:
             code = self.T.code[action.card]
-            others = self.drawn[piece]
+            others = self.drawn[piece][:]  # the row is shared with copies
             self.drawn[piece] = []
             others.remove(code)
             self._gain(piece, code, -1, 0)
@@ -583,7 +590,7 @@ class BaseGame(FastGame):
             self.seq += 1
         kind = T.kind[card]
         if kind == C_SOUVENIR:
-            self.fam[piece][T.family[card]] += 1
+            self._count_family(piece, T.family[card])
         elif kind == C_MEAL:
             self.eaten[piece] |= 1 << card
         elif kind == C_ACHIEVEMENT:
@@ -598,6 +605,13 @@ class BaseGame(FastGame):
             self.seq += 1
         if self.hooked:
             self._recorded_gain(piece, card, category if points else -1)
+
+    def _count_family(self, piece: int, family: int) -> None:
+        """One more souvenir of ``family`` for ``piece``: its row of :attr:`fam`
+        replaced by a changed copy (rows are shared with copies of the game)."""
+        row = self.fam[piece][:]
+        row[family] += 1
+        self.fam[piece] = row
 
     def _gain_from_deck(self, piece: int, card: int, category: int, points: int) -> None:
         """A card gained straight from its deck (the ``source`` of ``tokaido_card_gained``
@@ -631,7 +645,9 @@ class BaseGame(FastGame):
         n = self.sect[piece][k] + 1
         if n > T.sections[k]:
             return
-        self.sect[piece][k] = n
+        row = self.sect[piece][:]  # rows are shared with copies: replaced, not changed
+        row[k] = n
+        self.sect[piece] = row
         self._gain(piece, T.section_card[k][n], P_PANO, n)
         if n == T.sections[k]:
             self.done[piece] |= 1 << k

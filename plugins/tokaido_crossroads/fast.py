@@ -681,7 +681,7 @@ class CrossroadsGame(BaseGame):
         elif kind == C_LEGENDARY:
             xc[1] += 1
             if T.family[card] >= 0:
-                self.fam[piece][T.family[card]] += 1
+                self._count_family(piece, T.family[card])
             if T.scrolls_count_legendary and xc[3]:
                 self.score[piece][P_LEG] += xc[3]
                 self.seq += 1

@@ -4,7 +4,9 @@
 mypy) compiles that same source to a C extension that plays the same games faster. The
 build is optional and local: it needs mypy, setuptools and a C compiler (the ``mypyc``
 extra: ``pip install '.[mypyc]'`` in a clone), and it writes the extension into the
-installed package, beside ``fast.py``, as ``tokaido_rules._fast_compiled``.
+installed package, beside ``fast.py``, as ``tokaido_rules._fast_compiled`` (and the
+greedy bot's lookahead, :mod:`tokaido_rules.lookahead`, which reads the kernel's flat
+state, as ``tokaido_rules._lookahead_compiled``).
 
 Why it cannot go stale: the compiled copy carries the SHA-256 of the ``fast.py`` it was
 built from (``_BUILT_FROM``), and :mod:`tokaido_rules.fast` takes its names from the
@@ -132,7 +134,8 @@ def _compiled_source(text: str, digest: str, modules: list[str], needs: list[str
 
 def build(package: Path = _PACKAGE, *, plugins: list[Path] | None = None,
           quiet: bool = True) -> list[Path]:
-    """Compile ``package``'s ``fast.py`` (the kernel) and the fast modules of the
+    """Compile ``package``'s fast modules (the kernel, ``fast.py``, and the modules
+    compiled with it, which carry the same ``_BUILT_FROM`` marker) and the fast modules of the
     ``plugins`` packages (by default, for the installed core, the built-in plugins':
     :func:`plugin_packages`; none for another ``package``) with mypyc, as one group,
     into those packages, replacing any earlier build; returns the files written. The
@@ -150,7 +153,7 @@ def build(package: Path = _PACKAGE, *, plugins: list[Path] | None = None,
     packages = [package, *plugins]
     sources: list[tuple[Path, Path, str]] = []  # (package, module file, module name)
     for where in packages:
-        modules = [where / "fast.py"] if where == package else _fast_modules(where)
+        modules = _fast_modules(where)  # the core's: the kernel and the lookahead
         for path in modules:
             text = path.read_text(encoding="utf-8")
             if text.count(_MARKER) != 1:
