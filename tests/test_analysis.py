@@ -469,3 +469,12 @@ def test_a_hint_from_a_bot_that_cannot_is_one_line_and_play_goes_on() -> None:
     assert "No hint: bot 'greedy' cannot analyse" in out
     assert record.hinted == []
     assert len([a for a in decisions(end.events) if a.seat == 0]) == 2  # both taken
+
+
+def test_an_interval_the_search_could_not_bound_is_null_in_json() -> None:
+    """An action tried too few times has an infinite interval: the analysis document
+    says null there (JSON has no infinity), and stays valid JSON."""
+    from tokaido_rules.analysis import _round
+
+    assert _round(float("inf")) is None and _round(float("-inf")) is None
+    assert _round(1.23456) == 1.2346 and _round(None) is None

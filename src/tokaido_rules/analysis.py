@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -147,8 +148,10 @@ class DecisionAnalysis:
 
 
 def _round(value: float | None) -> float | None:
-    """Figures to 4 places: enough for a search's intervals, and stable text."""
-    return None if value is None else round(value, 4)
+    """Figures to 4 places: enough for a search's intervals, and stable text. A bound
+    the search could not set (an action tried too few times: an infinite interval) is
+    ``None``, JSON's ``null``: JSON has no infinity."""
+    return None if value is None or not math.isfinite(value) else round(value, 4)
 
 
 def mark(best: ActionEstimate, played: ActionEstimate) -> Mark | None:
