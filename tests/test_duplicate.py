@@ -213,3 +213,41 @@ def test_a_purpose_stream_is_specified_by_the_big_integer_route() -> None:
             word = chance._word_event_stream(chance._word_event_stream(seed, code), count)
             assert chance.purpose_stream(seed, "die.crossroads.fortune.0", count) == big
             assert word == big
+
+
+def test_draws_for_one_purpose_go_on_across_draws_for_another_in_one_event() -> None:
+    """Within one event, draws for A, then B, then A again: the k-th draw for a purpose
+    is draw k of that purpose's stream (keyed by how many of its events came before),
+    whatever was drawn for other purposes in between; a draw without a purpose takes the
+    event's stream, its count of draws kept apart as well. Under event keying every
+    draw of the event is the next one of the event's stream."""
+    from tokaido_rules import Context
+    from tokaido_rules.chance import draw_below, event_stream, purpose_stream, shuffle
+
+    n = 2**40
+    state = new_game(3, seed=9, chance="purpose").state
+    assert state.chances is not None and state.chances["queue"] == 1
+    seed, seq = state.seed, state.seq
+    ctx = Context(state)
+    drawn = [ctx.random_below(n, p) for p in ("lottery", "queue", "lottery", None,
+                                              "queue", None, "lottery")]
+    lottery = purpose_stream(seed, "lottery", 0)
+    queue = purpose_stream(seed, "queue", 1)
+    plain = event_stream(seed, seq)
+    assert drawn == [draw_below(lottery, 0, n), draw_below(queue, 0, n),
+                     draw_below(lottery, 1, n), draw_below(plain, 0, n),
+                     draw_below(queue, 1, n), draw_below(plain, 1, n),
+                     draw_below(lottery, 2, n)]
+    ctx = Context(state)  # a permutation goes on from where the purpose's draws stopped
+    ctx.random_below(n, "lottery")
+    ctx.random_below(n, "queue")
+    order = ctx.permute(range(6), "lottery")
+    expected = list(range(6))
+    shuffle(expected, lottery, 1)
+    assert list(order) == expected
+
+    state = new_game(3, seed=9).state
+    ctx = Context(state)
+    drawn = [ctx.random_below(n, p) for p in ("lottery", "queue", "lottery", None)]
+    plain = event_stream(state.seed, state.seq)
+    assert drawn == [draw_below(plain, k, n) for k in range(4)]
