@@ -39,7 +39,7 @@ from .bots import (
     make_bot,
     parse_bot_options,
 )
-from .chance import new_seed
+from .chance import EVENT, KEYINGS, new_seed
 from .engine import Game, initial_state, new_game, replay
 from .errors import SetupError, TokaidoError
 from .events import Action, GameOver
@@ -199,6 +199,10 @@ def _build_parser() -> _Parser:
                      help="the engine that plays: auto (the fast simulator for the base "
                           "game with random bots, else the reference), fast or reference; "
                           "the games are the same (default auto)")
+    sim.add_argument("--chance", choices=KEYINGS, default=EVENT,
+                     help="how chance is keyed: event (by the event count, the default) or "
+                          "purpose (by what is drawn and how often before, so games of one "
+                          "seed share their luck whatever the decisions; in the log header)")
     sim.add_argument("--jobs", type=int, default=None,
                      help="with --games: worker processes (default 1)")
     sim.add_argument("--dask", metavar="ADDRESS",
@@ -516,7 +520,7 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
         results = play_games(args.games, args.players, plugins, bots, args.seed, options,
                              executor=executor, keep_logs=bool(args.out),
                              random_decisions=_kinds(args), engine=args.engine,
-                             bot_options=args.bot_opts)
+                             bot_options=args.bot_opts, chance=args.chance)
         start = time.perf_counter()
         with progress as bar:
             task = bar.add_task("games", total=args.games)
@@ -667,6 +671,8 @@ def _print_summary(s: Summary, args: argparse.Namespace, registry: Registry) -> 
           f"{args.bots}, seed {args.seed}")
     if _kinds(args):
         print(f"taken at random: {', '.join(_kinds(args))}")
+    if args.chance != EVENT:
+        print(f"chance keyed by {args.chance}")
     print(f"{s.games_per_second:.1f} games per second ({s.seconds:.2f} s), "
           f"{s.decisions_per_game:.1f} decisions per game\n")
     grids = [
@@ -824,14 +830,17 @@ def _simulate(args: argparse.Namespace) -> int:
     kinds = decision_kinds(ruleset, _kinds(args))
     if args.engine == "fast":  # played fast, told from the same game on the reference
         maker = FastGame if all(fast_bot(bot) for bot in bots) else ViewableGame
-        game = play_fast_bots(maker.new(args.players, seed=args.seed, plugins=ruleset),
+        game = play_fast_bots(maker.new(args.players, seed=args.seed, plugins=ruleset,
+                                        chance=args.chance),
                               args.seed, bots, kinds, args.bot_opts).to_game()
     else:
-        game = play_bots(new_game(args.players, seed=args.seed, plugins=ruleset), args.seed,
-                         bots, kinds, args.bot_opts)
+        game = play_bots(new_game(args.players, seed=args.seed, plugins=ruleset,
+                                  chance=args.chance), args.seed, bots, kinds, args.bot_opts)
     if args.log is not None:
         _write(args.log, dump_log(game, viewer=args.view))
     title = f"Tokaido: {args.players} players, seed {args.seed}, plugins {','.join(ruleset.ids)}"
+    if args.chance != EVENT:
+        title += f", chance keyed by {args.chance}"
     _print_game(game, None, args.format, title, _width(args))
     return 0
 
