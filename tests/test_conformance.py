@@ -248,7 +248,7 @@ def test_differential_mode_plays_games_keyed_by_purpose(
     from tokaido_rules import SetupError
     from tokaido_rules.chance import event_stream
 
-    rulesets = [(("base", "crossroads"), {})]
+    rulesets: list[tuple[tuple[str, ...], dict[str, object]]] = [(("base", "crossroads"), {})]
     report = run_differential(players=(2, 4), games=2, rulesets=rulesets, chance="purpose")
     assert report.games == 4
     monkeypatch.setattr(FastGame, "_chance",
