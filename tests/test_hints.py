@@ -301,10 +301,11 @@ def test_an_sqlite_database_of_layout_4_gains_hints_on(tmp_path: Path) -> None:
     with sqlite3.connect(path) as db:  # as the version of layout 4 left it
         db.execute("ALTER TABLE table_rules DROP COLUMN hints")
         db.execute("ALTER TABLE decisions DROP COLUMN hinted")
+        db.execute("DROP TABLE takeback_requests")  # layout 6's
         db.execute("PRAGMA user_version = 4")
     again = Lobby(TableStore(path))
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA == 5
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA == 6
     resumed = again.get(table.id)
     assert resumed.rules == TableRules("all", None, "random", None, True)
     assert resumed.decisions() == table.decisions()
@@ -320,11 +321,12 @@ def test_a_postgres_database_of_layout_1_gains_hints_on(pg_url: str) -> None:
     with psycopg.connect(pg_url, autocommit=True) as conn:  # as layout 1 left it
         conn.execute("ALTER TABLE table_rules DROP COLUMN hints")
         conn.execute("ALTER TABLE decisions DROP COLUMN hinted")
+        conn.execute("DROP TABLE takeback_requests")  # layout 3's
         conn.execute("UPDATE tokaido_schema SET version = 1")
     resumed = Lobby(open_store(pg_url)).get(table.id)
     with psycopg.connect(pg_url, autocommit=True) as conn:
         row = conn.execute("SELECT version FROM tokaido_schema").fetchone()
-        assert row is not None and row[0] == PG_SCHEMA == 2
+        assert row is not None and row[0] == PG_SCHEMA == 3
     assert resumed.rules == TableRules("all", None, "random", None, True)
     assert resumed.decisions() == table.decisions()
     assert not any(d.hinted for d in resumed.decisions())

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -251,3 +251,87 @@ def test_the_operators_commands_take_the_url_and_never_show_its_password(
     assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
     assert "s3cret" not in refused.stdout + refused.stderr
     assert "postgresql://ann@127.0.0.1:1/none" in refused.stderr
+
+
+def _eventually(read: Callable[[], Any], until: Callable[[Any], bool], what: str) -> Any:
+    """``read()`` again until ``until`` holds of it (a process hears of another's change
+    through the database's notice, a moment after it was answered): 10 s at most."""
+    deadline = time.monotonic() + 10
+    got = read()
+    while not until(got):
+        assert time.monotonic() < deadline, f"{what}: still {got!r} after 10 s"
+        time.sleep(0.05)
+        got = read()
+    return got
+
+
+def test_a_take_back_asked_at_one_process_is_answered_at_another(pg_url: str) -> None:
+    """With every person's consent needed (``takeback: "all"``), each seat a client of
+    its own process: a take-back asked at one process waits, as the other seat's
+    process shows; refused there, it is dropped at both; asked again and agreed to
+    there, it is done, recorded with that seat's consent, and both processes are back
+    at its point."""
+    servers = Servers(pg_url, 2)
+    try:
+        urls = dict(enumerate(servers.urls))  # each seat's process
+        status, made = call(urls[0] + "/api/tables", {"players": 2, "takeback": "all"})
+        assert status == 201, made
+        table = made["table"]
+        tokens = {}
+        for seat in (0, 1):
+            status, joined = call(f"{urls[seat]}/api/tables/{table}/join", {"seat": seat})
+            assert status == 201, joined
+            tokens[seat] = joined["token"]
+        at = urls[0]  # the process of the last move, which knows the table as it is
+        for _ in range(200):  # play until the seat that just decided may take back
+            seat = _doc(at, table, tokens[0])["current_player"]
+            mine = _doc(urls[seat], table, tokens[seat])
+            status, answer = call(f"{urls[seat]}/api/tables/{table}/action",
+                                  {"action": mine["actions"][0]["action"],
+                                   "expected_seq": mine["seq"]}, token=tokens[seat])
+            assert status == 200, answer
+            at = urls[seat]
+            after = _doc(at, table, tokens[seat])
+            if after["takeback"] is not None and after["takeback"]["allowed"]:
+                break
+        else:
+            raise AssertionError("no decision that may be taken back was found")
+        asker, other = seat, 1 - seat
+        seq = after["seq"]
+
+        def request_at(s: int) -> Callable[[], Any]:
+            return lambda: _doc(urls[s], table, tokens[s])["takeback_request"]
+
+        status, asked = call(f"{urls[asker]}/api/tables/{table}/takeback", {},
+                             token=tokens[asker])
+        assert status == 200 and asked["done"] is False and asked["waiting"] == [other]
+        shown = _eventually(request_at(other), lambda r: r is not None,
+                            "the other process shows the request")
+        assert shown["seat"] == asker and shown["waiting"] == [other]
+        status, refused = call(f"{urls[other]}/api/tables/{table}/takeback/answer",
+                               {"agree": False}, token=tokens[other])
+        assert status == 200 and refused == {"done": False, "refused_by": other}, refused
+        _eventually(request_at(asker), lambda r: r is None,
+                    "the asker's process drops the refused request")
+        status, asked = call(f"{urls[asker]}/api/tables/{table}/takeback", {},
+                             token=tokens[asker])
+        assert status == 200 and asked["done"] is False
+        _eventually(request_at(other), lambda r: r is not None,
+                    "the other process shows the second request")
+        status, agreed = call(f"{urls[other]}/api/tables/{table}/takeback/answer",
+                              {"agree": True}, token=tokens[other])
+        assert status == 200 and agreed["done"] is True, agreed
+        to = agreed["to_seq"]
+        assert to < seq
+        def doc_at(s: int) -> Callable[[], Any]:
+            return lambda: _doc(urls[s], table, tokens[s])
+
+        for s in (asker, other):
+            doc = _eventually(doc_at(s), lambda d: d["seq"] == to and d["takebacks"] == 1,
+                              f"seat {s}'s process goes back")
+            assert doc["takeback_request"] is None
+        status, done = call(f"{urls[asker]}/api/tables/{table}/takebacks")
+        assert [(t["seat"], t["from_seq"], t["to_seq"], t["consent"])
+                for t in done["takebacks"]] == [(asker, seq, to, [other])]
+    finally:
+        servers.stop()

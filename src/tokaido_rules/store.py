@@ -39,7 +39,7 @@ from .errors import TokaidoError
 
 __all__ = ["StoreError", "StoreBusyError", "SeatRecord", "TableRecord", "Decision",
            "TableStore", "SCHEMA", "MIGRATIONS", "TIMEOUT", "TableRules", "TakeBackRecord",
-           "Store", "Hold", "StoredTable"]
+           "Store", "Hold", "StoredTable", "TakeBackRequest"]
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: the first layout (tokaido-rules 0.x): tables, seats, log lines, decisions
@@ -108,6 +108,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # and whether a decision was taken after its seat asked one
     ("ALTER TABLE table_rules ADD COLUMN hints INTEGER NOT NULL DEFAULT 1",
      "ALTER TABLE decisions ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0"),
+    # 6: the take-back waiting for the others' consent, one per table at most (with
+    # several processes on one database, the one asked at a process is answered at
+    # another); ``story``: the take-backs done before it, ``agreed``/``waiting``: JSON
+    ("""CREATE TABLE takeback_requests (
+        table_id TEXT PRIMARY KEY REFERENCES tables(id),
+        story INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        from_seq INTEGER NOT NULL,
+        to_seq INTEGER NOT NULL,
+        agreed TEXT NOT NULL,
+        waiting TEXT NOT NULL) WITHOUT ROWID""",),
 )
 """The steps from one layout of the database to the next: step ``n`` (from 1) takes a
 database of layout ``n - 1`` to layout ``n``, one SQL statement after another. A
@@ -222,6 +233,26 @@ class TakeBackRecord:
 
 
 @frozen
+class TakeBackRequest:
+    """A take-back waiting for the others' consent: asked by ``seat`` at ``from_seq``
+    (the table's seq then), going back to ``to_seq``, after ``story`` take-backs done;
+    the seats that ``agreed`` and those still ``waiting``. It lapses when the game moves
+    on or goes back: a stored one counts only while ``story`` and ``from_seq`` are the
+    table's (:meth:`current`)."""
+
+    story: int
+    seat: int
+    from_seq: int
+    to_seq: int
+    agreed: tuple[int, ...]
+    waiting: tuple[int, ...]
+
+    def current(self, story: int, seq: int) -> bool:
+        """Whether it still waits at a table with ``story`` take-backs done, at ``seq``."""
+        return self.story == story and self.from_seq == seq
+
+
+@frozen
 class StoredTable:
     """Everything stored of one table, read in one go (:meth:`Store.load`): what a
     server process loads to catch up with a table another process moved."""
@@ -234,6 +265,9 @@ class StoredTable:
     clock: tuple[int, float] | None
     away: dict[int, str]
     rev: int
+    request: TakeBackRequest | None = None
+    """The take-back waiting for consent as stored (it may have lapsed: see
+    :meth:`TakeBackRequest.current`)."""
 
 
 class Hold:
@@ -285,6 +319,8 @@ class Store(Protocol):
     def rules(self) -> dict[str, TableRules]: ...
     def take_back(self, table_id: str, record: TakeBackRecord) -> None: ...
     def takebacks(self, table_id: str) -> list[TakeBackRecord]: ...
+    def set_request(self, table_id: str, request: TakeBackRequest | None) -> None: ...
+    def request(self, table_id: str) -> TakeBackRequest | None: ...
     def set_clock(self, table_id: str, seq: int, deadline: float | None) -> None: ...
     def clocks(self) -> dict[str, tuple[int, float]]: ...
     def set_away(self, table_id: str, seat: int, why: str | None) -> None: ...
@@ -401,6 +437,25 @@ def takeback_records(rows: Iterable[Row]) -> list[TakeBackRecord]:
     """Take-backs from ``(seat, from_seq, to_seq, consent, at)`` rows."""
     return [TakeBackRecord(seat, from_seq, to_seq, tuple(json.loads(consent)), at)
             for seat, from_seq, to_seq, consent, at in rows]
+
+
+def request_row(table_id: str, request: TakeBackRequest) -> tuple[Any, ...]:
+    """The values of a ``takeback_requests`` row."""
+    return (table_id, request.story, request.seat, request.from_seq, request.to_seq,
+            json.dumps(list(request.agreed)), json.dumps(list(request.waiting)))
+
+
+def request_of(row: Row | None) -> TakeBackRequest | None:
+    """A take-back request from ``(story, seat, from_seq, to_seq, agreed, waiting)``."""
+    if row is None:
+        return None
+    story, seat, from_seq, to_seq, agreed, waiting = row
+    return TakeBackRequest(story, seat, from_seq, to_seq, tuple(json.loads(agreed)),
+                           tuple(json.loads(waiting)))
+
+
+REQUEST_COLUMNS = "story, seat, from_seq, to_seq, agreed, waiting"
+"""The columns :func:`request_of` reads, in its order."""
 
 
 def by_table(rows: Iterable[Row]) -> dict[str, dict[int, str]]:
@@ -537,7 +592,7 @@ class TableStore:
         clock = self.clocks().get(table_id)
         return StoredTable(record, self.lines(table_id), self.decisions(table_id),
                            self.rules().get(table_id), self.takebacks(table_id), clock,
-                           self.away().get(table_id, {}), 0)
+                           self.away().get(table_id, {}), 0, self.request(table_id))
 
     @contextmanager
     def hold(self, table_id: str, *, skip_locked: bool = False) -> Iterator[Hold]:
@@ -644,8 +699,8 @@ class TableStore:
             missing = [i for i in table_ids if i not in known]
             if missing:
                 raise StoreError(f"{self.path}: no table {missing[0]}")
-            for name in ("names", "away", "clocks", "takebacks", "table_rules",
-                         "activity", "decisions", "lines", "seats"):
+            for name in ("takeback_requests", "names", "away", "clocks", "takebacks",
+                         "table_rules", "activity", "decisions", "lines", "seats"):
                 db.executemany(f"DELETE FROM {name} WHERE table_id = ?",
                                [(i,) for i in table_ids])
             db.executemany("DELETE FROM tables WHERE id = ?", [(i,) for i in table_ids])
@@ -720,6 +775,23 @@ class TableStore:
             return takeback_records(db.execute(
                 "SELECT seat, from_seq, to_seq, consent, at FROM takebacks "
                 "WHERE table_id = ? ORDER BY n", (table_id,)))
+
+    def set_request(self, table_id: str, request: TakeBackRequest | None) -> None:
+        """Store the take-back waiting for consent (``None``: none waits)."""
+        with self._transaction() as db:
+            db.execute("BEGIN IMMEDIATE")
+            if request is None:
+                db.execute("DELETE FROM takeback_requests WHERE table_id = ?", (table_id,))
+            else:
+                db.execute("INSERT OR REPLACE INTO takeback_requests VALUES "
+                           "(?, ?, ?, ?, ?, ?, ?)", request_row(table_id, request))
+
+    def request(self, table_id: str) -> TakeBackRequest | None:
+        """The take-back waiting for consent as stored (``None``: none)."""
+        with self._reading() as db:
+            return request_of(db.execute(
+                f"SELECT {REQUEST_COLUMNS} FROM takeback_requests WHERE table_id = ?",
+                (table_id,)).fetchone())
 
     def set_clock(self, table_id: str, seq: int, deadline: float | None) -> None:
         """Store the deadline of the decision at ``seq`` (``None``: no clock runs)."""

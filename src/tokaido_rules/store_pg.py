@@ -29,6 +29,7 @@ from typing import Any
 
 from .store import (
     OVERVIEW_END,
+    REQUEST_COLUMNS,
     TIMEOUT,
     Decision,
     Hold,
@@ -40,12 +41,15 @@ from .store import (
     TableRules,
     TableStore,
     TakeBackRecord,
+    TakeBackRequest,
     by_table,
     decision_row,
     decisions_of,
     line_rows,
     overview_entries,
     read_tables,
+    request_of,
+    request_row,
     rules_of,
     rules_row,
     seat_rows,
@@ -126,6 +130,16 @@ PG_MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 2: the SQLite store's layout 5: hints at the table, decisions taken after one
     ("ALTER TABLE table_rules ADD COLUMN hints BOOLEAN NOT NULL DEFAULT TRUE",
      "ALTER TABLE decisions ADD COLUMN hinted BOOLEAN NOT NULL DEFAULT FALSE"),
+    # 3: the SQLite store's layout 6: the take-back waiting for consent, which a
+    # process other than the one it was asked at may show and answer
+    ("""CREATE TABLE takeback_requests (
+        table_id TEXT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+        story INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        from_seq INTEGER NOT NULL,
+        to_seq INTEGER NOT NULL,
+        agreed TEXT NOT NULL,
+        waiting TEXT NOT NULL)""",),
 )
 """The steps of the PostgreSQL layout, as :data:`~tokaido_rules.store.MIGRATIONS` for
 SQLite: step ``n`` takes layout ``n - 1`` to ``n``; append, never edit one shipped. The
@@ -501,10 +515,11 @@ class PgTableStore:
                                  (table_id,)).fetchone()
             away = {r[0]: r[1] for r in conn.execute(
                 "SELECT seat, why FROM away WHERE table_id = %s", (table_id,))}
+            request = self._request(conn, table_id)
         return StoredTable(table_record(row[:7], seats, tuple(name) if name else ("", None)),
                            lines, decisions, None if rules is None else rules_of(rules),
                            takebacks, None if clock is None else (clock[0], clock[1]),
-                           away, row[7])
+                           away, row[7], request)
 
     def set_name(self, table_id: str, name: str) -> None:
         """Give a table stored without a name its name."""
@@ -627,6 +642,31 @@ class PgTableStore:
         return takeback_records(conn.execute(
             "SELECT seat, from_seq, to_seq, consent, at FROM takebacks "
             "WHERE table_id = %s ORDER BY n", (table_id,)))
+
+    def set_request(self, table_id: str, request: TakeBackRequest | None) -> None:
+        """Store the take-back waiting for consent (``None``: none waits)."""
+        with self._tx(table_id) as conn:
+            if request is None:
+                conn.execute("DELETE FROM takeback_requests WHERE table_id = %s",
+                             (table_id,))
+            else:
+                conn.execute("INSERT INTO takeback_requests VALUES (%s, %s, %s, %s, %s, %s, "
+                             "%s) ON CONFLICT (table_id) DO UPDATE SET story = "
+                             "excluded.story, seat = excluded.seat, from_seq = "
+                             "excluded.from_seq, to_seq = excluded.to_seq, agreed = "
+                             "excluded.agreed, waiting = excluded.waiting",
+                             request_row(table_id, request))
+
+    def request(self, table_id: str) -> TakeBackRequest | None:
+        """The take-back waiting for consent as stored (``None``: none)."""
+        with self._reading() as conn:
+            return self._request(conn, table_id)
+
+    @staticmethod
+    def _request(conn: Any, table_id: str) -> TakeBackRequest | None:
+        return request_of(conn.execute(
+            f"SELECT {REQUEST_COLUMNS} FROM takeback_requests WHERE table_id = %s",
+            (table_id,)).fetchone())
 
     def set_clock(self, table_id: str, seq: int, deadline: float | None) -> None:
         """Store the deadline of the decision at ``seq`` (``None``: no clock runs)."""
