@@ -277,6 +277,33 @@ def test_the_hints_rule_and_the_hinted_flag_are_stored(where: str) -> None:
     assert refused.value.status == 403
 
 
+def test_a_move_after_a_hint_is_hinted_whichever_process_makes_it(where: str) -> None:
+    """Two servers on one database (on SQLite, one after the other): a seat asks its
+    hint at one and makes its move at the other; the decision is recorded hinted."""
+    first = Lobby(open_store(where), bot_options=CHEAP)
+    table, _ = first.create(2, ["base"], seed=4)
+    tokens = [table.join(0), table.join(1)]
+    while len(table.game.legal_actions()) < 2:
+        seat = table.game.current_player
+        assert seat is not None
+        table.act(seat, {"action": encode_action(table.game.legal_actions()[0]),
+                         "expected_seq": table.game.state.seq})
+    seat, seq = table.game.current_player, table.game.state.seq
+    assert seat is not None
+    table.hint(seat)
+    if where.startswith("postgresql"):
+        other = Lobby(open_store(where), bot_options=CHEAP).get(table.id)
+    else:  # one process at a time on an SQLite file: the next one, after a restart
+        assert first.store is not None
+        first.store.close()
+        other = Lobby(open_store(where), bot_options=CHEAP).get(table.id)
+    assert other.seat_for(tokens[seat]) == seat
+    other.act(seat, {"action": encode_action(other.game.legal_actions()[0]),
+                     "expected_seq": seq})
+    assert [d.seq for d in other.decisions() if d.hinted] == [seq]
+    assert other.hints_taken() == {seat: 1}
+
+
 def _stored_game(lobby: Lobby) -> Table:
     table, _ = lobby.create(2, ["base"], seed=9, takeback="all", stand_in="random")
     table.join(0)
@@ -302,6 +329,7 @@ def test_an_sqlite_database_of_layout_4_gains_hints_on(tmp_path: Path) -> None:
         db.execute("ALTER TABLE table_rules DROP COLUMN hints")
         db.execute("ALTER TABLE decisions DROP COLUMN hinted")
         db.execute("DROP TABLE takeback_requests")  # layout 6's
+        db.execute("DROP TABLE hint_asks")
         db.execute("PRAGMA user_version = 4")
     again = Lobby(TableStore(path))
     with sqlite3.connect(path) as db:
@@ -322,6 +350,7 @@ def test_a_postgres_database_of_layout_1_gains_hints_on(pg_url: str) -> None:
         conn.execute("ALTER TABLE table_rules DROP COLUMN hints")
         conn.execute("ALTER TABLE decisions DROP COLUMN hinted")
         conn.execute("DROP TABLE takeback_requests")  # layout 3's
+        conn.execute("DROP TABLE hint_asks")
         conn.execute("UPDATE tokaido_schema SET version = 1")
     resumed = Lobby(open_store(pg_url)).get(table.id)
     with psycopg.connect(pg_url, autocommit=True) as conn:

@@ -348,6 +348,7 @@ def test_a_database_of_layout_3_gains_the_names_of_layout_4(tmp_path: Path) -> N
         db.execute("ALTER TABLE table_rules DROP COLUMN hints")  # layout 5's
         db.execute("ALTER TABLE decisions DROP COLUMN hinted")
         db.execute("DROP TABLE takeback_requests")  # layout 6's
+        db.execute("DROP TABLE hint_asks")
         db.execute("PRAGMA user_version = 3")
     again = Lobby(TableStore(path))
     with sqlite3.connect(path) as db:

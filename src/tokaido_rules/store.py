@@ -108,9 +108,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # and whether a decision was taken after its seat asked one
     ("ALTER TABLE table_rules ADD COLUMN hints INTEGER NOT NULL DEFAULT 1",
      "ALTER TABLE decisions ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0"),
-    # 6: the take-back waiting for the others' consent, one per table at most (with
-    # several processes on one database, the one asked at a process is answered at
-    # another); ``story``: the take-backs done before it, ``agreed``/``waiting``: JSON
+    # 6: what was known to one server process only (several share a PostgreSQL
+    # database): the take-back waiting for the others' consent, one per table at most
+    # (``story``: the take-backs done before it, ``agreed``/``waiting``: JSON), and the
+    # hints asked at the decision at hand (the decision is then recorded ``hinted``)
     ("""CREATE TABLE takeback_requests (
         table_id TEXT PRIMARY KEY REFERENCES tables(id),
         story INTEGER NOT NULL,
@@ -118,7 +119,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         from_seq INTEGER NOT NULL,
         to_seq INTEGER NOT NULL,
         agreed TEXT NOT NULL,
-        waiting TEXT NOT NULL) WITHOUT ROWID""",),
+        waiting TEXT NOT NULL) WITHOUT ROWID""",
+     """CREATE TABLE hint_asks (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        story INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        PRIMARY KEY (table_id, story, seq, seat)) WITHOUT ROWID"""),
 )
 """The steps from one layout of the database to the next: step ``n`` (from 1) takes a
 database of layout ``n - 1`` to layout ``n``, one SQL statement after another. A
@@ -268,6 +275,8 @@ class StoredTable:
     request: TakeBackRequest | None = None
     """The take-back waiting for consent as stored (it may have lapsed: see
     :meth:`TakeBackRequest.current`)."""
+    hint_asks: frozenset[tuple[int, int, int]] = frozenset()
+    """The hints asked at the decision at hand: (take-backs done, seq, seat)."""
 
 
 class Hold:
@@ -321,6 +330,8 @@ class Store(Protocol):
     def takebacks(self, table_id: str) -> list[TakeBackRecord]: ...
     def set_request(self, table_id: str, request: TakeBackRequest | None) -> None: ...
     def request(self, table_id: str) -> TakeBackRequest | None: ...
+    def add_hint_ask(self, table_id: str, story: int, seq: int, seat: int) -> None: ...
+    def hint_asks(self, table_id: str) -> frozenset[tuple[int, int, int]]: ...
     def set_clock(self, table_id: str, seq: int, deadline: float | None) -> None: ...
     def clocks(self) -> dict[str, tuple[int, float]]: ...
     def set_away(self, table_id: str, seat: int, why: str | None) -> None: ...
@@ -592,7 +603,8 @@ class TableStore:
         clock = self.clocks().get(table_id)
         return StoredTable(record, self.lines(table_id), self.decisions(table_id),
                            self.rules().get(table_id), self.takebacks(table_id), clock,
-                           self.away().get(table_id, {}), 0, self.request(table_id))
+                           self.away().get(table_id, {}), 0, self.request(table_id),
+                           self.hint_asks(table_id))
 
     @contextmanager
     def hold(self, table_id: str, *, skip_locked: bool = False) -> Iterator[Hold]:
@@ -699,7 +711,7 @@ class TableStore:
             missing = [i for i in table_ids if i not in known]
             if missing:
                 raise StoreError(f"{self.path}: no table {missing[0]}")
-            for name in ("takeback_requests", "names", "away", "clocks", "takebacks",
+            for name in ("takeback_requests", "hint_asks", "names", "away", "clocks", "takebacks",
                          "table_rules", "activity", "decisions", "lines", "seats"):
                 db.executemany(f"DELETE FROM {name} WHERE table_id = ?",
                                [(i,) for i in table_ids])
@@ -792,6 +804,22 @@ class TableStore:
             return request_of(db.execute(
                 f"SELECT {REQUEST_COLUMNS} FROM takeback_requests WHERE table_id = ?",
                 (table_id,)).fetchone())
+
+    def add_hint_ask(self, table_id: str, story: int, seq: int, seat: int) -> None:
+        """Store that ``seat`` asked a hint at the decision at ``seq`` (after ``story``
+        take-backs); the hints asked at earlier decisions are dropped."""
+        with self._transaction() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("DELETE FROM hint_asks WHERE table_id = ? AND (story != ? OR "
+                       "seq != ?)", (table_id, story, seq))
+            db.execute("INSERT OR IGNORE INTO hint_asks VALUES (?, ?, ?, ?)",
+                       (table_id, story, seq, seat))
+
+    def hint_asks(self, table_id: str) -> frozenset[tuple[int, int, int]]:
+        """The hints asked at the table's decision at hand: (story, seq, seat)."""
+        with self._reading() as db:
+            return frozenset(tuple(row) for row in db.execute(
+                "SELECT story, seq, seat FROM hint_asks WHERE table_id = ?", (table_id,)))
 
     def set_clock(self, table_id: str, seq: int, deadline: float | None) -> None:
         """Store the deadline of the decision at ``seq`` (``None``: no clock runs)."""

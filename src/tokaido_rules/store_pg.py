@@ -131,7 +131,8 @@ PG_MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ("ALTER TABLE table_rules ADD COLUMN hints BOOLEAN NOT NULL DEFAULT TRUE",
      "ALTER TABLE decisions ADD COLUMN hinted BOOLEAN NOT NULL DEFAULT FALSE"),
     # 3: the SQLite store's layout 6: the take-back waiting for consent, which a
-    # process other than the one it was asked at may show and answer
+    # process other than the one it was asked at may show and answer, and the hints
+    # asked at the decision at hand, whichever process the move is then made at
     ("""CREATE TABLE takeback_requests (
         table_id TEXT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
         story INTEGER NOT NULL,
@@ -139,7 +140,13 @@ PG_MIGRATIONS: tuple[tuple[str, ...], ...] = (
         from_seq INTEGER NOT NULL,
         to_seq INTEGER NOT NULL,
         agreed TEXT NOT NULL,
-        waiting TEXT NOT NULL)""",),
+        waiting TEXT NOT NULL)""",
+     """CREATE TABLE hint_asks (
+        table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        story INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        PRIMARY KEY (table_id, story, seq, seat))"""),
 )
 """The steps of the PostgreSQL layout, as :data:`~tokaido_rules.store.MIGRATIONS` for
 SQLite: step ``n`` takes layout ``n - 1`` to ``n``; append, never edit one shipped. The
@@ -516,10 +523,11 @@ class PgTableStore:
             away = {r[0]: r[1] for r in conn.execute(
                 "SELECT seat, why FROM away WHERE table_id = %s", (table_id,))}
             request = self._request(conn, table_id)
+            hint_asks = self._hint_asks(conn, table_id)
         return StoredTable(table_record(row[:7], seats, tuple(name) if name else ("", None)),
                            lines, decisions, None if rules is None else rules_of(rules),
                            takebacks, None if clock is None else (clock[0], clock[1]),
-                           away, row[7], request)
+                           away, row[7], request, hint_asks)
 
     def set_name(self, table_id: str, name: str) -> None:
         """Give a table stored without a name its name."""
@@ -667,6 +675,25 @@ class PgTableStore:
         return request_of(conn.execute(
             f"SELECT {REQUEST_COLUMNS} FROM takeback_requests WHERE table_id = %s",
             (table_id,)).fetchone())
+
+    def add_hint_ask(self, table_id: str, story: int, seq: int, seat: int) -> None:
+        """Store that ``seat`` asked a hint at the decision at ``seq`` (after ``story``
+        take-backs); the hints asked at earlier decisions are dropped."""
+        with self._tx(table_id) as conn:
+            conn.execute("DELETE FROM hint_asks WHERE table_id = %s AND (story != %s OR "
+                         "seq != %s)", (table_id, story, seq))
+            conn.execute("INSERT INTO hint_asks VALUES (%s, %s, %s, %s) ON CONFLICT DO "
+                         "NOTHING", (table_id, story, seq, seat))
+
+    def hint_asks(self, table_id: str) -> frozenset[tuple[int, int, int]]:
+        """The hints asked at the table's decision at hand: (story, seq, seat)."""
+        with self._reading() as conn:
+            return self._hint_asks(conn, table_id)
+
+    @staticmethod
+    def _hint_asks(conn: Any, table_id: str) -> frozenset[tuple[int, int, int]]:
+        return frozenset(tuple(row) for row in conn.execute(
+            "SELECT story, seq, seat FROM hint_asks WHERE table_id = %s", (table_id,)))
 
     def set_clock(self, table_id: str, seq: int, deadline: float | None) -> None:
         """Store the deadline of the decision at ``seq`` (``None``: no clock runs)."""

@@ -803,6 +803,7 @@ class Table:
         seq = game.state.seq
         self.deadline = stored.clock if stored.clock and stored.clock[0] == seq else None
         self.request = _request_document(stored.request, len(self.takebacks), seq)
+        self._hints_asked = set(stored.hint_asks)
         self._audiences.clear()
         self._recent = {seq: game}
         self._pictures.clear()
@@ -885,9 +886,14 @@ class Table:
                     for old in [k for k in self._hint_answers if k[:2] != key[:2]]:
                         del self._hint_answers[old]  # kept for the decision at hand only
                     self._hint_answers[key] = found
-        with self._lock:
+        with self._write():
             if (len(self.takebacks), self.game.state.seq) != key[:2]:
                 raise TableError(409, "the game moved on while the hint was computed")
+            if self._store is not None:  # so that the move is recorded hinted wherever
+                try:                     # it is made (another process on the database)
+                    self._store.add_hint_ask(self.id, *key)
+                except StoreError as exc:
+                    raise _unstored(exc) from None
             self._hints_asked = {k for k in self._hints_asked if k[0] == key[0]}
             self._hints_asked.add(key)
         return {**found, "bot": self.hint_bot}
@@ -1706,6 +1712,7 @@ class Lobby:
             table.away = dict(stored.away)
             table.request = _request_document(stored.request, len(stored.takebacks),
                                               game.state.seq)
+            table._hints_asked = set(stored.hint_asks)
             if stored.clock is not None and stored.clock[0] == game.state.seq:
                 table.deadline = stored.clock
             table._rev = stored.rev
@@ -2014,6 +2021,7 @@ class Lobby:
         table.takebacks = self.store.takebacks(table.id)
         table.request = _request_document(self.store.request(table.id),
                                           len(table.takebacks), table.game.state.seq)
+        table._hints_asked = set(self.store.hint_asks(table.id))
         if self._clocks_read is None:
             self._clocks_read = (self.store.clocks(), self.store.away())
         clocks, away = self._clocks_read
