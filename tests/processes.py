@@ -12,6 +12,7 @@ import subprocess
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from typing import Any
 
 _WATCHDOGS: dict[int, threading.Timer] = {}
@@ -68,6 +69,22 @@ def call(url: str, body: Any = None, token: str | None = None,
             return answer.status, json.loads(answer.read())
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read())
+
+
+def two_people(urls: Sequence[str], **rules: Any) -> tuple[str, dict[int, str]]:
+    """A table of two people made at ``urls[0]`` with these ``rules`` (the fields of
+    ``POST /api/tables``), seat ``s`` joined at ``urls[s % len(urls)]``: the table's id
+    and the seats' tokens."""
+    status, made = call(urls[0] + "/api/tables", {"players": 2, **rules})
+    assert status == 201, made
+    table = made["table"]
+    tokens = {}
+    for seat in (0, 1):
+        status, joined = call(f"{urls[seat % len(urls)]}/api/tables/{table}/join",
+                              {"seat": seat})
+        assert status == 201, joined
+        tokens[seat] = joined["token"]
+    return table, tokens
 
 
 READY = "All tables:"

@@ -248,18 +248,25 @@ def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return str(request.getfixturevalue("pg_url"))
 
 
-def test_the_hints_rule_and_the_hinted_flag_are_stored(where: str) -> None:
-    lobby = Lobby(open_store(where), bot_options=CHEAP)
-    table, _ = lobby.create(2, ["base"], seed=4)
-    table.join(0)
-    table.join(1)
+def _play_to_a_choice(table: Table) -> tuple[int, int]:
+    """Play each seat's first action until the decision at hand has more than one;
+    its seat and seq."""
     while len(table.game.legal_actions()) < 2:
         seat = table.game.current_player
         assert seat is not None
         table.act(seat, {"action": encode_action(table.game.legal_actions()[0]),
                          "expected_seq": table.game.state.seq})
-    seat, seq = table.game.current_player, table.game.state.seq
+    seat = table.game.current_player
     assert seat is not None
+    return seat, table.game.state.seq
+
+
+def test_the_hints_rule_and_the_hinted_flag_are_stored(where: str) -> None:
+    lobby = Lobby(open_store(where), bot_options=CHEAP)
+    table, _ = lobby.create(2, ["base"], seed=4)
+    table.join(0)
+    table.join(1)
+    seat, seq = _play_to_a_choice(table)
     table.hint(seat)
     table.act(seat, {"action": encode_action(table.game.legal_actions()[0]),
                      "expected_seq": seq})
@@ -283,20 +290,12 @@ def test_a_move_after_a_hint_is_hinted_whichever_process_makes_it(where: str) ->
     first = Lobby(open_store(where), bot_options=CHEAP)
     table, _ = first.create(2, ["base"], seed=4)
     tokens = [table.join(0), table.join(1)]
-    while len(table.game.legal_actions()) < 2:
-        seat = table.game.current_player
-        assert seat is not None
-        table.act(seat, {"action": encode_action(table.game.legal_actions()[0]),
-                         "expected_seq": table.game.state.seq})
-    seat, seq = table.game.current_player, table.game.state.seq
-    assert seat is not None
+    seat, seq = _play_to_a_choice(table)
     table.hint(seat)
-    if where.startswith("postgresql"):
-        other = Lobby(open_store(where), bot_options=CHEAP).get(table.id)
-    else:  # one process at a time on an SQLite file: the next one, after a restart
-        assert first.store is not None
+    if not where.startswith("postgresql"):  # one process at a time on an SQLite file:
+        assert first.store is not None       # the next one, after a restart
         first.store.close()
-        other = Lobby(open_store(where), bot_options=CHEAP).get(table.id)
+    other = Lobby(open_store(where), bot_options=CHEAP).get(table.id)
     assert other.seat_for(tokens[seat]) == seat
     other.act(seat, {"action": encode_action(other.game.legal_actions()[0]),
                      "expected_seq": seq})

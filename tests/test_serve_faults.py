@@ -23,7 +23,7 @@ from typing import IO, Any
 
 import pytest
 
-from processes import call, free_port
+from processes import call, free_port, two_people
 from tokaido_rules.store import TableRecord, TableStore
 from tokaido_rules.tables import Lobby
 
@@ -106,19 +106,6 @@ def served(db: Path, *args: str) -> Iterator[Served]:
         server.stop()
 
 
-def _two_seats(server: Served) -> tuple[str, dict[int, str]]:
-    """A table of two people at ``server``: its id and the seats' tokens."""
-    status, made = call(server.url + "/api/tables", {"players": 2})
-    assert status == 201, made
-    table = made["table"]
-    tokens = {}
-    for seat in (0, 1):
-        status, joined = call(f"{server.url}/api/tables/{table}/join", {"seat": seat})
-        assert status == 201, joined
-        tokens[seat] = joined["token"]
-    return table, tokens
-
-
 def _next_move(server: Served, table: str, tokens: dict[int, str]
                ) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """Whose move it is (their token), the move's body, and the seat's document."""
@@ -152,7 +139,7 @@ def test_a_database_held_past_the_timeout_is_a_503_and_then_the_move_plays(
     same move is played."""
     db = tmp_path / "tables.db"
     with served(db, "--players", "2", "--open", "1", "--db-timeout", "0.3") as server:
-        table, tokens = _two_seats(server)
+        table, tokens = two_people([server.url])
         holder = sqlite3.connect(db, isolation_level=None, timeout=DEADLINE)
 
         @contextlib.contextmanager
@@ -198,7 +185,7 @@ def test_a_full_disk_is_a_503_and_the_move_plays_once_there_is_room(tmp_path: Pa
     try:
         db = disk / "tables.db"
         with served(db, "--players", "2", "--open", "1") as server:
-            table, tokens = _two_seats(server)
+            table, tokens = two_people([server.url])
             filler = disk / "filler"
 
             @contextlib.contextmanager
@@ -223,7 +210,7 @@ def test_a_second_server_on_the_database_exits_2_and_a_kill_9_frees_it(
     db = tmp_path / "tables.db"
     first = Served(db, "--players", "2", "--open", "1").up()
     try:
-        table, tokens = _two_seats(first)
+        table, tokens = two_people([first.url])
         second = subprocess.run([sys.executable, "-m", "tokaido_rules", "serve", "--db",
                                  str(db), "--port", str(free_port()), "--players", "3"],
                                 capture_output=True, text=True, timeout=DEADLINE)

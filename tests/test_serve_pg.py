@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from processes import READY, call, finished, free_port, started, watched
+from processes import READY, call, finished, free_port, started, two_people, watched
 from tokaido_rules.store_pg import PgTableStore
 
 
@@ -274,14 +274,7 @@ def test_a_take_back_asked_at_one_process_is_answered_at_another(pg_url: str) ->
     servers = Servers(pg_url, 2)
     try:
         urls = dict(enumerate(servers.urls))  # each seat's process
-        status, made = call(urls[0] + "/api/tables", {"players": 2, "takeback": "all"})
-        assert status == 201, made
-        table = made["table"]
-        tokens = {}
-        for seat in (0, 1):
-            status, joined = call(f"{urls[seat]}/api/tables/{table}/join", {"seat": seat})
-            assert status == 201, joined
-            tokens[seat] = joined["token"]
+        table, tokens = two_people(servers.urls, takeback="all")
         at = urls[0]  # the process of the last move, which knows the table as it is
         for _ in range(200):  # play until the seat that just decided may take back
             seat = _doc(at, table, tokens[0])["current_player"]
