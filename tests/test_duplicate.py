@@ -10,17 +10,25 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Sequence
 
 import pytest
 
 from tokaido_rules import (
+    Context,
+    GameState,
     LogFormatError,
+    PluginInfo,
+    Registry,
     Ruleset,
     Setup,
     SetupError,
+    Staged,
+    Step,
     decisions,
     dump_log,
     dump_state,
+    hookimpl,
     load_log,
     load_state,
     new_game,
@@ -221,7 +229,6 @@ def test_draws_for_one_purpose_go_on_across_draws_for_another_in_one_event() -> 
     whatever was drawn for other purposes in between; a draw without a purpose takes the
     event's stream, its count of draws kept apart as well. Under event keying every
     draw of the event is the next one of the event's stream."""
-    from tokaido_rules import Context
     from tokaido_rules.chance import draw_below, event_stream, purpose_stream, shuffle
 
     n = 2**40
@@ -251,3 +258,45 @@ def test_draws_for_one_purpose_go_on_across_draws_for_another_in_one_event() -> 
     drawn = [ctx.random_below(n, p) for p in ("lottery", "queue", "lottery", None)]
     plain = event_stream(state.seed, state.seq)
     assert drawn == [draw_below(plain, k, n) for k in range(4)]
+
+
+class _Lottery:
+    """A third party's setup step that draws for purpose A, then B, then A again in one
+    event, and pays each draw out to a seat as coins (seats 0, 1, 2 in that order)."""
+
+    tokaido_plugin = PluginInfo("lottery", "1", requires=("base",))
+
+    @hookimpl
+    def tokaido_register(self, registry: Registry) -> None:
+        registry.add_step("lottery.draw", run=self.draw)
+
+    @staticmethod
+    def draw(ctx: Context, step: Step) -> None:
+        drawn = [ctx.random_below(6, p) for p in ("lottery.a", "lottery.b", "lottery.a")]
+        for seat, value in enumerate(drawn):
+            ctx.coins(seat, 10 + value)
+
+    @hookimpl
+    def tokaido_setup_steps(self, state: GameState) -> Sequence[Staged]:
+        return [Staged(150, Step("lottery.draw"))]
+
+
+def test_a_plugin_drawing_for_a_then_b_then_a_gets_a_s_first_two_draws() -> None:
+    """Under purpose keying, the lottery's third draw (A again) is A's second draw, not
+    its first again; the coins paid out show it, for several seeds."""
+    from tokaido_rules.chance import draw_below, purpose_stream
+
+    travellers = ["kinko", "satsuki", "umegae"]
+    repeated = 0
+    for seed in range(8):
+        plain = new_game(3, seed=seed, travellers=travellers, chance="purpose")
+        game = new_game(3, seed=seed, plugins=["base", _Lottery()], travellers=travellers,
+                        chance="purpose")
+        a = purpose_stream(seed, "lottery.a", 0)
+        b = purpose_stream(seed, "lottery.b", 0)
+        expected = [draw_below(a, 0, 6), draw_below(b, 0, 6), draw_below(a, 1, 6)]
+        paid = [p.coins - q.coins for p, q in zip(game.state.pieces, plain.state.pieces,
+                                                  strict=True)]
+        assert paid == [10 + v for v in expected]
+        repeated += expected[0] != expected[2]
+    assert repeated  # some seed tells a second draw from the first one drawn again
