@@ -1,10 +1,12 @@
 """Shared pytest configuration: make the scenario helpers importable; a fixture for an
-installed plugin without fast rules."""
+installed plugin without fast rules, and one for an in-process Dask cluster."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,3 +53,17 @@ def slow_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
 # The throwaway PostgreSQL cluster (tests/pg.py): pg_cluster, pg_url.
 from pg import pg_cluster, pg_url  # noqa: E402, F401
+
+
+@pytest.fixture(scope="module")
+def dask_cluster() -> Iterator[Any]:
+    """An in-process Dask cluster with one single-threaded worker, closed afterwards
+    (one per test module that uses it)."""
+    from dask.distributed import LocalCluster
+
+    cluster = LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+    try:
+        yield cluster
+    finally:
+        cluster.close()

@@ -426,3 +426,41 @@ def test_text_outputs_name_things_by_display_name(
     shown = sorted(i for i in ids if re.search(rf"(?<![\w.]){re.escape(i)}(?![\w.])", out))
     assert shown == []
     assert "(?)" not in out
+
+
+def test_simulate_keys_chance_by_purpose_when_asked(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """--chance purpose: the game's log says so in its header and verifies, and is the
+    game new_game(chance="purpose") plays with the same decisions (on either engine);
+    a batch's logs are keyed so too, and its text says so; any other value is refused."""
+    from tokaido_rules import verify_log
+
+    logs = {}
+    for engine in ("fast", "reference"):
+        path = tmp_path / f"{engine}.jsonl"
+        assert main(["simulate", "--players", "3", "--seed", "5", "--chance", "purpose",
+                     "--engine", engine, "--log", str(path)]) == 0
+        assert "chance keyed by purpose" in capsys.readouterr().out
+        logs[engine] = path.read_text()
+    assert logs["fast"] == logs["reference"]
+    text = logs["fast"]
+    assert json.loads(text.splitlines()[0])["chance"] == "purpose"
+    assert verify_log(text).ok
+    game = new_game(3, seed=5, chance="purpose")
+    for action in decisions(load_log(text).events):
+        game = game.apply(action)
+    assert dump_log(game) == text
+    plain = tmp_path / "plain.jsonl"
+    assert main(["simulate", "--players", "3", "--seed", "5", "--log", str(plain)]) == 0
+    assert "chance" not in json.loads(plain.read_text().splitlines()[0])
+    assert "chance keyed" not in capsys.readouterr().out
+
+    out = tmp_path / "batch"
+    assert main(["simulate", "--games", "2", "--players", "2", "--chance", "purpose",
+                 "--out", str(out)]) == 0
+    assert "chance keyed by purpose" in capsys.readouterr().out
+    for log in sorted(out.iterdir()):
+        head = json.loads(log.read_text().splitlines()[0])
+        assert head["chance"] == "purpose" and verify_log(log.read_text()).ok
+    assert main(["simulate", "--chance", "dice"]) == 2
+    assert capsys.readouterr().err.startswith("error: argument --chance: invalid choice")

@@ -56,6 +56,8 @@ def _parsers(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.Argume
 def test_every_command_and_option_has_help() -> None:
     parsers = _parsers(cli._build_parser())
     assert len(parsers) == 14  # tokaido, its eleven commands, and tables' list and delete
+    commands = {prog.split()[1] for prog, _ in parsers if prog.count(" ") == 1}
+    assert commands == set(cli._COMMANDS)  # every command offered has what runs it
     for prog, parser in parsers:
         assert parser.description, prog
         for action in parser._actions:

@@ -238,3 +238,23 @@ def test_differential_mode_raises_at_a_difference(monkeypatch: pytest.MonkeyPatc
                         lambda self: tuple(reversed(offered(self))))
     with pytest.raises(ConformanceError, match=r"differs from the reference.*decision 0"):
         run_differential(players=3, games=1, options=[{}])
+
+
+def test_differential_mode_plays_games_keyed_by_purpose(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """chance="purpose": the games key chance by purpose on both engines, so a fast
+    engine that keys its draws by the event count whatever the keying passes the
+    default mode and is caught in this one; another keying is refused."""
+    from tokaido_rules import SetupError
+    from tokaido_rules.chance import event_stream
+
+    rulesets: list[tuple[tuple[str, ...], dict[str, object]]] = [(("base", "crossroads"), {})]
+    report = run_differential(players=(2, 4), games=2, rulesets=rulesets, chance="purpose")
+    assert report.games == 4
+    monkeypatch.setattr(FastGame, "_chance",
+                        lambda self, purpose: event_stream(self.seed, self.seq))
+    run_differential(players=(2, 4), games=2, rulesets=rulesets)
+    with pytest.raises(ConformanceError, match=r"chance by purpose\): "):
+        run_differential(players=(2, 4), games=2, rulesets=rulesets, chance="purpose")
+    with pytest.raises(SetupError, match="chance keying must be one of"):
+        run_differential(games=1, rulesets=rulesets, chance="dice")

@@ -10,17 +10,25 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Sequence
 
 import pytest
 
 from tokaido_rules import (
+    Context,
+    GameState,
     LogFormatError,
+    PluginInfo,
+    Registry,
     Ruleset,
     Setup,
     SetupError,
+    Staged,
+    Step,
     decisions,
     dump_log,
     dump_state,
+    hookimpl,
     load_log,
     load_state,
     new_game,
@@ -213,3 +221,82 @@ def test_a_purpose_stream_is_specified_by_the_big_integer_route() -> None:
             word = chance._word_event_stream(chance._word_event_stream(seed, code), count)
             assert chance.purpose_stream(seed, "die.crossroads.fortune.0", count) == big
             assert word == big
+
+
+def test_draws_for_one_purpose_go_on_across_draws_for_another_in_one_event() -> None:
+    """Within one event, draws for A, then B, then A again: the k-th draw for a purpose
+    is draw k of that purpose's stream (keyed by how many of its events came before),
+    whatever was drawn for other purposes in between; a draw without a purpose takes the
+    event's stream, its count of draws kept apart as well. Under event keying every
+    draw of the event is the next one of the event's stream."""
+    from tokaido_rules.chance import draw_below, event_stream, purpose_stream, shuffle
+
+    n = 2**40
+    state = new_game(3, seed=9, chance="purpose").state
+    assert state.chances is not None and state.chances["queue"] == 1
+    seed, seq = state.seed, state.seq
+    ctx = Context(state)
+    drawn = [ctx.random_below(n, p) for p in ("lottery", "queue", "lottery", None,
+                                              "queue", None, "lottery")]
+    lottery = purpose_stream(seed, "lottery", 0)
+    queue = purpose_stream(seed, "queue", 1)
+    plain = event_stream(seed, seq)
+    assert drawn == [draw_below(lottery, 0, n), draw_below(queue, 0, n),
+                     draw_below(lottery, 1, n), draw_below(plain, 0, n),
+                     draw_below(queue, 1, n), draw_below(plain, 1, n),
+                     draw_below(lottery, 2, n)]
+    ctx = Context(state)  # a permutation goes on from where the purpose's draws stopped
+    ctx.random_below(n, "lottery")
+    ctx.random_below(n, "queue")
+    order = ctx.permute(range(6), "lottery")
+    expected = list(range(6))
+    shuffle(expected, lottery, 1)
+    assert list(order) == expected
+
+    state = new_game(3, seed=9).state
+    ctx = Context(state)
+    drawn = [ctx.random_below(n, p) for p in ("lottery", "queue", "lottery", None)]
+    plain = event_stream(state.seed, state.seq)
+    assert drawn == [draw_below(plain, k, n) for k in range(4)]
+
+
+class _Lottery:
+    """A third party's setup step that draws for purpose A, then B, then A again in one
+    event, and pays each draw out to a seat as coins (seats 0, 1, 2 in that order)."""
+
+    tokaido_plugin = PluginInfo("lottery", "1", requires=("base",))
+
+    @hookimpl
+    def tokaido_register(self, registry: Registry) -> None:
+        registry.add_step("lottery.draw", run=self.draw)
+
+    @staticmethod
+    def draw(ctx: Context, step: Step) -> None:
+        drawn = [ctx.random_below(6, p) for p in ("lottery.a", "lottery.b", "lottery.a")]
+        for seat, value in enumerate(drawn):
+            ctx.coins(seat, 10 + value)
+
+    @hookimpl
+    def tokaido_setup_steps(self, state: GameState) -> Sequence[Staged]:
+        return [Staged(150, Step("lottery.draw"))]
+
+
+def test_a_plugin_drawing_for_a_then_b_then_a_gets_a_s_first_two_draws() -> None:
+    """Under purpose keying, the lottery's third draw (A again) is A's second draw, not
+    its first again; the coins paid out show it, for several seeds."""
+    from tokaido_rules.chance import draw_below, purpose_stream
+
+    travellers = ["kinko", "satsuki", "umegae"]
+    repeated = 0
+    for seed in range(8):
+        plain = new_game(3, seed=seed, travellers=travellers, chance="purpose")
+        game = new_game(3, seed=seed, plugins=["base", _Lottery()], travellers=travellers,
+                        chance="purpose")
+        a = purpose_stream(seed, "lottery.a", 0)
+        b = purpose_stream(seed, "lottery.b", 0)
+        expected = [draw_below(a, 0, 6), draw_below(b, 0, 6), draw_below(a, 1, 6)]
+        paid = [p.coins - q.coins for p, q in zip(game.state.pieces, plain.state.pieces,
+                                                  strict=True)]
+        assert paid == [10 + v for v in expected]
+        repeated += expected[0] != expected[2]
+    assert repeated  # some seed tells a second draw from the first one drawn again

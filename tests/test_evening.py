@@ -126,6 +126,30 @@ def test_the_others_consent_when_the_rule_says_all() -> None:
     assert yes["done"] is True and c.table.takeback_list()[0]["consent"] == [other]
 
 
+def test_a_take_back_waiting_for_consent_survives_a_restart(tmp_path: Path) -> None:
+    """The take-back asked for is stored: a restarted server shows it and takes its
+    answer; one that lapsed (the game moved on) stays lapsed after a restart."""
+    path = tmp_path / "t.db"
+    c = Client(Lobby(TableStore(path)), takeback="all")
+    seat, d = c.until(True)
+    other = 1 - seat
+    asked = c.post("takeback", seat).json()
+    assert asked["waiting"] == [other]
+    resumed = Lobby(TableStore(path)).get(c.id)
+    assert resumed.request == {"seat": seat, "from_seq": d["seq"], "to_seq": asked["to_seq"],
+                               "agreed": [], "waiting": [other]}
+    done = resumed.answer_take_back(other, True)
+    assert done["done"] is True and resumed.game.state.seq == done["to_seq"] < d["seq"]
+    assert resumed.takeback_list()[0]["consent"] == [other]
+
+    c = Client(Lobby(TableStore(tmp_path / "u.db")), takeback="all")
+    seat, d = c.until(True)
+    c.post("takeback", seat)
+    c.play_first()  # the game moves on: the request lapses
+    assert c.table.request is None
+    assert Lobby(TableStore(tmp_path / "u.db")).get(c.id).request is None
+
+
 def test_off_refuses_every_take_back() -> None:
     c = Client(Lobby(), takeback="off")
     seat = c.play_first()

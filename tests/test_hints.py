@@ -248,18 +248,25 @@ def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return str(request.getfixturevalue("pg_url"))
 
 
-def test_the_hints_rule_and_the_hinted_flag_are_stored(where: str) -> None:
-    lobby = Lobby(open_store(where), bot_options=CHEAP)
-    table, _ = lobby.create(2, ["base"], seed=4)
-    table.join(0)
-    table.join(1)
+def _play_to_a_choice(table: Table) -> tuple[int, int]:
+    """Play each seat's first action until the decision at hand has more than one;
+    its seat and seq."""
     while len(table.game.legal_actions()) < 2:
         seat = table.game.current_player
         assert seat is not None
         table.act(seat, {"action": encode_action(table.game.legal_actions()[0]),
                          "expected_seq": table.game.state.seq})
-    seat, seq = table.game.current_player, table.game.state.seq
+    seat = table.game.current_player
     assert seat is not None
+    return seat, table.game.state.seq
+
+
+def test_the_hints_rule_and_the_hinted_flag_are_stored(where: str) -> None:
+    lobby = Lobby(open_store(where), bot_options=CHEAP)
+    table, _ = lobby.create(2, ["base"], seed=4)
+    table.join(0)
+    table.join(1)
+    seat, seq = _play_to_a_choice(table)
     table.hint(seat)
     table.act(seat, {"action": encode_action(table.game.legal_actions()[0]),
                      "expected_seq": seq})
@@ -275,6 +282,25 @@ def test_the_hints_rule_and_the_hinted_flag_are_stored(where: str) -> None:
     with pytest.raises(TableError) as refused:
         resumed.hint(resumed.game.current_player or 0)
     assert refused.value.status == 403
+
+
+def test_a_move_after_a_hint_is_hinted_whichever_process_makes_it(where: str) -> None:
+    """Two servers on one database (on SQLite, one after the other): a seat asks its
+    hint at one and makes its move at the other; the decision is recorded hinted."""
+    first = Lobby(open_store(where), bot_options=CHEAP)
+    table, _ = first.create(2, ["base"], seed=4)
+    tokens = [table.join(0), table.join(1)]
+    seat, seq = _play_to_a_choice(table)
+    table.hint(seat)
+    if not where.startswith("postgresql"):  # one process at a time on an SQLite file:
+        assert first.store is not None       # the next one, after a restart
+        first.store.close()
+    other = Lobby(open_store(where), bot_options=CHEAP).get(table.id)
+    assert other.seat_for(tokens[seat]) == seat
+    other.act(seat, {"action": encode_action(other.game.legal_actions()[0]),
+                     "expected_seq": seq})
+    assert [d.seq for d in other.decisions() if d.hinted] == [seq]
+    assert other.hints_taken() == {seat: 1}
 
 
 def _stored_game(lobby: Lobby) -> Table:
@@ -301,10 +327,12 @@ def test_an_sqlite_database_of_layout_4_gains_hints_on(tmp_path: Path) -> None:
     with sqlite3.connect(path) as db:  # as the version of layout 4 left it
         db.execute("ALTER TABLE table_rules DROP COLUMN hints")
         db.execute("ALTER TABLE decisions DROP COLUMN hinted")
+        db.execute("DROP TABLE takeback_requests")  # layout 6's
+        db.execute("DROP TABLE hint_asks")
         db.execute("PRAGMA user_version = 4")
     again = Lobby(TableStore(path))
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA == 5
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA == 6
     resumed = again.get(table.id)
     assert resumed.rules == TableRules("all", None, "random", None, True)
     assert resumed.decisions() == table.decisions()
@@ -320,11 +348,13 @@ def test_a_postgres_database_of_layout_1_gains_hints_on(pg_url: str) -> None:
     with psycopg.connect(pg_url, autocommit=True) as conn:  # as layout 1 left it
         conn.execute("ALTER TABLE table_rules DROP COLUMN hints")
         conn.execute("ALTER TABLE decisions DROP COLUMN hinted")
+        conn.execute("DROP TABLE takeback_requests")  # layout 3's
+        conn.execute("DROP TABLE hint_asks")
         conn.execute("UPDATE tokaido_schema SET version = 1")
     resumed = Lobby(open_store(pg_url)).get(table.id)
     with psycopg.connect(pg_url, autocommit=True) as conn:
         row = conn.execute("SELECT version FROM tokaido_schema").fetchone()
-        assert row is not None and row[0] == PG_SCHEMA == 2
+        assert row is not None and row[0] == PG_SCHEMA == 3
     assert resumed.rules == TableRules("all", None, "random", None, True)
     assert resumed.decisions() == table.decisions()
     assert not any(d.hinted for d in resumed.decisions())

@@ -25,32 +25,12 @@ from typing import Any
 
 import pytest
 
+from processes import call, free_port, started
 from tokaido_rules import Game, load_log, web
 from tokaido_rules.store import TableStore
 from tokaido_rules.store_pg import PgTableStore
 from tokaido_rules.tables import BOT_DELAY_VARIABLE, Lobby
 from tokaido_rules.web import bind, make_server
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _call(url: str, body: Any = None, token: str | None = None,
-          timeout: float = 30) -> tuple[int, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data)
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
 
 
 @pytest.fixture(params=["memory", "postgres"])
@@ -104,7 +84,7 @@ def test_an_oversized_body_is_refused_before_it_is_read(server: tuple[str, Lobby
     chunked = head + b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + b"".join(
         b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(6)) + b"0\r\n\r\n"
     assert _status(_raw(url, chunked)) == 413
-    assert _call(url + "/api/tables")[0] == 200
+    assert call(url + "/api/tables")[0] == 200
 
 
 def test_slow_and_idle_connections_are_closed(server: tuple[str, Lobby]) -> None:
@@ -131,7 +111,7 @@ def test_slow_and_idle_connections_are_closed(server: tuple[str, Lobby]) -> None
     answer = _raw(url, b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
                        b"application/json\r\nContent-Length: 50\r\n\r\n{", wait=5)
     assert _status(answer) == 408
-    assert _call(url + "/api/tables")[0] == 200
+    assert call(url + "/api/tables")[0] == 200
 
 
 def test_connections_are_bounded_and_the_server_stays_up(server: tuple[str, Lobby]) -> None:
@@ -149,12 +129,12 @@ def test_connections_are_bounded_and_the_server_stays_up(server: tuple[str, Lobb
             conn.close()
     for _ in range(50):
         try:
-            if _call(url + "/api/tables", timeout=5)[0] == 200:
+            if call(url + "/api/tables", timeout=5)[0] == 200:
                 break
         except OSError:
             pass
         time.sleep(0.1)
-    assert _call(url + "/api/tables")[0] == 200
+    assert call(url + "/api/tables")[0] == 200
 
 
 def test_a_long_poll_answers_when_the_game_moves(server: tuple[str, Lobby]) -> None:
@@ -162,30 +142,30 @@ def test_a_long_poll_answers_when_the_game_moves(server: tuple[str, Lobby]) -> N
     action moves the game past SEQ, with the steps since; with nothing new it is
     answered when the wait is over, with no steps."""
     url, _ = server
-    status, made = _call(url + "/api/tables", {"players": 2})
+    status, made = call(url + "/api/tables", {"players": 2})
     assert status == 201
     table = made["table"]
-    tokens = {s: _call(f"{url}/api/tables/{table}/join", {"seat": s})[1]["token"]
+    tokens = {s: call(f"{url}/api/tables/{table}/join", {"seat": s})[1]["token"]
               for s in (0, 1)}
-    status, doc = _call(f"{url}/api/tables/{table}", token=tokens[0])
+    status, doc = call(f"{url}/api/tables/{table}", token=tokens[0])
     seat = doc["current_player"]
     other = 1 - seat
     seq = doc["seq"]
     started = time.monotonic()
-    timed = _call(f"{url}/api/tables/{table}?since={seq}&wait=1", token=tokens[other])[1]
+    timed = call(f"{url}/api/tables/{table}?since={seq}&wait=1", token=tokens[other])[1]
     assert 0.9 < time.monotonic() - started < 10 and timed["seq"] == seq
     assert timed["steps"] == []
     got: dict[str, Any] = {}
 
     def wait() -> None:
-        got.update(_call(f"{url}/api/tables/{table}?since={seq}&wait=20",
+        got.update(call(f"{url}/api/tables/{table}?since={seq}&wait=20",
                          token=tokens[other])[1])
 
     waiter = threading.Thread(target=wait)
     waiter.start()
     time.sleep(0.3)
-    mine = _call(f"{url}/api/tables/{table}", token=tokens[seat])[1]
-    status, _ = _call(f"{url}/api/tables/{table}/action",
+    mine = call(f"{url}/api/tables/{table}", token=tokens[seat])[1]
+    status, _ = call(f"{url}/api/tables/{table}/action",
                       {"action": mine["actions"][0]["action"], "expected_seq": seq},
                       token=tokens[seat])
     assert status == 200
@@ -202,16 +182,10 @@ def _start(db: Path, *args: str, env: dict[str, str] | None = None
     proc = subprocess.Popen([sys.executable, "-m", "tokaido_rules", "serve", "--db", str(db),
                              *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env={**os.environ, **(env or {})})
-    assert proc.stdout is not None
     watchdog = threading.Timer(60, proc.kill)
     watchdog.start()
-    lines = []
     try:
-        for _ in range(6):
-            line = proc.stdout.readline()
-            lines.append(line)
-            if line.startswith("All tables:") or not line:
-                break
+        lines = started(proc)
     finally:
         watchdog.cancel()
     if not lines[-1].startswith("All tables:"):
@@ -238,7 +212,7 @@ def _stop_server(proc: subprocess.Popen[str], how: int = signal.SIGTERM) -> str:
 def _until_up(url: str) -> None:
     for _ in range(200):
         try:
-            if _call(url + "/api/tables", timeout=2)[0] == 200:
+            if call(url + "/api/tables", timeout=2)[0] == 200:
                 return
         except OSError:
             time.sleep(0.05)
@@ -250,7 +224,7 @@ def test_kill_9_and_a_restart_resume_the_game_at_the_same_seq(tmp_path: Path) ->
     the table is at the seq of the last acknowledged action, the seat's token still
     plays it, and the game goes on."""
     db = tmp_path / "tables.db"
-    port = str(_free_port())
+    port = str(free_port())
     proc, lines = _start(db, "--port", port, "--players", "3", "--human", "0",
                          "--bots", "random", "--seed", "7")
     url = f"http://127.0.0.1:{port}"
@@ -261,8 +235,8 @@ def test_kill_9_and_a_restart_resume_the_game_at_the_same_seq(tmp_path: Path) ->
         _until_up(url)
         acknowledged = 0
         for _ in range(6):
-            doc = _call(f"{url}/api/tables/{table}", token=token)[1]
-            status, after = _call(f"{url}/api/tables/{table}/action",
+            doc = call(f"{url}/api/tables/{table}", token=token)[1]
+            status, after = call(f"{url}/api/tables/{table}/action",
                                   {"action": doc["actions"][0]["action"],
                                    "expected_seq": doc["seq"]}, token=token)
             assert status == 200
@@ -275,9 +249,9 @@ def test_kill_9_and_a_restart_resume_the_game_at_the_same_seq(tmp_path: Path) ->
     try:
         assert not any("/t/" in line and "#token" in line for line in lines)  # no new table
         _until_up(url)
-        doc = _call(f"{url}/api/tables/{table}", token=token)[1]
+        doc = call(f"{url}/api/tables/{table}", token=token)[1]
         assert doc["seq"] == acknowledged and doc["actions"]
-        status, after = _call(f"{url}/api/tables/{table}/action",
+        status, after = call(f"{url}/api/tables/{table}/action",
                               {"action": doc["actions"][0]["action"],
                                "expected_seq": doc["seq"]}, token=token)
         assert status == 200 and after["seq"] > acknowledged
@@ -372,16 +346,16 @@ def test_a_restarted_server_plays_the_bots_decisions_without_a_request(
     played theirs (each bot waits 30 s: the test hook), the server started again lets
     the bots play by itself: with no request to the table, its stored game moves past
     the bots' decisions to a person's."""
-    db, port = tmp_path / "tables.db", str(_free_port())
+    db, port = tmp_path / "tables.db", str(free_port())
     url = f"http://127.0.0.1:{port}"
     table, token = _table_at_a_persons_decision(db, port)
     _, _, before = _stored(db, table)
     proc, _ = _start(db, "--port", port, env={BOT_DELAY_VARIABLE: "30"})
     try:
         _until_up(url)
-        doc = _call(f"{url}/api/tables/{table}", token=token)[1]
+        doc = call(f"{url}/api/tables/{table}", token=token)[1]
         body = {"action": doc["actions"][0]["action"], "expected_seq": doc["seq"]}
-        threading.Thread(target=lambda: _swallow(lambda: _call(
+        threading.Thread(target=lambda: _swallow(lambda: call(
             f"{url}/api/tables/{table}/action", body, token=token, timeout=60)),
             daemon=True).start()
         _until(lambda: len(_stored(db, table)[2]) > len(before), "the move is stored")
@@ -404,14 +378,14 @@ def test_a_clean_stop_leaves_no_table_waiting_on_a_bot(tmp_path: Path) -> None:
     """SIGTERM while the bots are still to play (a restart after a kill, each bot slowed
     down by the test hook): the server lets them play before it ends, and the stored
     table waits on a person."""
-    db, port = tmp_path / "tables.db", str(_free_port())
+    db, port = tmp_path / "tables.db", str(free_port())
     url = f"http://127.0.0.1:{port}"
     table, token = _table_at_a_persons_decision(db, port)
     proc, _ = _start(db, "--port", port)
     try:
         _until_up(url)
-        doc = _call(f"{url}/api/tables/{table}", token=token)[1]
-        status, _ = _call(f"{url}/api/tables/{table}/action",
+        doc = call(f"{url}/api/tables/{table}", token=token)[1]
+        status, _ = call(f"{url}/api/tables/{table}/action",
                           {"action": doc["actions"][0]["action"],
                            "expected_seq": doc["seq"]}, token=token)
         assert status == 200
@@ -450,14 +424,14 @@ def test_one_client_holding_hundreds_of_sockets_blocks_no_one_else(tmp_path: Pat
     holding them is refused past its share (429, with why); a client at another address
     is answered meanwhile. Started on an empty database without --players, the server
     made no table."""
-    port = str(_free_port())
+    port = str(free_port())
     url = f"http://127.0.0.1:{port}"
     proc, lines = _start(tmp_path / "tables.db", "--port", port)
     held: list[socket.socket] = []
     try:
         assert not any("/t/" in line for line in lines)
         _until_up(url)
-        assert _call(url + "/api/tables")[1]["tables"] == []
+        assert call(url + "/api/tables")[1]["tables"] == []
         for _ in range(530):
             conn = socket.socket()
             conn.settimeout(10)
@@ -466,7 +440,7 @@ def test_one_client_holding_hundreds_of_sockets_blocks_no_one_else(tmp_path: Pat
             held.append(conn)
         answer = held[-1].recv(1000)  # past the share: answered at once, and closed
         assert _status(answer) == 429 and b"too many connections from your address" in answer
-        status, listed = _call(url + "/api/tables", timeout=10)
+        status, listed = call(url + "/api/tables", timeout=10)
         assert status == 200 and listed["tables"] == []
     finally:
         for conn in held:
@@ -479,23 +453,23 @@ def test_ordinary_use_is_not_refused_and_table_creation_is_bounded(tmp_path: Pat
     seat and a spectator's on one machine, each with a long poll and a request, are all
     answered. A client making tables faster than --tables-per-minute gets 429 with why;
     past --max-tables every client gets 409 with why."""
-    port = str(_free_port())
+    port = str(free_port())
     url = f"http://127.0.0.1:{port}"
     proc, _ = _start(tmp_path / "tables.db", "--port", port)
     try:
         _until_up(url)
-        made = [_call(url + "/api/tables", {"players": 4}) for _ in range(8)]
+        made = [call(url + "/api/tables", {"players": 4}) for _ in range(8)]
         assert [status for status, _ in made] == [201] * 8
         table = made[0][1]["table"]
-        tokens = [_call(f"{url}/api/tables/{table}/join", {"seat": s})[1]["token"]
+        tokens = [call(f"{url}/api/tables/{table}/join", {"seat": s})[1]["token"]
                   for s in range(4)]
         got: list[int] = []
 
         def page(token: str | None) -> None:  # a long poll, and a request beside it
-            waiting = threading.Thread(target=lambda: got.append(_call(
+            waiting = threading.Thread(target=lambda: got.append(call(
                 f"{url}/api/tables/{table}?since=999&wait=3", token=token)[0]))
             waiting.start()
-            got.append(_call(f"{url}/api/tables/{table}", token=token)[0])
+            got.append(call(f"{url}/api/tables/{table}", token=token)[0])
             waiting.join(timeout=30)
 
         pages = [threading.Thread(target=page, args=(t,)) for t in [*tokens, None]]
@@ -506,7 +480,7 @@ def test_ordinary_use_is_not_refused_and_table_creation_is_bounded(tmp_path: Pat
         assert got == [200] * 10
     finally:
         _stop_server(proc)
-    port = str(_free_port())
+    port = str(free_port())
     url = f"http://127.0.0.1:{port}"
     proc, _ = _start(tmp_path / "few.db", "--port", port, "--tables-per-minute", "3",
                      "--max-tables", "7")
@@ -533,7 +507,7 @@ def test_tables_expire_unless_a_person_is_connected(tmp_path: Path) -> None:
     """With expiry after a few seconds (fractions of a day), a table nobody plays, and a
     finished one, are deleted by the server by itself; a table whose seat's page keeps
     a long poll open stays, however long it waits."""
-    db, port = tmp_path / "tables.db", str(_free_port())
+    db, port = tmp_path / "tables.db", str(free_port())
     url = f"http://127.0.0.1:{port}"
     days = str(3 / 86_400)  # 3 seconds
     proc, _ = _start(db, "--port", port, "--expire-abandoned-days", days,
@@ -541,26 +515,26 @@ def test_tables_expire_unless_a_person_is_connected(tmp_path: Path) -> None:
     stop = threading.Event()
     try:
         _until_up(url)
-        left = _call(url + "/api/tables", {"players": 2})[1]["table"]
-        over = _call(url + "/api/tables", {"players": 2, "bots": {"0": "random",
+        left = call(url + "/api/tables", {"players": 2})[1]["table"]
+        over = call(url + "/api/tables", {"players": 2, "bots": {"0": "random",
                                                                   "1": "random"}})[1]
         assert over["over"]
-        kept = _call(url + "/api/tables", {"players": 2})[1]["table"]
-        token = _call(f"{url}/api/tables/{kept}/join", {"seat": 0})[1]["token"]
+        kept = call(url + "/api/tables", {"players": 2})[1]["table"]
+        token = call(f"{url}/api/tables/{kept}/join", {"seat": 0})[1]["token"]
 
         def page() -> None:  # a seat's page: a long poll after another
             while not stop.is_set():
-                _swallow(lambda: _call(f"{url}/api/tables/{kept}?since=99999&wait=1",
+                _swallow(lambda: call(f"{url}/api/tables/{kept}?since=99999&wait=1",
                                        token=token, timeout=30))
 
         watching = threading.Thread(target=page)
         watching.start()
 
         def listed() -> set[str]:
-            return {t["table"] for t in _call(url + "/api/tables")[1]["tables"]}
+            return {t["table"] for t in call(url + "/api/tables")[1]["tables"]}
 
         _until(lambda: listed() == {kept}, "the abandoned and the finished tables expire")
-        assert _call(f"{url}/api/tables/{left}")[0] == 404
+        assert call(f"{url}/api/tables/{left}")[0] == 404
         stop.set()
         watching.join(timeout=60)
         _until(lambda: listed() == set(), "the table expires once its page is gone")
@@ -576,14 +550,14 @@ def test_the_host_and_the_operator_delete_tables(tmp_path: Path) -> None:
     running server and ``tokaido tables delete`` deletes them (the server drops them
     within seconds); an unknown id, or no database, is one error line and status 2,
     and deletes nothing."""
-    db, port = tmp_path / "tables.db", str(_free_port())
+    db, port = tmp_path / "tables.db", str(free_port())
     url = f"http://127.0.0.1:{port}"
     proc, _ = _start(db, "--port", port)
     try:
         _until_up(url)
-        made = [_call(url + "/api/tables", {"players": 2})[1] for _ in range(3)]
+        made = [call(url + "/api/tables", {"players": 2})[1] for _ in range(3)]
         ids = [m["table"] for m in made]
-        token = _call(f"{url}/api/tables/{ids[0]}/join", {"seat": 0})[1]["token"]
+        token = call(f"{url}/api/tables/{ids[0]}/join", {"seat": 0})[1]["token"]
         request = urllib.request.Request(f"{url}/api/tables/{ids[0]}", method="DELETE")
         for who in (None, token, made[1]["host_token"]):
             if who:
@@ -595,7 +569,7 @@ def test_the_host_and_the_operator_delete_tables(tmp_path: Path) -> None:
         request.add_header("Authorization", f"Bearer {made[0]['host_token']}")
         with urllib.request.urlopen(request, timeout=30) as answer:
             assert json.loads(answer.read()) == {"table": ids[0], "deleted": True}
-        assert _call(f"{url}/api/tables/{ids[0]}")[0] == 404
+        assert call(f"{url}/api/tables/{ids[0]}")[0] == 404
 
         listing = _tables_cli("list", "--db", str(db))
         assert listing.returncode == 0, listing.stderr
@@ -608,9 +582,9 @@ def test_the_host_and_the_operator_delete_tables(tmp_path: Path) -> None:
         assert bad.stderr == f"error: {db}: no table nosuchtable\n"
         gone = _tables_cli("delete", "--db", str(db), ids[1])
         assert (gone.returncode, gone.stdout) == (0, f"deleted {ids[1]}\n")
-        _until(lambda: _call(f"{url}/api/tables/{ids[1]}")[0] == 404,
+        _until(lambda: call(f"{url}/api/tables/{ids[1]}")[0] == 404,
                "the server drops the table deleted beside it")
-        assert [t["table"] for t in _call(url + "/api/tables")[1]["tables"]] == [ids[2]]
+        assert [t["table"] for t in call(url + "/api/tables")[1]["tables"]] == [ids[2]]
     finally:
         _stop_server(proc)
     missing = _tables_cli("list", "--db", str(tmp_path / "none.db"))
@@ -626,7 +600,7 @@ def test_ctrl_c_with_a_page_waiting_stops_at_once_and_tells_the_page(tmp_path: P
     """SIGINT while a page's long poll waits: the poll is answered at once that the
     server is stopping, the terminal says so, and the process ends (the bound here is
     only a guard against a hang)."""
-    db, port = tmp_path / "tables.db", str(_free_port())
+    db, port = tmp_path / "tables.db", str(free_port())
     url = f"http://127.0.0.1:{port}"
     proc, lines = _start(db, "--port", port, "--players", "2", "--bots", "greedy")
     seat_url = re.search(r"(http://\S+)/t/(\S+)#token=(\S+)", lines[0])
@@ -634,11 +608,11 @@ def test_ctrl_c_with_a_page_waiting_stops_at_once_and_tells_the_page(tmp_path: P
     table, token = seat_url.group(2), seat_url.group(3)
     try:
         _until_up(url)
-        seq = _call(f"{url}/api/tables/{table}", token=token)[1]["seq"]
+        seq = call(f"{url}/api/tables/{table}", token=token)[1]["seq"]
         page = http.client.HTTPConnection("127.0.0.1", int(port), timeout=40)
         page.request("GET", f"/api/tables/{table}?since={seq}&wait=30",
                      headers={"Authorization": f"Bearer {token}"})  # sent: it waits
-        _call(f"{url}/api/tables")  # answered after the poll was taken up
+        call(f"{url}/api/tables")  # answered after the poll was taken up
         proc.send_signal(signal.SIGINT)
         answer = page.getresponse()
         status, body = answer.status, json.loads(answer.read())
@@ -660,7 +634,7 @@ def test_bound_to_every_address_the_links_name_this_machines_addresses(
         tmp_path: Path) -> None:
     """With ``--host 0.0.0.0`` the first line is as it always was; lines after it give
     the links with the machine's own addresses, never 0.0.0.0 nor loopback."""
-    db, port = tmp_path / "tables.db", str(_free_port())
+    db, port = tmp_path / "tables.db", str(free_port())
     proc, lines = _start(db, "--port", port, "--host", "0.0.0.0", "--players", "2")
     try:
         assert lines[0].startswith("Tokaido: you are seat 0 of 2: open http://0.0.0.0:")
@@ -716,7 +690,7 @@ def test_the_push_channel_tells_each_audience_its_own_updates(
         assert mover is not None
         choice = first[mover]["actions"][0]["action"]
         assert [s for s, u in first.items() if u["actions"]] == [mover]
-        status, moved = _call(f"{url}/action?form=update",
+        status, moved = call(f"{url}/action?form=update",
                               {"action": choice, "expected_seq": seq}, tokens[mover])
         assert status == 200 and moved["seq"] > seq and moved["form"] == "update"
         game = table.game

@@ -12,20 +12,18 @@ import os
 import queue
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
 import pytest
 
+from processes import call, free_port, two_people
 from tokaido_rules.store import TableRecord, TableStore
 from tokaido_rules.tables import Lobby
 
@@ -33,33 +31,12 @@ DEADLINE = 60.0
 """The longest any one wait here lasts before the test fails saying what it waited for."""
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _call(url: str, body: Any = None, token: str | None = None,
-          timeout: float = 30) -> tuple[int, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data)
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
-
-
 class Served:
     """``tokaido serve`` in its own process: its output lines as they come (read by a
     thread, so that no read blocks the test), its error output in a file."""
 
     def __init__(self, db: Path, *args: str, port: int | None = None) -> None:
-        self.port = port or _free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.errors = db.parent / f"serve-{self.port}-{time.monotonic_ns()}.err"
         self._err: IO[str] = self.errors.open("w")
@@ -95,7 +72,7 @@ class Served:
         end = time.monotonic() + DEADLINE
         while time.monotonic() < end:
             with contextlib.suppress(OSError):
-                if _call(self.url + "/api/tables", timeout=5)[0] == 200:
+                if call(self.url + "/api/tables", timeout=5)[0] == 200:
                     return self
             time.sleep(0.05)
         raise AssertionError(f"the server did not answer; stderr {self.stderr()!r}")
@@ -129,25 +106,12 @@ def served(db: Path, *args: str) -> Iterator[Served]:
         server.stop()
 
 
-def _two_seats(server: Served) -> tuple[str, dict[int, str]]:
-    """A table of two people at ``server``: its id and the seats' tokens."""
-    status, made = _call(server.url + "/api/tables", {"players": 2})
-    assert status == 201, made
-    table = made["table"]
-    tokens = {}
-    for seat in (0, 1):
-        status, joined = _call(f"{server.url}/api/tables/{table}/join", {"seat": seat})
-        assert status == 201, joined
-        tokens[seat] = joined["token"]
-    return table, tokens
-
-
 def _next_move(server: Served, table: str, tokens: dict[int, str]
                ) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """Whose move it is (their token), the move's body, and the seat's document."""
-    public = _call(f"{server.url}/api/tables/{table}")[1]
+    public = call(f"{server.url}/api/tables/{table}")[1]
     token = tokens[public["current_player"]]
-    doc = _call(f"{server.url}/api/tables/{table}", token=token)[1]
+    doc = call(f"{server.url}/api/tables/{table}", token=token)[1]
     return token, {"action": doc["actions"][0]["action"], "expected_seq": doc["seq"]}, doc
 
 
@@ -157,13 +121,13 @@ def _refused_then_played(server: Served, table: str, tokens: dict[int, str],
     what, and the table unchanged; ``mend`` it, and the same move is played."""
     token, move, doc = _next_move(server, table, tokens)
     with fault():
-        status, answer = _call(f"{server.url}/api/tables/{table}/action", move, token)
+        status, answer = call(f"{server.url}/api/tables/{table}/action", move, token)
         assert status == 503, answer
         assert set(answer) == {"error"} and "\n" not in answer["error"]
         assert says in answer["error"], answer
-        assert _call(f"{server.url}/api/tables/{table}", token=token)[1] == doc
+        assert call(f"{server.url}/api/tables/{table}", token=token)[1] == doc
         mend()
-    status, answer = _call(f"{server.url}/api/tables/{table}/action", move, token)
+    status, answer = call(f"{server.url}/api/tables/{table}/action", move, token)
     assert status == 200 and answer["seq"] > doc["seq"], answer
 
 
@@ -175,7 +139,7 @@ def test_a_database_held_past_the_timeout_is_a_503_and_then_the_move_plays(
     same move is played."""
     db = tmp_path / "tables.db"
     with served(db, "--players", "2", "--open", "1", "--db-timeout", "0.3") as server:
-        table, tokens = _two_seats(server)
+        table, tokens = two_people([server.url])
         holder = sqlite3.connect(db, isolation_level=None, timeout=DEADLINE)
 
         @contextlib.contextmanager
@@ -192,7 +156,7 @@ def test_a_database_held_past_the_timeout_is_a_503_and_then_the_move_plays(
 
         token, move, _ = _next_move(server, table, tokens)
         with held():
-            status, answer = _call(f"{server.url}/api/tables/{table}/action", move, token)
+            status, answer = call(f"{server.url}/api/tables/{table}/action", move, token)
         assert status == 503 and "locked" in answer["error"], answer
         _refused_then_played(server, table, tokens, held, released, "locked")
         holder.close()
@@ -221,7 +185,7 @@ def test_a_full_disk_is_a_503_and_the_move_plays_once_there_is_room(tmp_path: Pa
     try:
         db = disk / "tables.db"
         with served(db, "--players", "2", "--open", "1") as server:
-            table, tokens = _two_seats(server)
+            table, tokens = two_people([server.url])
             filler = disk / "filler"
 
             @contextlib.contextmanager
@@ -246,19 +210,19 @@ def test_a_second_server_on_the_database_exits_2_and_a_kill_9_frees_it(
     db = tmp_path / "tables.db"
     first = Served(db, "--players", "2", "--open", "1").up()
     try:
-        table, tokens = _two_seats(first)
+        table, tokens = two_people([first.url])
         second = subprocess.run([sys.executable, "-m", "tokaido_rules", "serve", "--db",
-                                 str(db), "--port", str(_free_port()), "--players", "3"],
+                                 str(db), "--port", str(free_port()), "--players", "3"],
                                 capture_output=True, text=True, timeout=DEADLINE)
         assert second.returncode == 2
         assert second.stderr.count("\n") == 1 and second.stderr.startswith("error: ")
         assert "in use by another server" in second.stderr and not second.stdout
-        assert _call(f"{first.url}/api/tables")[1]["tables"][1]["table"] == table
+        assert call(f"{first.url}/api/tables")[1]["tables"][1]["table"] == table
     finally:
         first.stop(signal.SIGKILL)
     with served(db) as again:
         token, move, doc = _next_move(again, table, tokens)
-        status, answer = _call(f"{again.url}/api/tables/{table}/action", move, token)
+        status, answer = call(f"{again.url}/api/tables/{table}/action", move, token)
         assert status == 200 and answer["seq"] > doc["seq"]
     store = TableStore(db, exclusive=True)
     assert table in [r.id for r in store.tables()]
@@ -277,7 +241,7 @@ def test_a_damaged_database_is_one_error_line_and_status_2(tmp_path: Path) -> No
     data[4096:] = b"\xa5" * (len(data) - 4096)
     db.write_bytes(bytes(data))
     done = subprocess.run([sys.executable, "-m", "tokaido_rules", "serve", "--db", str(db),
-                           "--port", str(_free_port())], capture_output=True, text=True,
+                           "--port", str(free_port())], capture_output=True, text=True,
                           timeout=DEADLINE)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"error: {db}: ")
@@ -309,7 +273,7 @@ def test_tables_that_do_not_verify_are_listed_with_the_reason_and_said_once(
         end = time.monotonic() + DEADLINE
         listed: dict[str, Any] = {}
         while time.monotonic() < end:
-            listed = _call(server.url + "/api/tables")[1]
+            listed = call(server.url + "/api/tables")[1]
             if len(listed["tables"]) + len(listed["refused"]) == 3:
                 break
             time.sleep(0.1)
@@ -318,7 +282,7 @@ def test_tables_that_do_not_verify_are_listed_with_the_reason_and_said_once(
         assert set(reasons) == {edited.id, "cut-creation"}
         assert f"seq {n}" in reasons[edited.id] and "seq 0" in reasons["cut-creation"]
         for table in reasons:
-            status, answer = _call(f"{server.url}/api/tables/{table}")
+            status, answer = call(f"{server.url}/api/tables/{table}")
             assert status == 409 and reasons[table] in answer["error"]
     said = server.stderr().splitlines()
     for table in reasons:

@@ -7,44 +7,19 @@ elsewhere). Every process has a watchdog: none can hang the suite."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
-from processes import finished, watched
+from processes import READY, call, finished, free_port, started, two_people, watched
 from tokaido_rules.store_pg import PgTableStore
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _call(url: str, body: Any = None, token: str | None = None,
-          timeout: float = 30) -> tuple[int, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data)
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
 
 
 class Servers:
@@ -54,7 +29,7 @@ class Servers:
         self.procs: list[subprocess.Popen[str]] = []
         self.urls: list[str] = []
         for _ in range(n):
-            port = _free_port()
+            port = free_port()
             proc = watched(subprocess.Popen(
                 [sys.executable, "-m", "tokaido_rules", "serve", "--db", db,
                  "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -62,12 +37,8 @@ class Servers:
             self.procs.append(proc)
             self.urls.append(f"http://127.0.0.1:{port}")
         for proc, url in zip(self.procs, self.urls, strict=True):
-            assert proc.stdout is not None
-            for _ in range(6):
-                line = proc.stdout.readline()
-                if line.startswith("All tables:") or not line:
-                    break
-            assert line.startswith("All tables:"), f"a server did not start: {line!r}"
+            line = started(proc)[-1]
+            assert line.startswith(READY), f"a server did not start: {line!r}"
             assert "@" not in line or "postgres@" in line  # no password shown
             self._ready(url)
 
@@ -76,7 +47,7 @@ class Servers:
         end = time.monotonic() + 30
         while True:
             try:
-                if _call(url + "/api/tables", timeout=5)[0] == 200:
+                if call(url + "/api/tables", timeout=5)[0] == 200:
                     return
             except OSError:
                 pass
@@ -105,7 +76,7 @@ def three(pg_url: str) -> Iterator[tuple[Servers, str]]:
 
 
 def _doc(url: str, table: str, token: str) -> dict[str, Any]:
-    status, doc = _call(f"{url}/api/tables/{table}", token=token)
+    status, doc = call(f"{url}/api/tables/{table}", token=token)
     assert status == 200, doc
     return dict(doc)
 
@@ -117,13 +88,13 @@ def test_three_processes_serve_one_table(three: tuple[Servers, str]) -> None:
     each process is woken by a move made at another."""
     servers, url = three
     urls = servers.urls
-    status, made = _call(urls[0] + "/api/tables", {"players": 4, "bots": {"3": "greedy"}})
+    status, made = call(urls[0] + "/api/tables", {"players": 4, "bots": {"3": "greedy"}})
     assert status == 201
     table = made["table"]
     answers: list[tuple[int, Any]] = []
 
     def join(url: str) -> None:
-        answers.append(_call(f"{url}/api/tables/{table}/join", {"seat": 0}))
+        answers.append(call(f"{url}/api/tables/{table}/join", {"seat": 0}))
 
     threads = [threading.Thread(target=join, args=(u,)) for u in urls]
     for thread in threads:
@@ -133,7 +104,7 @@ def test_three_processes_serve_one_table(three: tuple[Servers, str]) -> None:
     assert sorted(a[0] for a in answers) == [201, 409, 409], answers
     tokens = {0: next(a[1]["token"] for a in answers if a[0] == 201)}
     for seat in (1, 2):
-        status, joined = _call(f"{urls[seat]}/api/tables/{table}/join", {"seat": seat})
+        status, joined = call(f"{urls[seat]}/api/tables/{table}/join", {"seat": seat})
         assert status == 201
         tokens[seat] = joined["token"]
     acknowledged: list[tuple[int, int]] = []
@@ -156,7 +127,7 @@ def test_three_processes_serve_one_table(three: tuple[Servers, str]) -> None:
         got: dict[str, Any] = {}
 
         def wait(watcher: int = watcher, seq: int = seq, got: dict[str, Any] = got) -> None:
-            got.update(_call(f"{urls[watcher]}/api/tables/{table}?since={seq}&wait=20",
+            got.update(call(f"{urls[watcher]}/api/tables/{table}?since={seq}&wait=20",
                              token=tokens[watcher])[1])
 
         waiter = threading.Thread(target=wait)
@@ -164,7 +135,7 @@ def test_three_processes_serve_one_table(three: tuple[Servers, str]) -> None:
         time.sleep(0.2)
         mine = _doc(urls[seat], table, tokens[seat])
         assert mine["seq"] == seq
-        status, answer = _call(f"{urls[seat]}/api/tables/{table}/action",
+        status, answer = call(f"{urls[seat]}/api/tables/{table}/action",
                                {"action": mine["actions"][0]["action"],
                                 "expected_seq": seq}, token=tokens[seat])
         assert status == 200, answer
@@ -196,11 +167,11 @@ def test_a_killed_process_leaves_its_tables_to_the_others(pg_url: str) -> None:
     live = Servers(pg_url, 2)
     try:
         url0, url1 = slow.urls[0], live.urls[0]
-        status, made = _call(url0 + "/api/tables", {"players": 3, "bots": {"2": "random"},
+        status, made = call(url0 + "/api/tables", {"players": 3, "bots": {"2": "random"},
                                                     "seat": 0, "clock": 2})
         assert status == 201, made
         table, token0 = made["table"], made["token"]
-        status, joined = _call(f"{url0}/api/tables/{table}/join", {"seat": 1})
+        status, joined = call(f"{url0}/api/tables/{table}/join", {"seat": 1})
         tokens = {0: token0, 1: joined["token"]}
         # play up to a decision of a person followed by the bot's
         for _ in range(30):
@@ -210,7 +181,7 @@ def test_a_killed_process_leaves_its_tables_to_the_others(pg_url: str) -> None:
                 break
             mine = _doc(url1, table, tokens[seat]) if seat in tokens else doc
             if seat in tokens:
-                _call(f"{url1}/api/tables/{table}/action",
+                call(f"{url1}/api/tables/{table}/action",
                       {"action": mine["actions"][0]["action"], "expected_seq": mine["seq"]},
                       token=tokens[seat])
             time.sleep(0.2)
@@ -220,7 +191,7 @@ def test_a_killed_process_leaves_its_tables_to_the_others(pg_url: str) -> None:
 
         def send() -> None:
             try:
-                sent.append(_call(f"{url0}/api/tables/{table}/action", move,
+                sent.append(call(f"{url0}/api/tables/{table}/action", move,
                                   token=tokens[seat], timeout=20))
             except OSError as exc:  # the process died: no answer
                 sent.append(exc)
@@ -236,7 +207,7 @@ def test_a_killed_process_leaves_its_tables_to_the_others(pg_url: str) -> None:
             assert all(d.seq < move["expected_seq"] for d in store.decisions(table))
         finally:
             store.close()
-        status, answer = _call(f"{url1}/api/tables/{table}/action", move,
+        status, answer = call(f"{url1}/api/tables/{table}/action", move,
                                token=tokens[seat])
         assert status == 200, answer
         after = _doc(url1, table, tokens[0])
@@ -274,9 +245,86 @@ def test_the_operators_commands_take_the_url_and_never_show_its_password(
     assert "0 tables" in listed.stdout and "s3cret" not in listed.stdout + listed.stderr
     refused = subprocess.run([sys.executable, "-m", "tokaido_rules", "serve", "--db",
                               "postgresql://ann:s3cret@127.0.0.1:1/none", "--port",
-                              str(_free_port()), "--db-timeout", "2"],
+                              str(free_port()), "--db-timeout", "2"],
                              capture_output=True, text=True, timeout=120)
     assert refused.returncode == 2
     assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
     assert "s3cret" not in refused.stdout + refused.stderr
     assert "postgresql://ann@127.0.0.1:1/none" in refused.stderr
+
+
+def _eventually(read: Callable[[], Any], until: Callable[[Any], bool], what: str) -> Any:
+    """``read()`` again until ``until`` holds of it (a process hears of another's change
+    through the database's notice, a moment after it was answered): 10 s at most."""
+    deadline = time.monotonic() + 10
+    got = read()
+    while not until(got):
+        assert time.monotonic() < deadline, f"{what}: still {got!r} after 10 s"
+        time.sleep(0.05)
+        got = read()
+    return got
+
+
+def test_a_take_back_asked_at_one_process_is_answered_at_another(pg_url: str) -> None:
+    """With every person's consent needed (``takeback: "all"``), each seat a client of
+    its own process: a take-back asked at one process waits, as the other seat's
+    process shows; refused there, it is dropped at both; asked again and agreed to
+    there, it is done, recorded with that seat's consent, and both processes are back
+    at its point."""
+    servers = Servers(pg_url, 2)
+    try:
+        urls = dict(enumerate(servers.urls))  # each seat's process
+        table, tokens = two_people(servers.urls, takeback="all")
+        at = urls[0]  # the process of the last move, which knows the table as it is
+        for _ in range(200):  # play until the seat that just decided may take back
+            seat = _doc(at, table, tokens[0])["current_player"]
+            mine = _doc(urls[seat], table, tokens[seat])
+            status, answer = call(f"{urls[seat]}/api/tables/{table}/action",
+                                  {"action": mine["actions"][0]["action"],
+                                   "expected_seq": mine["seq"]}, token=tokens[seat])
+            assert status == 200, answer
+            at = urls[seat]
+            after = _doc(at, table, tokens[seat])
+            if after["takeback"] is not None and after["takeback"]["allowed"]:
+                break
+        else:
+            raise AssertionError("no decision that may be taken back was found")
+        asker, other = seat, 1 - seat
+        seq = after["seq"]
+
+        def request_at(s: int) -> Callable[[], Any]:
+            return lambda: _doc(urls[s], table, tokens[s])["takeback_request"]
+
+        status, asked = call(f"{urls[asker]}/api/tables/{table}/takeback", {},
+                             token=tokens[asker])
+        assert status == 200 and asked["done"] is False and asked["waiting"] == [other]
+        shown = _eventually(request_at(other), lambda r: r is not None,
+                            "the other process shows the request")
+        assert shown["seat"] == asker and shown["waiting"] == [other]
+        status, refused = call(f"{urls[other]}/api/tables/{table}/takeback/answer",
+                               {"agree": False}, token=tokens[other])
+        assert status == 200 and refused == {"done": False, "refused_by": other}, refused
+        _eventually(request_at(asker), lambda r: r is None,
+                    "the asker's process drops the refused request")
+        status, asked = call(f"{urls[asker]}/api/tables/{table}/takeback", {},
+                             token=tokens[asker])
+        assert status == 200 and asked["done"] is False
+        _eventually(request_at(other), lambda r: r is not None,
+                    "the other process shows the second request")
+        status, agreed = call(f"{urls[other]}/api/tables/{table}/takeback/answer",
+                              {"agree": True}, token=tokens[other])
+        assert status == 200 and agreed["done"] is True, agreed
+        to = agreed["to_seq"]
+        assert to < seq
+        def doc_at(s: int) -> Callable[[], Any]:
+            return lambda: _doc(urls[s], table, tokens[s])
+
+        for s in (asker, other):
+            doc = _eventually(doc_at(s), lambda d: d["seq"] == to and d["takebacks"] == 1,
+                              f"seat {s}'s process goes back")
+            assert doc["takeback_request"] is None
+        status, done = call(f"{urls[asker]}/api/tables/{table}/takebacks")
+        assert [(t["seat"], t["from_seq"], t["to_seq"], t["consent"])
+                for t in done["takebacks"]] == [(asker, seq, to, [other])]
+    finally:
+        servers.stop()

@@ -11,7 +11,6 @@ import math
 import statistics
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -638,19 +637,6 @@ def test_cli_bad_combinations(argv: list[str], message: str, tmp_path: Path,
 
 
 # --- Dask ----------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def dask_cluster() -> Iterator[Any]:
-    """An in-process Dask cluster with one single-threaded worker, closed afterwards."""
-    from dask.distributed import LocalCluster
-
-    cluster = LocalCluster(  # type: ignore[no-untyped-call]
-        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
-    try:
-        yield cluster
-    finally:
-        cluster.close()
 
 
 @pytest.mark.dask

@@ -333,7 +333,7 @@ def test_a_database_of_layout_3_gains_the_names_of_layout_4(tmp_path: Path) -> N
     issue, one after the other: a database of layout 3, made as that version made it
     (no ``names`` table), is brought to layout 4; its tables keep their rules, their
     take-backs and their clock's deadline, and get their names."""
-    assert SCHEMA == len(MIGRATIONS) == 5
+    assert SCHEMA == len(MIGRATIONS) == 6
     path = tmp_path / "tables.db"
     lobby = Lobby(TableStore(path))
     table, _ = lobby.create(2, ["base"], seed=3, takeback="all", clock=60,
@@ -347,6 +347,8 @@ def test_a_database_of_layout_3_gains_the_names_of_layout_4(tmp_path: Path) -> N
         db.execute("DROP TABLE names")
         db.execute("ALTER TABLE table_rules DROP COLUMN hints")  # layout 5's
         db.execute("ALTER TABLE decisions DROP COLUMN hinted")
+        db.execute("DROP TABLE takeback_requests")  # layout 6's
+        db.execute("DROP TABLE hint_asks")
         db.execute("PRAGMA user_version = 3")
     again = Lobby(TableStore(path))
     with sqlite3.connect(path) as db:

@@ -9,7 +9,6 @@ import os
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -145,19 +144,6 @@ def test_the_same_arguments_give_the_same_result_on_a_process_pool() -> None:
         pooled = run_tournament(["greedy", "random"], executor=pool, **args)
     assert to_text(pooled) == to_text(serial_result)
     assert pooled.results == serial_result.results
-
-
-@pytest.fixture(scope="module")
-def dask_cluster() -> Iterator[Any]:
-    """An in-process Dask cluster with one single-threaded worker, closed afterwards."""
-    from dask.distributed import LocalCluster
-
-    cluster = LocalCluster(  # type: ignore[no-untyped-call]
-        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
-    try:
-        yield cluster
-    finally:
-        cluster.close()
 
 
 @pytest.mark.dask

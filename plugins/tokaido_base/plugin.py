@@ -158,8 +158,8 @@ class BasePlugin:
     @hookimpl
     def tokaido_register(self, registry: Registry) -> None:
         registry.set_board(content.board())
-        for card in content.cards():
-            registry.add_card(card)
+        registry.add_content(cards=content.cards(), travellers=content.TRAVELLERS,
+                             categories=content.CATEGORIES, card_kinds=content.CARD_KINDS)
         for zone, (cards, shuffled) in content.deck_contents().items():
             registry.add_deck(zone, cards, shuffled=shuffled,
                               visibility="hidden" if shuffled else "public")
@@ -168,10 +168,6 @@ class BasePlugin:
         registry.add_zone(r.DRAWN, "seat")
         registry.add_data("base.offer.", "seat")
         registry.add_data("base.meal_at.", "public")
-        for traveller in content.TRAVELLERS:
-            registry.add_traveller(traveller)
-        for name, label in content.CATEGORIES.items():
-            registry.add_category(name, label)
         # Observed: what a learning agent sees of every traveller besides its coins and
         # points (the temple ranking's tally, the meals eaten), in this order.
         registry.add_counter(DONATION, observed=True,
@@ -180,8 +176,6 @@ class BasePlugin:
                              doc="Meals a traveller has eaten at the inns.")
         for kind, (label, short, colour) in content.SPACE_KINDS.items():
             registry.add_space_kind(kind, label, short=short, colour=colour)
-        for kind, label in content.CARD_KINDS.items():
-            registry.add_card_kind(kind, label)
         registry.add_event(TravellersOffered)
         steps = {
             "base.offer_travellers": r.run_offer_travellers,

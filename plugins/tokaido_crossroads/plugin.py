@@ -145,17 +145,11 @@ class CrossroadsPlugin:
 
     @hookimpl
     def tokaido_register(self, registry: Registry) -> None:
-        for card in c.cards():
-            registry.add_card(card)
+        registry.add_content(cards=c.cards(), travellers=c.TRAVELLERS,
+                             categories=c.CATEGORIES, card_kinds=c.CARD_KINDS)
         for zone, cards in c.piles().items():
             visibility: Any = amulet_pile_visible if zone == c.AMULETS else "public"
             registry.add_deck(zone, cards, shuffled=False, visibility=visibility)
-        for traveller in c.TRAVELLERS:
-            registry.add_traveller(traveller)
-        for name, label in c.CATEGORIES.items():
-            registry.add_category(name, label)
-        for kind, label in c.CARD_KINDS.items():
-            registry.add_card_kind(kind, label)
         registry.add_data(ACQUIRED + ".", "seat")
         registry.add_data(DEVOTION_ACTIVE + ".", "public")
         registry.add_event(DieRolled)

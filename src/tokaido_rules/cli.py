@@ -22,7 +22,7 @@ import signal
 import sys
 import textwrap
 import time
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -39,7 +39,7 @@ from .bots import (
     make_bot,
     parse_bot_options,
 )
-from .chance import new_seed
+from .chance import EVENT, KEYINGS, new_seed
 from .engine import Game, initial_state, new_game, replay
 from .errors import SetupError, TokaidoError
 from .events import Action, GameOver
@@ -108,6 +108,30 @@ def _worker_init() -> None:
     tune_jit()
 
 
+def _end_executor(executor: Any, client: Any, stopped: bool) -> None:
+    """A run's end: close the Dask ``client``, or end the process pool: at once when the
+    run was ``stopped`` (:func:`_stop_workers`), else its queued tasks cancelled."""
+    if client is not None:
+        client.close()
+    elif executor is not None:
+        if stopped:
+            _stop_workers(executor)
+        else:
+            executor.shutdown(cancel_futures=True)
+
+
+def _batch_plugins(args: argparse.Namespace) -> tuple[list[str], dict[str, object]]:
+    """A batch's ``--plugins`` (at least one) and ``--option`` values; ``--plot``
+    without its extra is refused first, before any game."""
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        raise _UsageError("--plot needs the plot extra: pip install '.[plot]' in a clone, or the "
+                          "wheel with [plot]")
+    plugins = _plugin_ids(args.plugins)
+    if not plugins:
+        raise _UsageError("--plugins needs at least one plugin id")
+    return plugins, _parse_options(args.option)
+
+
 def _stop_workers(executor: Any) -> None:
     """End a process pool's workers now: queued games are dropped, running ones killed."""
     processes = list(getattr(executor, "_processes", None) or {})
@@ -161,6 +185,25 @@ def _parse_options(items: Sequence[str]) -> dict[str, object]:
     return options
 
 
+def _rule_options(parser: argparse.ArgumentParser) -> None:
+    """``--option PLUGIN.NAME=VALUE``, as every command that makes games takes it."""
+    parser.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE",
+                        help="a rule option (repeatable)")
+
+
+def _bot_options(parser: argparse.ArgumentParser) -> None:
+    """``--bot-option BOT.KEY=VALUE``, as every command that seats bots takes it."""
+    parser.add_argument("--bot-option", action="append", default=[], metavar="BOT.KEY=VALUE",
+                        help="an option of a bot in play, e.g. search.samples=4 (repeatable; "
+                             "tokaido bots lists them)")
+
+
+def _width_option(parser: argparse.ArgumentParser) -> None:
+    """``--width COLUMNS`` of a command's text output."""
+    parser.add_argument("--width", type=int, metavar="COLUMNS",
+                        help="text output's width (default: the terminal's, else 80)")
+
+
 def _build_parser() -> _Parser:
     parser = _Parser(prog="tokaido", description="Play and inspect games of Tokaido.",
                      epilog="Exit status: 0 ok, 1 replay --verify disagrees, 2 bad input "
@@ -180,8 +223,7 @@ def _build_parser() -> _Parser:
     sim.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
     sim.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
     sim.add_argument("--plugins", default="base", help="comma-separated plugin ids")
-    sim.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE",
-                     help="a rule option (repeatable)")
+    _rule_options(sim)
     sim.add_argument("--format", choices=("text", "json", "csv"), default="text",
                      help="output: text, json, or (with --games) csv")
     sim.add_argument("--games", type=int, default=None,
@@ -189,9 +231,7 @@ def _build_parser() -> _Parser:
     sim.add_argument("--bots", default="random", metavar="BOT,...",
                      help="bots by seat, cycled: registered names (tokaido bots lists "
                           "them; default random)")
-    sim.add_argument("--bot-option", action="append", default=[], metavar="BOT.KEY=VALUE",
-                     help="an option of a bot in play, e.g. search.samples=4 (repeatable; "
-                          "tokaido bots lists them)")
+    _bot_options(sim)
     sim.add_argument("--random-decisions", default="", metavar="KIND,...",
                      help="decision kinds taken at random instead of by the bots, e.g. "
                           "base.choose_traveller to deal travellers by chance")
@@ -199,6 +239,10 @@ def _build_parser() -> _Parser:
                      help="the engine that plays: auto (the fast simulator for the base "
                           "game with random bots, else the reference), fast or reference; "
                           "the games are the same (default auto)")
+    sim.add_argument("--chance", choices=KEYINGS, default=EVENT,
+                     help="how chance is keyed: event (by the event count, the default) or "
+                          "purpose (by what is drawn and how often before, so games of one "
+                          "seed share their luck whatever the decisions; in the log header)")
     sim.add_argument("--jobs", type=int, default=None,
                      help="with --games: worker processes (default 1)")
     sim.add_argument("--dask", metavar="ADDRESS",
@@ -210,25 +254,21 @@ def _build_parser() -> _Parser:
     sim.add_argument("--log", metavar="FILE", help="write the game's event log (JSON Lines)")
     sim.add_argument("--view", type=int, metavar="SEAT",
                      help="with --log: write that seat's copy (hidden facts withheld)")
-    sim.add_argument("--width", type=int, metavar="COLUMNS",
-                     help="text output's width (default: the terminal's, else 80)")
+    _width_option(sim)
     ply = command("play", "play against bots in the terminal")
     ply.add_argument("--players", type=int, default=None, help="2 to 5 (default 4)")
     ply.add_argument("--human", type=int, default=0, help="your seat (default 0)")
     ply.add_argument("--bots", default="greedy", metavar="BOT,...",
                      help="the other seats' bots, cycled (tokaido bots lists them; the "
                           "difficulty ladder: ismcts-fast, ismcts, ismcts-strong)")
-    ply.add_argument("--bot-option", action="append", default=[], metavar="BOT.KEY=VALUE",
-                     help="an option of a bot in play, e.g. search.samples=4 (repeatable; "
-                          "tokaido bots lists them)")
+    _bot_options(ply)
     ply.add_argument("--hint-bot", default=DEFAULT_BOT, metavar="BOT",
                      help="the bot that scores your options when you type 'hint' (one "
                           f"with evaluate; default {DEFAULT_BOT})")
     ply.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     ply.add_argument("--plugins", default=None,
                      help="comma-separated plugin ids (default base)")
-    ply.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE",
-                     help="a rule option (repeatable)")
+    _rule_options(ply)
     ply.add_argument("--resume", metavar="FILE", help="continue a game saved with 'save'")
     ply.add_argument("--width", type=int, metavar="COLUMNS",
                      help="the board's width (default: the terminal's, else 80)")
@@ -251,16 +291,13 @@ def _build_parser() -> _Parser:
                      help="seats left open for other people to join (default none)")
     srv.add_argument("--bots", default="greedy", metavar="BOT,...",
                      help="the other seats' bots, cycled (tokaido bots lists them)")
-    srv.add_argument("--bot-option", action="append", default=[], metavar="BOT.KEY=VALUE",
-                     help="an option of a bot in play, e.g. search.samples=4 (repeatable; "
-                          "tokaido bots lists them)")
+    _bot_options(srv)
     srv.add_argument("--hint-bot", default=DEFAULT_BOT, metavar="BOT",
                      help="the bot whose analysis a seat's hint shows (one with evaluate; "
                           f"default {DEFAULT_BOT}; its options from --bot-option)")
     srv.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     srv.add_argument("--plugins", default="base", help="comma-separated plugin ids")
-    srv.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE",
-                     help="a rule option (repeatable)")
+    _rule_options(srv)
     srv.add_argument("--host", default="127.0.0.1",
                      help="the address to listen on (default 127.0.0.1: this machine only)")
     srv.add_argument("--port", type=int, default=8000,
@@ -296,15 +333,12 @@ def _build_parser() -> _Parser:
     bts = command("bots", "list the installed bots and their options")
     bts.add_argument("--format", choices=("text", "json"), default="text",
                      help="output: text or json")
-    bts.add_argument("--width", type=int, metavar="COLUMNS",
-                     help="text output's width (default: the terminal's, else 80)")
+    _width_option(bts)
     trn = command("tournament", "rate bots against each other: every line-up, seats "
                                 "rotated; ratings, win rates, scores, head to head")
     trn.add_argument("--bots", required=True, metavar="BOT,...",
                      help="the bots entered (two or more distinct names)")
-    trn.add_argument("--bot-option", action="append", default=[], metavar="BOT.KEY=VALUE",
-                     help="an option of a bot in play, e.g. search.samples=4 (repeatable; "
-                          "tokaido bots lists them)")
+    _bot_options(trn)
     trn.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
     trn.add_argument("--games", type=int, default=None,
                      help="games in all, spread over the line-ups and seat rotations "
@@ -315,8 +349,7 @@ def _build_parser() -> _Parser:
                           "chance keyed by purpose, so luck cancels (--games rounded up to "
                           "whole groups)")
     trn.add_argument("--plugins", default="base", help="comma-separated plugin ids")
-    trn.add_argument("--option", action="append", default=[], metavar="PLUGIN.NAME=VALUE",
-                     help="a rule option (repeatable)")
+    _rule_options(trn)
     trn.add_argument("--engine", choices=ENGINES, default="auto",
                      help="auto, fast or reference (default auto; the same games)")
     trn.add_argument("--jobs", type=int, default=None,
@@ -331,8 +364,7 @@ def _build_parser() -> _Parser:
     trn.add_argument("--progress", action="store_true",
                      help="show a progress bar and the time taken on stderr (off by "
                           "default: the output is the same whatever the machine)")
-    trn.add_argument("--width", type=int, metavar="COLUMNS",
-                     help="text output's width (default: the terminal's, else 80)")
+    _width_option(trn)
     tbl = command("tables", "list or delete the tables of a tokaido serve database")
     tbl_sub = tbl.add_subparsers(dest="tables_command", metavar="ACTION", help="one of:")
     said = "list the tables: id, created, last active, seats, seq, over"
@@ -351,8 +383,7 @@ def _build_parser() -> _Parser:
     plg = command("plugins", "list the installed plugins")
     plg.add_argument("--format", choices=("text", "json"), default="text",
                      help="output: text or json")
-    plg.add_argument("--width", type=int, metavar="COLUMNS",
-                     help="text output's width (default: the terminal's, else 80)")
+    _width_option(plg)
     bld = command("build-fast", "compile the fast simulator with mypyc for more speed "
                                 "(optional; needs the mypyc extra and a C compiler)")
     bld.add_argument("--remove", action="store_true",
@@ -388,8 +419,7 @@ def _build_parser() -> _Parser:
                      help="with --verify: accept a log of a game that is not over")
     rep.add_argument("--format", choices=("text", "json"), default="text",
                      help="output: text or json")
-    rep.add_argument("--width", type=int, metavar="COLUMNS",
-                     help="text output's width (default: the terminal's, else 80)")
+    _width_option(rep)
     rep.add_argument("--html", metavar="OUT.html",
                      help="write a self-contained replay viewer page (FILE may be a "
                           "seat's copy of a log)")
@@ -516,7 +546,7 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
         results = play_games(args.games, args.players, plugins, bots, args.seed, options,
                              executor=executor, keep_logs=bool(args.out),
                              random_decisions=_kinds(args), engine=args.engine,
-                             bot_options=args.bot_opts)
+                             bot_options=args.bot_opts, chance=args.chance)
         start = time.perf_counter()
         with progress as bar:
             task = bar.add_task("games", total=args.games)
@@ -530,15 +560,9 @@ def _batch(args: argparse.Namespace, plugins: list[str], options: dict[str, obje
         summary = tally.summary(time.perf_counter() - start)
         stopped = False
     finally:
-        if client is not None:
-            client.close()
-        elif executor is not None:
-            if stopped:
-                _stop_workers(executor)
-            else:
-                executor.shutdown(cancel_futures=True)
-            if old_sigterm is not None:
-                signal.signal(signal.SIGTERM, old_sigterm)
+        _end_executor(executor, client, stopped)
+        if old_sigterm is not None:
+            signal.signal(signal.SIGTERM, old_sigterm)
     if args.plot:
         _plot(summary, args.plot, registry)
     if args.format == "text":
@@ -667,6 +691,8 @@ def _print_summary(s: Summary, args: argparse.Namespace, registry: Registry) -> 
           f"{args.bots}, seed {args.seed}")
     if _kinds(args):
         print(f"taken at random: {', '.join(_kinds(args))}")
+    if args.chance != EVENT:
+        print(f"chance keyed by {args.chance}")
     print(f"{s.games_per_second:.1f} games per second ({s.seconds:.2f} s), "
           f"{s.decisions_per_game:.1f} decisions per game\n")
     grids = [
@@ -801,13 +827,7 @@ def _simulate(args: argparse.Namespace) -> int:
         raise _UsageError("--jobs goes with --games G (a batch of games)")
     args.games = 1 if args.games is None else args.games
     args.jobs = 1 if args.jobs is None else args.jobs
-    if args.plot and importlib.util.find_spec("matplotlib") is None:  # before any game
-        raise _UsageError("--plot needs the plot extra: pip install '.[plot]' in a clone, or the "
-                          "wheel with [plot]")
-    plugins = _plugin_ids(args.plugins)
-    if not plugins:
-        raise _UsageError("--plugins needs at least one plugin id")
-    options = _parse_options(args.option)
+    plugins, options = _batch_plugins(args)
     ruleset = Ruleset.build(plugins, options)
     bots, args.bot_opts = _bot_args(args.bots, args.bot_option)
     try:
@@ -824,14 +844,17 @@ def _simulate(args: argparse.Namespace) -> int:
     kinds = decision_kinds(ruleset, _kinds(args))
     if args.engine == "fast":  # played fast, told from the same game on the reference
         maker = FastGame if all(fast_bot(bot) for bot in bots) else ViewableGame
-        game = play_fast_bots(maker.new(args.players, seed=args.seed, plugins=ruleset),
+        game = play_fast_bots(maker.new(args.players, seed=args.seed, plugins=ruleset,
+                                        chance=args.chance),
                               args.seed, bots, kinds, args.bot_opts).to_game()
     else:
-        game = play_bots(new_game(args.players, seed=args.seed, plugins=ruleset), args.seed,
-                         bots, kinds, args.bot_opts)
+        game = play_bots(new_game(args.players, seed=args.seed, plugins=ruleset,
+                                  chance=args.chance), args.seed, bots, kinds, args.bot_opts)
     if args.log is not None:
         _write(args.log, dump_log(game, viewer=args.view))
     title = f"Tokaido: {args.players} players, seed {args.seed}, plugins {','.join(ruleset.ids)}"
+    if args.chance != EVENT:
+        title += f", chance keyed by {args.chance}"
     _print_game(game, None, args.format, title, _width(args))
     return 0
 
@@ -1380,13 +1403,7 @@ def _tournament(args: argparse.Namespace) -> int:
     jobs = 1 if args.jobs is None else args.jobs
     if jobs < 1:
         raise _UsageError("--jobs must be at least 1")
-    if args.plot and importlib.util.find_spec("matplotlib") is None:
-        raise _UsageError("--plot needs the plot extra: pip install '.[plot]' in a clone, or the "
-                          "wheel with [plot]")
-    plugins = _plugin_ids(args.plugins)
-    if not plugins:
-        raise _UsageError("--plugins needs at least one plugin id")
-    options = _parse_options(args.option)
+    plugins, options = _batch_plugins(args)
     plan = tournament.plan(names, args.players, args.games, args.seed, plugins, options,
                            bot_opts, engine=args.engine,
                            duplicate=args.duplicate)  # checked before any game
@@ -1402,13 +1419,7 @@ def _tournament(args: argparse.Namespace) -> int:
                                      progress=lambda n: bar.update(task, completed=n))
         stopped = False
     finally:
-        if client is not None:
-            client.close()
-        elif executor is not None:
-            if stopped:
-                _stop_workers(executor)
-            else:
-                executor.shutdown(cancel_futures=True)
+        _end_executor(executor, client, stopped)
     if args.progress:
         print(f"{plan.games} games in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     if args.plot:
@@ -1552,6 +1563,14 @@ def _view_document(view: View) -> dict[str, Any]:
     }
 
 
+_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "simulate": _simulate, "replay": _replay, "schema": _schema, "plugins": _plugins,
+    "play": _play, "serve": _serve, "tables": _tables, "bots": _bots,
+    "tournament": _tournament, "build-fast": _build_fast, "analyse": _analyse,
+}
+"""What runs each command (the subparsers of ``_build_parser`` name the same)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default: the process's arguments); return the
     exit status. Without a command, print the help and return 0."""
@@ -1561,29 +1580,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             return 0
-        if args.command == "simulate":
-            return _simulate(args)
-        if args.command == "replay":
-            return _replay(args)
-        if args.command == "schema":
-            return _schema(args)
-        if args.command == "plugins":
-            return _plugins(args)
-        if args.command == "play":
-            return _play(args)
-        if args.command == "serve":
-            return _serve(args)
-        if args.command == "tables":
-            return _tables(args)
-        if args.command == "bots":
-            return _bots(args)
-        if args.command == "tournament":
-            return _tournament(args)
-        if args.command == "build-fast":
-            return _build_fast(args)
-        if args.command == "analyse":
-            return _analyse(args)
-        raise _UsageError(f"unknown command {args.command!r}")
+        run = _COMMANDS.get(args.command)
+        if run is None:
+            raise _UsageError(f"unknown command {args.command!r}")
+        return run(args)
     except (_UsageError, TokaidoError) as exc:
         print(f"error: {_one_line(exc)}", file=sys.stderr)
         return 2

@@ -52,8 +52,8 @@ class Context:
     (:meth:`scripted`).
     """
 
-    __slots__ = ("_draws", "_new", "_stream", "_stream_purpose", "_stream_seq", "events",
-                 "hooks", "registry", "rules", "state")
+    __slots__ = ("_draws", "_new", "_paused", "_stream", "_stream_purpose", "_stream_seq",
+                 "events", "hooks", "registry", "rules", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -62,6 +62,7 @@ class Context:
         self._stream = 0
         self._stream_seq = -1
         self._stream_purpose: str | None = None
+        self._paused: dict[str | None, tuple[int, int]] = {}
         self._new: list[Step] = []
         rules = state.rules
         self.rules: Rules = rules
@@ -99,21 +100,32 @@ class Context:
         event emitted since the last draw starts a new one. Under event keying the stream
         is keyed by (seed, seq); under purpose keying (``state.chances`` is not ``None``)
         by (seed, purpose, how many events of that purpose came before), a draw without a
-        purpose taking the event's stream. The one place the reference engine keys chance."""
+        purpose taking the event's stream. Within one event each purpose keeps its own
+        count of draws: draws for A, then B, then A again go on with A's (the k-th draw
+        for a purpose never depends on the draws for others). The one place the
+        reference engine keys chance."""
         state = self.state
         seq = state.seq
         chances = state.chances
-        if chances is None or purpose is None:
-            if self._stream_seq != seq or self._stream_purpose is not None:
-                self._stream = event_stream(state.seed, seq)
-                self._stream_seq = seq
-                self._stream_purpose = None
-                self._draws = 0
-        elif self._stream_seq != seq or self._stream_purpose != purpose:
-            self._stream = purpose_stream(state.seed, purpose, chances.get(purpose, 0))
+        key = None if chances is None else purpose
+        if self._stream_seq == seq:
+            if self._stream_purpose == key:
+                return
+            paused = self._paused  # another purpose of this event: keep its place
+            paused[self._stream_purpose] = (self._stream, self._draws)
+            resumed = paused.pop(key, None)
+            if resumed is not None:
+                self._stream, self._draws = resumed
+                self._stream_purpose = key
+                return
+        else:
+            if self._paused:
+                self._paused.clear()
             self._stream_seq = seq
-            self._stream_purpose = purpose
-            self._draws = 0
+        self._stream = (event_stream(state.seed, seq) if chances is None or key is None
+                        else purpose_stream(state.seed, key, chances.get(key, 0)))
+        self._stream_purpose = key
+        self._draws = 0
 
     def random_below(self, n: int, purpose: str | None = None) -> int:
         """A seeded random number in ``range(n)``; emit its outcome as an event.

@@ -871,7 +871,11 @@ class FastGame:
         ``purpose`` (the reference event's ``chance_purpose()``): keyed by the event count
         under event keying, by the purpose and its count under purpose keying (counted
         here, once per chance event). The one place the fast engine keys chance; call it
-        once per chance event that draws, as the reference draws."""
+        once per chance event that draws, as the reference draws. An event that draws for
+        several purposes calls it once per purpose and numbers each stream's draws itself:
+        draws for A, then B, then A again go on with A's stream where they stopped (as
+        :meth:`Context._start_draws <tokaido_rules.Context>` does), never calling this a
+        second time for A (that would count A twice)."""
         chances = self.chances
         if chances is None:
             return event_stream(self.seed, self.seq)

@@ -273,6 +273,22 @@ class Registry:
         self.board = board
 
     # --- content -----------------------------------------------------------------
+    def add_content(self, *, cards: Iterable[Card] = (), travellers: Iterable[Traveller] = (),
+                    categories: Mapping[str, str] | None = None,
+                    card_kinds: Mapping[str, str] | None = None) -> None:
+        """Register a plugin's printed content at once: its cards
+        (:meth:`add_card`), travellers (:meth:`add_traveller`), score categories
+        (:meth:`add_category`: name -> label) and card kinds (:meth:`add_card_kind`),
+        each in the order given; what every content plugin writes out otherwise."""
+        for card in cards:
+            self.add_card(card)
+        for traveller in travellers:
+            self.add_traveller(traveller)
+        for name, label in (categories or {}).items():
+            self.add_category(name, label)
+        for kind, label in (card_kinds or {}).items():
+            self.add_card_kind(kind, label)
+
     def add_card(self, card: Card) -> None:
         self._unique(self.cards, card.id, "card")
         self.cards[card.id] = card

@@ -28,7 +28,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -39,7 +39,7 @@ from .errors import TokaidoError
 
 __all__ = ["StoreError", "StoreBusyError", "SeatRecord", "TableRecord", "Decision",
            "TableStore", "SCHEMA", "MIGRATIONS", "TIMEOUT", "TableRules", "TakeBackRecord",
-           "Store", "Hold", "StoredTable"]
+           "Store", "Hold", "StoredTable", "TakeBackRequest"]
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: the first layout (tokaido-rules 0.x): tables, seats, log lines, decisions
@@ -108,6 +108,24 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # and whether a decision was taken after its seat asked one
     ("ALTER TABLE table_rules ADD COLUMN hints INTEGER NOT NULL DEFAULT 1",
      "ALTER TABLE decisions ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0"),
+    # 6: what was known to one server process only (several share a PostgreSQL
+    # database): the take-back waiting for the others' consent, one per table at most
+    # (``story``: the take-backs done before it, ``agreed``/``waiting``: JSON), and the
+    # hints asked at the decision at hand (the decision is then recorded ``hinted``)
+    ("""CREATE TABLE takeback_requests (
+        table_id TEXT PRIMARY KEY REFERENCES tables(id),
+        story INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        from_seq INTEGER NOT NULL,
+        to_seq INTEGER NOT NULL,
+        agreed TEXT NOT NULL,
+        waiting TEXT NOT NULL) WITHOUT ROWID""",
+     """CREATE TABLE hint_asks (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        story INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        PRIMARY KEY (table_id, story, seq, seat)) WITHOUT ROWID"""),
 )
 """The steps from one layout of the database to the next: step ``n`` (from 1) takes a
 database of layout ``n - 1`` to layout ``n``, one SQL statement after another. A
@@ -222,6 +240,26 @@ class TakeBackRecord:
 
 
 @frozen
+class TakeBackRequest:
+    """A take-back waiting for the others' consent: asked by ``seat`` at ``from_seq``
+    (the table's seq then), going back to ``to_seq``, after ``story`` take-backs done;
+    the seats that ``agreed`` and those still ``waiting``. It lapses when the game moves
+    on or goes back: a stored one counts only while ``story`` and ``from_seq`` are the
+    table's (:meth:`current`)."""
+
+    story: int
+    seat: int
+    from_seq: int
+    to_seq: int
+    agreed: tuple[int, ...]
+    waiting: tuple[int, ...]
+
+    def current(self, story: int, seq: int) -> bool:
+        """Whether it still waits at a table with ``story`` take-backs done, at ``seq``."""
+        return self.story == story and self.from_seq == seq
+
+
+@frozen
 class StoredTable:
     """Everything stored of one table, read in one go (:meth:`Store.load`): what a
     server process loads to catch up with a table another process moved."""
@@ -234,6 +272,11 @@ class StoredTable:
     clock: tuple[int, float] | None
     away: dict[int, str]
     rev: int
+    request: TakeBackRequest | None = None
+    """The take-back waiting for consent as stored (it may have lapsed: see
+    :meth:`TakeBackRequest.current`)."""
+    hint_asks: frozenset[tuple[int, int, int]] = frozenset()
+    """The hints asked at the decision at hand: (take-backs done, seq, seat)."""
 
 
 class Hold:
@@ -285,6 +328,10 @@ class Store(Protocol):
     def rules(self) -> dict[str, TableRules]: ...
     def take_back(self, table_id: str, record: TakeBackRecord) -> None: ...
     def takebacks(self, table_id: str) -> list[TakeBackRecord]: ...
+    def set_request(self, table_id: str, request: TakeBackRequest | None) -> None: ...
+    def request(self, table_id: str) -> TakeBackRequest | None: ...
+    def add_hint_ask(self, table_id: str, story: int, seq: int, seat: int) -> None: ...
+    def hint_asks(self, table_id: str) -> frozenset[tuple[int, int, int]]: ...
     def set_clock(self, table_id: str, seq: int, deadline: float | None) -> None: ...
     def clocks(self) -> dict[str, tuple[int, float]]: ...
     def set_away(self, table_id: str, seat: int, why: str | None) -> None: ...
@@ -311,6 +358,138 @@ class Store(Protocol):
         (the database was unreachable): everything is to be read again."""
         ...
 
+
+
+# --- rows: how both stores (SQLite here, PostgreSQL in store_pg) turn records into rows
+# and rows back into records; the SQL around them is each store's own (placeholders,
+# upserts, aggregates), except the three queries of read_tables, the same on both -------
+
+Row = Sequence[Any]
+"""A row as a database driver gives it (a tuple)."""
+
+
+def table_row(record: TableRecord) -> tuple[Any, ...]:
+    """The values of a ``tables`` row, in column order (PostgreSQL's ``rev`` after)."""
+    return (record.id, record.created, record.players, json.dumps(record.plugins),
+            json.dumps(dict(record.options)), record.host_hash, record.header)
+
+
+def seat_rows(record: TableRecord) -> list[tuple[Any, ...]]:
+    """The ``seats`` rows of a new table."""
+    return [(record.id, s.seat, s.kind, s.bot, s.token_hash) for s in record.seats]
+
+
+def line_rows(table_id: str, first: int, lines: Sequence[str]) -> list[tuple[Any, ...]]:
+    """The ``lines`` rows of log lines numbered from ``first`` on."""
+    return [(table_id, first + n, line) for n, line in enumerate(lines)]
+
+
+def decision_row(table_id: str, decision: Decision) -> tuple[Any, ...]:
+    """The values of a ``decisions`` row (``hinted`` a bool: SQLite stores it as 1/0)."""
+    return (table_id, decision.seq, decision.seat, decision.played_by, decision.hinted)
+
+
+def seat_update(table_id: str, seat: SeatRecord) -> tuple[Any, ...]:
+    """The parameters of ``UPDATE seats SET kind, bot, token_hash WHERE table_id AND
+    seat``, in that order."""
+    return (seat.kind, seat.bot, seat.token_hash, table_id, seat.seat)
+
+
+def rules_row(table_id: str, rules: TableRules) -> tuple[Any, ...]:
+    """The values of a ``table_rules`` row."""
+    return (table_id, rules.takeback, rules.clock, rules.stand_in, rules.away_after,
+            rules.hints)
+
+
+def takeback_row(table_id: str, n: int, record: TakeBackRecord) -> tuple[Any, ...]:
+    """The values of the table's ``n``-th ``takebacks`` row."""
+    return (table_id, n, record.seat, record.from_seq, record.to_seq,
+            json.dumps(list(record.consent)), record.at)
+
+
+def table_record(row: Row, seats: Sequence[SeatRecord],
+                 name: tuple[str, str | None]) -> TableRecord:
+    """A table's record from the first seven columns of its ``tables`` row, its seats
+    and its ``names`` row's name and rematch."""
+    table_id, created, players, plugins, options, host_hash, header = row
+    return TableRecord(table_id, created, players, tuple(json.loads(plugins)),
+                       tuple(json.loads(options).items()), host_hash, header,
+                       tuple(seats), *name)
+
+
+def read_tables(execute: Callable[[str], Any]) -> list[TableRecord]:
+    """Every stored table, oldest first, read with ``execute`` (a connection's: these
+    queries take no parameters and read the same on SQLite and PostgreSQL)."""
+    rows = execute("SELECT id, created, players, plugins, options, host_hash, header "
+                   "FROM tables ORDER BY created, id").fetchall()
+    seats: dict[str, list[SeatRecord]] = {}
+    for table_id, seat, kind, bot, token_hash in execute(
+            "SELECT table_id, seat, kind, bot, token_hash FROM seats "
+            "ORDER BY table_id, seat").fetchall():
+        seats.setdefault(table_id, []).append(SeatRecord(seat, kind, bot, token_hash))
+    names = {row[0]: (row[1], row[2])
+             for row in execute("SELECT table_id, name, rematch FROM names").fetchall()}
+    return [table_record(row, seats.get(row[0], ()), names.get(row[0], ("", None)))
+            for row in rows]
+
+
+def decisions_of(rows: Iterable[Row]) -> list[Decision]:
+    """Decisions from ``(seq, seat, played_by, hinted)`` rows."""
+    return [Decision(seq, seat, by, bool(hinted)) for seq, seat, by, hinted in rows]
+
+
+def rules_of(row: Row) -> TableRules:
+    """A table's rules from ``(takeback, clock, stand_in, away_after, hints)``."""
+    takeback, clock, stand_in, away_after, hints = row
+    return TableRules(takeback, clock, stand_in, away_after, bool(hints))
+
+
+def takeback_records(rows: Iterable[Row]) -> list[TakeBackRecord]:
+    """Take-backs from ``(seat, from_seq, to_seq, consent, at)`` rows."""
+    return [TakeBackRecord(seat, from_seq, to_seq, tuple(json.loads(consent)), at)
+            for seat, from_seq, to_seq, consent, at in rows]
+
+
+def request_row(table_id: str, request: TakeBackRequest) -> tuple[Any, ...]:
+    """The values of a ``takeback_requests`` row."""
+    return (table_id, request.story, request.seat, request.from_seq, request.to_seq,
+            json.dumps(list(request.agreed)), json.dumps(list(request.waiting)))
+
+
+def request_of(row: Row | None) -> TakeBackRequest | None:
+    """A take-back request from ``(story, seat, from_seq, to_seq, agreed, waiting)``."""
+    if row is None:
+        return None
+    story, seat, from_seq, to_seq, agreed, waiting = row
+    return TakeBackRequest(story, seat, from_seq, to_seq, tuple(json.loads(agreed)),
+                           tuple(json.loads(waiting)))
+
+
+REQUEST_COLUMNS = "story, seat, from_seq, to_seq, agreed, waiting"
+"""The columns :func:`request_of` reads, in its order."""
+
+
+def by_table(rows: Iterable[Row]) -> dict[str, dict[int, str]]:
+    """``(table_id, seat, value)`` rows as a dict by table of dicts by seat."""
+    out: dict[str, dict[int, str]] = {}
+    for table_id, seat, value in rows:
+        out.setdefault(table_id, {})[seat] = value
+    return out
+
+
+def overview_entries(rows: Iterable[Row]) -> list[dict[str, Any]]:
+    """The operator's list (:meth:`Store.overview`) from rows of ``id, created,
+    players, plugins, lines, end lines, activity, seat kinds (comma-separated), hinted
+    decisions``."""
+    return [{"table": i, "created": created, "players": players,
+             "plugins": json.loads(plugins), "seats": (kinds or "").split(","),
+             "seq": count - ended, "over": bool(ended),
+             "active": created if at is None else max(at, created), "hinted": hinted}
+            for i, created, players, plugins, count, ended, at, kinds, hinted in rows]
+
+
+OVERVIEW_END = '%"type":"core.log_end"%'
+"""The ``LIKE`` pattern of a log's end line, which the overview counts (a table over)."""
 
 
 class TableStore:
@@ -424,7 +603,8 @@ class TableStore:
         clock = self.clocks().get(table_id)
         return StoredTable(record, self.lines(table_id), self.decisions(table_id),
                            self.rules().get(table_id), self.takebacks(table_id), clock,
-                           self.away().get(table_id, {}), 0)
+                           self.away().get(table_id, {}), 0, self.request(table_id),
+                           self.hint_asks(table_id))
 
     @contextmanager
     def hold(self, table_id: str, *, skip_locked: bool = False) -> Iterator[Hold]:
@@ -457,17 +637,12 @@ class TableStore:
         it."""
         with self._transaction() as db:
             db.execute("BEGIN IMMEDIATE")
-            db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?)", (
-                record.id, record.created, record.players, json.dumps(record.plugins),
-                json.dumps(dict(record.options)), record.host_hash, record.header))
-            db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?)", [
-                (record.id, s.seat, s.kind, s.bot, s.token_hash) for s in record.seats])
-            db.executemany("INSERT INTO lines VALUES (?, ?, ?)",
-                           [(record.id, n, line) for n, line in enumerate(lines)])
+            db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?)", table_row(record))
+            db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?)", seat_rows(record))
+            db.executemany("INSERT INTO lines VALUES (?, ?, ?)", line_rows(record.id, 0, lines))
             if rules is not None:
                 db.execute("INSERT INTO table_rules VALUES (?, ?, ?, ?, ?, ?)",
-                           (record.id, rules.takeback, rules.clock, rules.stand_in,
-                            rules.away_after, int(rules.hints)))
+                           rules_row(record.id, rules))
             if record.name:
                 db.execute("INSERT INTO names VALUES (?, ?, NULL)", (record.id, record.name))
             if rematch_of is not None:
@@ -479,20 +654,7 @@ class TableStore:
     def tables(self) -> list[TableRecord]:
         """Every stored table, oldest first."""
         with self._reading() as db:
-            rows = db.execute(
-                "SELECT id, created, players, plugins, options, host_hash, header FROM tables "
-                "ORDER BY created, id").fetchall()
-            seats: dict[str, list[SeatRecord]] = {}
-            for table_id, seat, kind, bot, token_hash in db.execute(
-                    "SELECT table_id, seat, kind, bot, token_hash FROM seats "
-                    "ORDER BY table_id, seat"):
-                seats.setdefault(table_id, []).append(SeatRecord(seat, kind, bot, token_hash))
-            names = {row[0]: (row[1], row[2]) for row in db.execute(
-                "SELECT table_id, name, rematch FROM names")}
-        return [TableRecord(i, created, players, tuple(json.loads(plugins)),
-                            tuple(json.loads(options).items()), host_hash, header,
-                            tuple(seats.get(i, ())), *names.get(i, ("", None)))
-                for i, created, players, plugins, options, host_hash, header in rows]
+            return read_tables(db.execute)
 
     def set_name(self, table_id: str, name: str) -> None:
         """Give a table stored without a name (before layout 4) its name."""
@@ -510,9 +672,9 @@ class TableStore:
     def decisions(self, table_id: str) -> list[Decision]:
         """Who played each decision of the table, in order."""
         with self._reading() as db:
-            return [Decision(seq, seat, by, bool(hinted)) for seq, seat, by, hinted in db.execute(
+            return decisions_of(db.execute(
                 "SELECT seq, seat, played_by, hinted FROM decisions WHERE table_id = ? "
-                "ORDER BY seq", (table_id,))]
+                "ORDER BY seq", (table_id,)))
 
     def append(self, table_id: str, first: int, lines: Sequence[str],
                decision: Decision | None = None,
@@ -523,15 +685,13 @@ class TableStore:
         with self._transaction() as db:
             db.execute("BEGIN IMMEDIATE")
             db.executemany("INSERT INTO lines VALUES (?, ?, ?)",
-                           [(table_id, first + n, line) for n, line in enumerate(lines)])
+                           line_rows(table_id, first, lines))
             if decision is not None:
                 db.execute("INSERT INTO decisions VALUES (?, ?, ?, ?, ?)",
-                           (table_id, decision.seq, decision.seat, decision.played_by,
-                            int(decision.hinted)))
+                           decision_row(table_id, decision))
             if seat is not None:
                 db.execute("UPDATE seats SET kind = ?, bot = ?, token_hash = ? "
-                           "WHERE table_id = ? AND seat = ?",
-                           (seat.kind, seat.bot, seat.token_hash, table_id, seat.seat))
+                           "WHERE table_id = ? AND seat = ?", seat_update(table_id, seat))
 
     # --- deletion and activity (for expiry and the operator's ``tokaido tables``) ------
     # The activity is kept in a table of its own (layout 2): ``activity(table_id, at)``,
@@ -551,8 +711,8 @@ class TableStore:
             missing = [i for i in table_ids if i not in known]
             if missing:
                 raise StoreError(f"{self.path}: no table {missing[0]}")
-            for name in ("names", "away", "clocks", "takebacks", "table_rules",
-                         "activity", "decisions", "lines", "seats"):
+            for name in ("takeback_requests", "hint_asks", "names", "away", "clocks", "takebacks",
+                         "table_rules", "activity", "decisions", "lines", "seats"):
                 db.executemany(f"DELETE FROM {name} WHERE table_id = ?",
                                [(i,) for i in table_ids])
             db.executemany("DELETE FROM tables WHERE id = ?", [(i,) for i in table_ids])
@@ -577,7 +737,6 @@ class TableStore:
         ``created``, ``players``, ``plugins``, ``seats`` (each seat's kind), ``seq`` (its
         events so far), ``over`` and ``active`` (its last activity as stored, else its
         creation) and ``hinted`` (the decisions taken after a hint)."""
-        end = '%"type":"core.log_end"%'
         with self._transaction() as db:
             rows = db.execute(
                 "SELECT t.id, t.created, t.players, t.plugins, "
@@ -587,12 +746,8 @@ class TableStore:
                 "(SELECT group_concat(kind, ',') FROM (SELECT kind FROM seats s "
                 "WHERE s.table_id = t.id ORDER BY seat)), "
                 "(SELECT count(*) FROM decisions d WHERE d.table_id = t.id AND d.hinted) "
-                "FROM tables t ORDER BY t.created, t.id", (end,)).fetchall()
-        return [{"table": i, "created": created, "players": players,
-                 "plugins": json.loads(plugins), "seats": (kinds or "").split(","),
-                 "seq": count - ended, "over": bool(ended),
-                 "active": created if at is None else max(at, created), "hinted": hinted}
-                for i, created, players, plugins, count, ended, at, kinds, hinted in rows]
+                "FROM tables t ORDER BY t.created, t.id", (OVERVIEW_END,)).fetchall()
+        return overview_entries(rows)
 
     # --- take-backs, clocks and leaving (layout 3, issue #40) ----------------------------
 
@@ -601,17 +756,15 @@ class TableStore:
         with self._transaction() as db:
             db.execute("BEGIN IMMEDIATE")
             db.execute("INSERT OR REPLACE INTO table_rules VALUES (?, ?, ?, ?, ?, ?)",
-                       (table_id, rules.takeback, rules.clock, rules.stand_in,
-                        rules.away_after, int(rules.hints)))
+                       rules_row(table_id, rules))
 
     def rules(self) -> dict[str, TableRules]:
         """Each table's stored rules (a table of an older layout has none: the
         defaults)."""
         with self._reading() as db:
-            return {i: TableRules(takeback, clock, stand_in, away_after, bool(hints))
-                    for i, takeback, clock, stand_in, away_after, hints in db.execute(
-                        "SELECT table_id, takeback, clock, stand_in, away_after, hints "
-                        "FROM table_rules")}
+            return {row[0]: rules_of(row[1:]) for row in db.execute(
+                "SELECT table_id, takeback, clock, stand_in, away_after, hints "
+                "FROM table_rules")}
 
     def take_back(self, table_id: str, record: TakeBackRecord) -> None:
         """In one transaction: remove the table's log lines and decisions from
@@ -625,17 +778,48 @@ class TableStore:
                        (table_id, record.to_seq))
             n = db.execute("SELECT count(*) FROM takebacks WHERE table_id = ?",
                            (table_id,)).fetchone()[0]
-            db.execute("INSERT INTO takebacks VALUES (?, ?, ?, ?, ?, ?, ?)", (
-                table_id, n, record.seat, record.from_seq, record.to_seq,
-                json.dumps(list(record.consent)), record.at))
+            db.execute("INSERT INTO takebacks VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       takeback_row(table_id, n, record))
 
     def takebacks(self, table_id: str) -> list[TakeBackRecord]:
         """The take-backs done at a table, in order."""
         with self._reading() as db:
-            return [TakeBackRecord(seat, from_seq, to_seq, tuple(json.loads(consent)), at)
-                    for seat, from_seq, to_seq, consent, at in db.execute(
-                        "SELECT seat, from_seq, to_seq, consent, at FROM takebacks "
-                        "WHERE table_id = ? ORDER BY n", (table_id,))]
+            return takeback_records(db.execute(
+                "SELECT seat, from_seq, to_seq, consent, at FROM takebacks "
+                "WHERE table_id = ? ORDER BY n", (table_id,)))
+
+    def set_request(self, table_id: str, request: TakeBackRequest | None) -> None:
+        """Store the take-back waiting for consent (``None``: none waits)."""
+        with self._transaction() as db:
+            db.execute("BEGIN IMMEDIATE")
+            if request is None:
+                db.execute("DELETE FROM takeback_requests WHERE table_id = ?", (table_id,))
+            else:
+                db.execute("INSERT OR REPLACE INTO takeback_requests VALUES "
+                           "(?, ?, ?, ?, ?, ?, ?)", request_row(table_id, request))
+
+    def request(self, table_id: str) -> TakeBackRequest | None:
+        """The take-back waiting for consent as stored (``None``: none)."""
+        with self._reading() as db:
+            return request_of(db.execute(
+                f"SELECT {REQUEST_COLUMNS} FROM takeback_requests WHERE table_id = ?",
+                (table_id,)).fetchone())
+
+    def add_hint_ask(self, table_id: str, story: int, seq: int, seat: int) -> None:
+        """Store that ``seat`` asked a hint at the decision at ``seq`` (after ``story``
+        take-backs); the hints asked at earlier decisions are dropped."""
+        with self._transaction() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("DELETE FROM hint_asks WHERE table_id = ? AND (story != ? OR "
+                       "seq != ?)", (table_id, story, seq))
+            db.execute("INSERT OR IGNORE INTO hint_asks VALUES (?, ?, ?, ?)",
+                       (table_id, story, seq, seat))
+
+    def hint_asks(self, table_id: str) -> frozenset[tuple[int, int, int]]:
+        """The hints asked at the table's decision at hand: (story, seq, seat)."""
+        with self._reading() as db:
+            return frozenset(tuple(row) for row in db.execute(
+                "SELECT story, seq, seat FROM hint_asks WHERE table_id = ?", (table_id,)))
 
     def set_clock(self, table_id: str, seq: int, deadline: float | None) -> None:
         """Store the deadline of the decision at ``seq`` (``None``: no clock runs)."""
@@ -667,11 +851,8 @@ class TableStore:
 
     def away(self) -> dict[str, dict[int, str]]:
         """By table, the seats away and why."""
-        out: dict[str, dict[int, str]] = {}
         with self._reading() as db:
-            for table_id, seat, why in db.execute("SELECT table_id, seat, why FROM away"):
-                out.setdefault(table_id, {})[seat] = why
-        return out
+            return by_table(db.execute("SELECT table_id, seat, why FROM away"))
 
 
 def _one_line(exc: BaseException) -> str:

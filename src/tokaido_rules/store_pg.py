@@ -20,7 +20,6 @@ printed (:attr:`PgTableStore.path` leaves it out); libpq's environment variables
 
 from __future__ import annotations
 
-import json
 import secrets
 import threading
 import time
@@ -29,6 +28,8 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 from .store import (
+    OVERVIEW_END,
+    REQUEST_COLUMNS,
     TIMEOUT,
     Decision,
     Hold,
@@ -40,6 +41,23 @@ from .store import (
     TableRules,
     TableStore,
     TakeBackRecord,
+    TakeBackRequest,
+    by_table,
+    decision_row,
+    decisions_of,
+    line_rows,
+    overview_entries,
+    read_tables,
+    request_of,
+    request_row,
+    rules_of,
+    rules_row,
+    seat_rows,
+    seat_update,
+    table_record,
+    table_row,
+    takeback_records,
+    takeback_row,
 )
 
 __all__ = ["PgTableStore", "PG_MIGRATIONS", "PG_SCHEMA", "CHANNEL", "display_url",
@@ -112,6 +130,23 @@ PG_MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 2: the SQLite store's layout 5: hints at the table, decisions taken after one
     ("ALTER TABLE table_rules ADD COLUMN hints BOOLEAN NOT NULL DEFAULT TRUE",
      "ALTER TABLE decisions ADD COLUMN hinted BOOLEAN NOT NULL DEFAULT FALSE"),
+    # 3: the SQLite store's layout 6: the take-back waiting for consent, which a
+    # process other than the one it was asked at may show and answer, and the hints
+    # asked at the decision at hand, whichever process the move is then made at
+    ("""CREATE TABLE takeback_requests (
+        table_id TEXT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+        story INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        from_seq INTEGER NOT NULL,
+        to_seq INTEGER NOT NULL,
+        agreed TEXT NOT NULL,
+        waiting TEXT NOT NULL)""",
+     """CREATE TABLE hint_asks (
+        table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        story INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        PRIMARY KEY (table_id, story, seq, seat))"""),
 )
 """The steps of the PostgreSQL layout, as :data:`~tokaido_rules.store.MIGRATIONS` for
 SQLite: step ``n`` takes layout ``n - 1`` to ``n``; append, never edit one shipped. The
@@ -430,19 +465,17 @@ class PgTableStore:
         """Store a new table in one transaction (see the SQLite store's); the other
         processes are told of it (and of the table it is the rematch of)."""
         with self._tx() as conn:
-            conn.execute("INSERT INTO tables VALUES (%s, %s, %s, %s, %s, %s, %s, 0)", (
-                record.id, record.created, record.players, json.dumps(record.plugins),
-                json.dumps(dict(record.options)), record.host_hash, record.header))
+            conn.execute("INSERT INTO tables VALUES (%s, %s, %s, %s, %s, %s, %s, 0)",
+                         table_row(record))
             with conn.cursor() as cur:
-                cur.executemany("INSERT INTO seats VALUES (%s, %s, %s, %s, %s)", [
-                    (record.id, s.seat, s.kind, s.bot, s.token_hash) for s in record.seats])
+                cur.executemany("INSERT INTO seats VALUES (%s, %s, %s, %s, %s)",
+                                seat_rows(record))
                 if lines:
                     cur.executemany("INSERT INTO lines VALUES (%s, %s, %s)",
-                                    [(record.id, n, line) for n, line in enumerate(lines)])
+                                    line_rows(record.id, 0, lines))
             if rules is not None:
                 conn.execute("INSERT INTO table_rules VALUES (%s, %s, %s, %s, %s, %s)",
-                             (record.id, rules.takeback, rules.clock, rules.stand_in,
-                              rules.away_after, rules.hints))
+                             rules_row(record.id, rules))
             if record.name:
                 conn.execute("INSERT INTO names VALUES (%s, %s, NULL)",
                              (record.id, record.name))
@@ -459,18 +492,7 @@ class PgTableStore:
     def tables(self) -> list[TableRecord]:
         """Every stored table, oldest first."""
         with self._reading() as conn:
-            rows = conn.execute(
-                "SELECT id, created, players, plugins, options, host_hash, header FROM "
-                "tables ORDER BY created, id").fetchall()
-            seats: dict[str, list[SeatRecord]] = {}
-            for table_id, seat, kind, bot, token_hash in conn.execute(
-                    "SELECT table_id, seat, kind, bot, token_hash FROM seats "
-                    "ORDER BY table_id, seat"):
-                seats.setdefault(table_id, []).append(SeatRecord(seat, kind, bot, token_hash))
-            names = {row[0]: (row[1], row[2]) for row in conn.execute(
-                "SELECT table_id, name, rematch FROM names")}
-        return [_record(row, seats.get(row[0], []), names.get(row[0], ("", None)))
-                for row in rows]
+            return read_tables(conn.execute)
 
     def load(self, table_id: str) -> StoredTable | None:
         """The whole stored table, as of one snapshot (``None``: not stored)."""
@@ -490,9 +512,9 @@ class PgTableStore:
                                 (table_id,)).fetchone()
             lines = [r[0] for r in conn.execute(
                 "SELECT line FROM lines WHERE table_id = %s ORDER BY n", (table_id,))]
-            decisions = [Decision(*r) for r in conn.execute(
+            decisions = decisions_of(conn.execute(
                 "SELECT seq, seat, played_by, hinted FROM decisions WHERE table_id = %s "
-                "ORDER BY seq", (table_id,))]
+                "ORDER BY seq", (table_id,)))
             rules = conn.execute("SELECT takeback, clock, stand_in, away_after, hints FROM "
                                  "table_rules WHERE table_id = %s", (table_id,)).fetchone()
             takebacks = self._takebacks(conn, table_id)
@@ -500,10 +522,12 @@ class PgTableStore:
                                  (table_id,)).fetchone()
             away = {r[0]: r[1] for r in conn.execute(
                 "SELECT seat, why FROM away WHERE table_id = %s", (table_id,))}
-        return StoredTable(_record(row[:7], seats, tuple(name) if name else ("", None)),
-                           lines, decisions, None if rules is None else TableRules(*rules),
+            request = self._request(conn, table_id)
+            hint_asks = self._hint_asks(conn, table_id)
+        return StoredTable(table_record(row[:7], seats, tuple(name) if name else ("", None)),
+                           lines, decisions, None if rules is None else rules_of(rules),
                            takebacks, None if clock is None else (clock[0], clock[1]),
-                           away, row[7])
+                           away, row[7], request, hint_asks)
 
     def set_name(self, table_id: str, name: str) -> None:
         """Give a table stored without a name its name."""
@@ -520,9 +544,9 @@ class PgTableStore:
     def decisions(self, table_id: str) -> list[Decision]:
         """Who played each decision of the table, in order."""
         with self._reading() as conn:
-            return [Decision(*row) for row in conn.execute(
+            return decisions_of(conn.execute(
                 "SELECT seq, seat, played_by, hinted FROM decisions WHERE table_id = %s "
-                "ORDER BY seq", (table_id,))]
+                "ORDER BY seq", (table_id,)))
 
     def append(self, table_id: str, first: int, lines: Sequence[str],
                decision: Decision | None = None, seat: SeatRecord | None = None) -> None:
@@ -532,16 +556,13 @@ class PgTableStore:
             if lines:
                 with conn.cursor() as cur:
                     cur.executemany("INSERT INTO lines VALUES (%s, %s, %s)",
-                                    [(table_id, first + n, line)
-                                     for n, line in enumerate(lines)])
+                                    line_rows(table_id, first, lines))
             if decision is not None:
                 conn.execute("INSERT INTO decisions VALUES (%s, %s, %s, %s, %s)",
-                             (table_id, decision.seq, decision.seat, decision.played_by,
-                              decision.hinted))
+                             decision_row(table_id, decision))
             if seat is not None:
                 conn.execute("UPDATE seats SET kind = %s, bot = %s, token_hash = %s "
-                             "WHERE table_id = %s AND seat = %s",
-                             (seat.kind, seat.bot, seat.token_hash, table_id, seat.seat))
+                             "WHERE table_id = %s AND seat = %s", seat_update(table_id, seat))
 
     def table_ids(self) -> list[str]:
         """The ids of the stored tables."""
@@ -578,7 +599,6 @@ class PgTableStore:
 
     def overview(self) -> list[dict[str, Any]]:
         """Each table as the operator lists it (see the SQLite store's)."""
-        end = '%"type":"core.log_end"%'
         with self._reading() as conn:
             rows = conn.execute(
                 "SELECT t.id, t.created, t.players, t.plugins, "
@@ -588,12 +608,8 @@ class PgTableStore:
                 "(SELECT string_agg(kind, ',' ORDER BY seat) FROM seats s "
                 "WHERE s.table_id = t.id), "
                 "(SELECT count(*) FROM decisions d WHERE d.table_id = t.id AND d.hinted) "
-                "FROM tables t ORDER BY t.created, t.id", (end,)).fetchall()
-        return [{"table": i, "created": created, "players": players,
-                 "plugins": json.loads(plugins), "seats": (kinds or "").split(","),
-                 "seq": count - ended, "over": bool(ended),
-                 "active": created if at is None else max(at, created), "hinted": hinted}
-                for i, created, players, plugins, count, ended, at, kinds, hinted in rows]
+                "FROM tables t ORDER BY t.created, t.id", (OVERVIEW_END,)).fetchall()
+        return overview_entries(rows)
 
     def set_rules(self, table_id: str, rules: TableRules) -> None:
         """Store (or replace) a table's rules for take-backs, clocks and leaving."""
@@ -602,13 +618,12 @@ class PgTableStore:
                          "CONFLICT (table_id) DO UPDATE SET takeback = excluded.takeback, "
                          "clock = excluded.clock, stand_in = excluded.stand_in, away_after = "
                          "excluded.away_after, hints = excluded.hints",
-                         (table_id, rules.takeback, rules.clock, rules.stand_in,
-                          rules.away_after, rules.hints))
+                         rules_row(table_id, rules))
 
     def rules(self) -> dict[str, TableRules]:
         """Each table's stored rules."""
         with self._reading() as conn:
-            return {row[0]: TableRules(*row[1:]) for row in conn.execute(
+            return {row[0]: rules_of(row[1:]) for row in conn.execute(
                 "SELECT table_id, takeback, clock, stand_in, away_after, hints "
                 "FROM table_rules")}
 
@@ -622,9 +637,8 @@ class PgTableStore:
                          (table_id, record.to_seq))
             n = conn.execute("SELECT count(*) FROM takebacks WHERE table_id = %s",
                              (table_id,)).fetchone()[0]
-            conn.execute("INSERT INTO takebacks VALUES (%s, %s, %s, %s, %s, %s, %s)", (
-                table_id, n, record.seat, record.from_seq, record.to_seq,
-                json.dumps(list(record.consent)), record.at))
+            conn.execute("INSERT INTO takebacks VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                         takeback_row(table_id, n, record))
 
     def takebacks(self, table_id: str) -> list[TakeBackRecord]:
         """The take-backs done at a table, in order."""
@@ -633,10 +647,53 @@ class PgTableStore:
 
     @staticmethod
     def _takebacks(conn: Any, table_id: str) -> list[TakeBackRecord]:
-        return [TakeBackRecord(seat, from_seq, to_seq, tuple(json.loads(consent)), at)
-                for seat, from_seq, to_seq, consent, at in conn.execute(
-                    "SELECT seat, from_seq, to_seq, consent, at FROM takebacks "
-                    "WHERE table_id = %s ORDER BY n", (table_id,))]
+        return takeback_records(conn.execute(
+            "SELECT seat, from_seq, to_seq, consent, at FROM takebacks "
+            "WHERE table_id = %s ORDER BY n", (table_id,)))
+
+    def set_request(self, table_id: str, request: TakeBackRequest | None) -> None:
+        """Store the take-back waiting for consent (``None``: none waits)."""
+        with self._tx(table_id) as conn:
+            if request is None:
+                conn.execute("DELETE FROM takeback_requests WHERE table_id = %s",
+                             (table_id,))
+            else:
+                conn.execute("INSERT INTO takeback_requests VALUES (%s, %s, %s, %s, %s, %s, "
+                             "%s) ON CONFLICT (table_id) DO UPDATE SET story = "
+                             "excluded.story, seat = excluded.seat, from_seq = "
+                             "excluded.from_seq, to_seq = excluded.to_seq, agreed = "
+                             "excluded.agreed, waiting = excluded.waiting",
+                             request_row(table_id, request))
+
+    def request(self, table_id: str) -> TakeBackRequest | None:
+        """The take-back waiting for consent as stored (``None``: none)."""
+        with self._reading() as conn:
+            return self._request(conn, table_id)
+
+    @staticmethod
+    def _request(conn: Any, table_id: str) -> TakeBackRequest | None:
+        return request_of(conn.execute(
+            f"SELECT {REQUEST_COLUMNS} FROM takeback_requests WHERE table_id = %s",
+            (table_id,)).fetchone())
+
+    def add_hint_ask(self, table_id: str, story: int, seq: int, seat: int) -> None:
+        """Store that ``seat`` asked a hint at the decision at ``seq`` (after ``story``
+        take-backs); the hints asked at earlier decisions are dropped."""
+        with self._tx(table_id) as conn:
+            conn.execute("DELETE FROM hint_asks WHERE table_id = %s AND (story != %s OR "
+                         "seq != %s)", (table_id, story, seq))
+            conn.execute("INSERT INTO hint_asks VALUES (%s, %s, %s, %s) ON CONFLICT DO "
+                         "NOTHING", (table_id, story, seq, seat))
+
+    def hint_asks(self, table_id: str) -> frozenset[tuple[int, int, int]]:
+        """The hints asked at the table's decision at hand: (story, seq, seat)."""
+        with self._reading() as conn:
+            return self._hint_asks(conn, table_id)
+
+    @staticmethod
+    def _hint_asks(conn: Any, table_id: str) -> frozenset[tuple[int, int, int]]:
+        return frozenset(tuple(row) for row in conn.execute(
+            "SELECT story, seq, seat FROM hint_asks WHERE table_id = %s", (table_id,)))
 
     def set_clock(self, table_id: str, seq: int, deadline: float | None) -> None:
         """Store the deadline of the decision at ``seq`` (``None``: no clock runs)."""
@@ -666,16 +723,6 @@ class PgTableStore:
 
     def away(self) -> dict[str, dict[int, str]]:
         """By table, the seats away and why."""
-        out: dict[str, dict[int, str]] = {}
         with self._reading() as conn:
-            for table_id, seat, why in conn.execute("SELECT table_id, seat, why FROM away"):
-                out.setdefault(table_id, {})[seat] = why
-        return out
+            return by_table(conn.execute("SELECT table_id, seat, why FROM away"))
 
-
-def _record(row: Sequence[Any], seats: Sequence[SeatRecord],
-            name: tuple[str, str | None]) -> TableRecord:
-    table_id, created, players, plugins, options, host_hash, header = row
-    return TableRecord(table_id, created, players, tuple(json.loads(plugins)),
-                       tuple(json.loads(options).items()), host_hash, header,
-                       tuple(seats), *name)

@@ -68,6 +68,7 @@ from .store import (
     TableRecord,
     TableRules,
     TakeBackRecord,
+    TakeBackRequest,
 )
 from .takeback import TakeBack, check_take_back
 from .viewer import Narrator
@@ -149,6 +150,16 @@ class TableError(TokaidoError):
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _request_document(request: TakeBackRequest | None, story: int, seq: int,
+                      ) -> dict[str, Any] | None:
+    """A stored take-back request as :attr:`Table.request` holds it, if it still waits
+    at a table with ``story`` take-backs done, at ``seq`` (else it lapsed: ``None``)."""
+    if request is None or not request.current(story, seq):
+        return None
+    return {"seat": request.seat, "from_seq": request.from_seq, "to_seq": request.to_seq,
+            "agreed": list(request.agreed), "waiting": list(request.waiting)}
 
 
 def _unstored(exc: StoreError) -> TableError:
@@ -791,8 +802,8 @@ class Table:
         self.away = dict(stored.away)
         seq = game.state.seq
         self.deadline = stored.clock if stored.clock and stored.clock[0] == seq else None
-        if self.request is not None and self.request.get("from_seq") != seq:
-            self.request = None
+        self.request = _request_document(stored.request, len(self.takebacks), seq)
+        self._hints_asked = set(stored.hint_asks)
         self._audiences.clear()
         self._recent = {seq: game}
         self._pictures.clear()
@@ -875,9 +886,14 @@ class Table:
                     for old in [k for k in self._hint_answers if k[:2] != key[:2]]:
                         del self._hint_answers[old]  # kept for the decision at hand only
                     self._hint_answers[key] = found
-        with self._lock:
+        with self._write():
             if (len(self.takebacks), self.game.state.seq) != key[:2]:
                 raise TableError(409, "the game moved on while the hint was computed")
+            if self._store is not None:  # so that the move is recorded hinted wherever
+                try:                     # it is made (another process on the database)
+                    self._store.add_hint_ask(self.id, *key)
+                except StoreError as exc:
+                    raise _unstored(exc) from None
             self._hints_asked = {k for k in self._hints_asked if k[0] == key[0]}
             self._hints_asked.add(key)
         return {**found, "bot": self.hint_bot}
@@ -991,10 +1007,11 @@ class Table:
             if not waiting:
                 self._take_back(seat, check, ())
                 return {"done": True, "to_seq": check.to_seq}
-            self.request = {"seat": seat, "from_seq": self.game.state.seq,
-                            "to_seq": check.to_seq, "agreed": [], "waiting": waiting}
+            request = {"seat": seat, "from_seq": self.game.state.seq,
+                       "to_seq": check.to_seq, "agreed": [], "waiting": waiting}
+            self._keep_request(request)
             self._moved()
-            return {"done": False, **self.request}
+            return {"done": False, **request}
 
     def answer_take_back(self, seat: int, agree: object) -> dict[str, Any]:
         """Another person answers the take-back asked for: once all agree it is done
@@ -1006,21 +1023,36 @@ class Table:
             if request is None or seat not in request["waiting"]:
                 raise TableError(409, "no take-back waits for your answer")
             if not agree:
-                self.request = None
+                self._keep_request(None)
                 self._moved()
                 return {"done": False, "refused_by": seat}
-            request["waiting"].remove(seat)
-            request["agreed"].append(seat)
+            request = {**request, "agreed": [*request["agreed"], seat],
+                       "waiting": [s for s in request["waiting"] if s != seat]}
             if request["waiting"]:
+                self._keep_request(request)
                 self._moved()
                 return {"done": False, **request}
-            self.request = None
+            self._keep_request(None)
             check = self.take_back_check(request["seat"])
             if not check.allowed:
                 self._moved()
                 raise TableError(409, f"no take-back: {check.reason}")
             self._take_back(request["seat"], check, tuple(request["agreed"]))
             return {"done": True, "to_seq": check.to_seq}
+
+    def _keep_request(self, request: dict[str, Any] | None) -> None:
+        """Set the take-back waiting for consent (:attr:`request`), stored first so
+        that every process on the database shows it and takes its answer; a write the
+        database refuses changes nothing (503)."""
+        if self._store is not None:
+            stored = None if request is None else TakeBackRequest(
+                len(self.takebacks), request["seat"], request["from_seq"],
+                request["to_seq"], tuple(request["agreed"]), tuple(request["waiting"]))
+            try:
+                self._store.set_request(self.id, stored)
+            except StoreError as exc:
+                raise _unstored(exc) from None
+        self.request = request
 
     def _take_back(self, seat: int, check: TakeBack, consent: tuple[int, ...]) -> None:
         """Go back to ``check.to_seq``: the stored lines and decisions after it are
@@ -1678,6 +1710,9 @@ class Lobby:
                           len(stored.lines), stored.rules)
             table.takebacks = list(stored.takebacks)
             table.away = dict(stored.away)
+            table.request = _request_document(stored.request, len(stored.takebacks),
+                                              game.state.seq)
+            table._hints_asked = set(stored.hint_asks)
             if stored.clock is not None and stored.clock[0] == game.state.seq:
                 table.deadline = stored.clock
             table._rev = stored.rev
@@ -1979,11 +2014,14 @@ class Lobby:
         return self._rules_read
 
     def _resume_evening(self, table: Table) -> None:
-        """A resumed table's take-backs, seats away and running clock (its deadline as
-        stored: the time left survives the restart)."""
+        """A resumed table's take-backs, the one waiting for consent, seats away and
+        running clock (its deadline as stored: the time left survives the restart)."""
         if self.store is None:
             return
         table.takebacks = self.store.takebacks(table.id)
+        table.request = _request_document(self.store.request(table.id),
+                                          len(table.takebacks), table.game.state.seq)
+        table._hints_asked = set(self.store.hint_asks(table.id))
         if self._clocks_read is None:
             self._clocks_read = (self.store.clocks(), self.store.away())
         clocks, away = self._clocks_read

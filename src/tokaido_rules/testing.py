@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from attrs import evolve, field, fields, frozen
 
 from .bots import RandomBot, next_action
-from .chance import random_below
+from .chance import EVENT, random_below
 from .engine import Game, new_game, replay
 from .errors import IllegalActionError, TokaidoError
 from .events import Action, Automatic, CardsMoved, DeckSet, Event, Move, fold
@@ -34,7 +34,7 @@ from .fast import _POLICIES, FastRules, covers, differential, why_not_covered
 from .frozen import FrozenMap, freeze
 from .log import dump_log, dump_state, load_log, load_state
 from .model import GameState, Step
-from .ruleset import Ruleset, installed_plugins, load_plugin
+from .ruleset import Ruleset, Setup, installed_plugins, load_plugin
 from .views import PUBLIC, View
 from .visibility import data_visible, data_visible_to_all, zone_visible, zone_visible_to_all
 
@@ -575,7 +575,6 @@ def _twin_fail(check: str, original: _Original, seq: int, seed: int, twin: Twin,
 def _compare_twin(ruleset: Ruleset, original: _Original, twin: Twin, seed: int) -> None:
     """Play the twin decision by decision beside the game (see :func:`check_twin`)."""
     from .engine import initial_state
-    from .ruleset import Setup
 
     game = original.game
     setup: Setup = evolve(game.state.rules.setup,
@@ -903,6 +902,7 @@ def run_differential(
     options: Iterable[Mapping[str, object]] | None = None,
     rulesets: Iterable[tuple[Iterable[str], Mapping[str, object]]] | None = None,
     logs: bool = True,
+    chance: str = EVENT,
 ) -> DifferentialConformance:
     """The differential mode of the kit: play ``games`` games of each covered ruleset at
     each player count on the fast simulator (:class:`~tokaido_rules.fast.FastGame`) and
@@ -919,7 +919,10 @@ def run_differential(
     ``s = seed + n``, is chosen by the policy ``s % 3`` of
     :func:`~tokaido_rules.fast.differential` (``random``, ``eager``, ``seek``) and, for
     an odd ``s``, has its travellers given instead of offered. The cost is that of the
-    reference games: a few milliseconds a decision."""
+    reference games: a few milliseconds a decision. ``chance``: how the games key chance,
+    ``"event"`` or ``"purpose"`` (the duplicate format's, :class:`~tokaido_rules.Setup`'s
+    ``keying``); another value is a :class:`~tokaido_rules.SetupError`."""
+    setup = Setup(keying=chance)
     counts = (players,) if isinstance(players, int) else tuple(players)
     pairs: list[tuple[tuple[str, ...], dict[str, object]]]
     if options is not None:
@@ -942,13 +945,14 @@ def run_differential(
             report = differential(counts, (seed + n,), plugins=ruleset,
                                   travellers=(seed + n) % 2 == 1,
                                   policy=_POLICIES[(seed + n) % len(_POLICIES)], logs=logs,
-                                  stop_after=1)
+                                  setup=setup, stop_after=1)
             total += report.games
             decisions += report.decisions
             if not report.ok:
                 raise ConformanceError(f"the fast simulator differs from the reference "
                                        f"engine ({list(ruleset.ids)}, options {values}, "
-                                       f"policy {_POLICIES[(seed + n) % len(_POLICIES)]}): "
+                                       f"policy {_POLICIES[(seed + n) % len(_POLICIES)]}"
+                                       f"{'' if chance == EVENT else ', chance by ' + chance}): "
                                        f"{report.differences[0]}")
     return DifferentialConformance(tuple(played_ids), tuple(played), counts, total, decisions)
 
