@@ -215,7 +215,9 @@ class TableRules:
     ``"all"`` (every other person at the table must agree); ``clock``: seconds per
     decision (``None``: no clock), after which the ``stand_in`` bot plays that decision;
     ``away_after``: seconds with no page of a seat connected after which the seat is
-    away and the ``stand_in`` bot plays it until its person returns (``None``: never);
+    away and the ``stand_in`` bot plays it until its person returns (``None``: never;
+    on a shared store twice the keeper's interval at least, so that a page another
+    process serves is not missed between two of its keeper's rounds);
     ``hints``: whether a seat may ask for a hint at its decision (layout 5; a table
     stored before offers them)."""
 
