@@ -144,6 +144,26 @@ def _eventually(check: Any, seconds: float = 10) -> None:
         time.sleep(0.02)
 
 
+def test_a_keepers_upserts_do_not_wait_on_a_table_another_process_changes(
+        pg_url: str) -> None:
+    """While process A holds a table's lock for a change, process B's keeper stores
+    the table's activity and its seats' sightings at once (its lock timeout of one
+    second would fail them otherwise), and B's own change of the table still waits."""
+    a, b = PgTableStore(pg_url), PgTableStore(pg_url, timeout=1)
+    try:
+        table, _ = Lobby(a).create(2, ["base"], seed=6, away_after=60)
+        now = time.time()
+        with a.hold(table.id):
+            b.set_activity({table.id: now})
+            b.set_seen({(table.id, 0): now})
+            with pytest.raises(StoreError):
+                b.set_away(table.id, 0, "left")
+        assert set(b.seen(table.id)) == {0} and b.away().get(table.id) is None
+    finally:
+        a.close()
+        b.close()
+
+
 def test_the_url_password_is_never_shown(pg_url: str) -> None:
     """The store names its database without the password; a refused connection's
     error does not show it either."""

@@ -668,10 +668,10 @@ class Table:
         decision whose clock ran out is played by the stand-in bot (recorded
         ``bot:NAME (clock)``), and a seat with no page connected for ``away_after``
         seconds is away until its person returns. On a shared store the pages other
-        processes saw count too (:meth:`Lobby.keep_clocks` stores them): read once
-        under the table's lock, and a seat is away only after ``2 * every`` seconds at
-        least, so that a page another process serves is never missed between two of
-        its keeper's rounds."""
+        processes saw count too (:meth:`Lobby.keep_clocks` stores them): read under
+        the table's lock when this process's own sightings say a seat is absent, and a
+        seat is away only after ``2 * every`` seconds at least, so that a page another
+        process serves is never missed between two of its keeper's rounds."""
         now = time.time() if now is None else now
         with self._lock:  # nothing due: no lock of the database is taken
             if self.gone or self.game.is_over or not self._due(now, every):
@@ -679,14 +679,15 @@ class Table:
         with self._write(skip_locked=True) as mine:
             if not mine or self.gone or self.game.is_over:
                 return  # another process does it now
-            if self.rules.away_after is not None and self.on_shared_store:
-                assert self._store is not None
-                try:
+            absent = self._absent(now, every)
+            if absent and self._store is not None and self._store.shared:
+                try:  # the pages the other processes saw, as they stored them
                     self._merge_seen(self._store.seen(self.id))
                 except StoreError:
                     return  # who is present is not known: tried again next round
-            for absent in self._absent(now, every):
-                self._set_away(absent, "absent")
+                absent = self._absent(now, every)
+            for absent_seat in absent:
+                self._set_away(absent_seat, "absent")
             self._advance()
             deadline = self.deadline
             if deadline is None or now < deadline[1] or deadline[0] != self.game.state.seq:
@@ -2102,7 +2103,8 @@ class Lobby:
         assert self.store is not None
         sent: dict[Table, dict[int, float]] = {}
         for table in self.tables():
-            if table.rules.away_after is not None and not table.gone:
+            if table.rules.away_after is not None and not table.gone \
+                    and not table.game.is_over:
                 rows = table._seen_to_store(now)
                 if rows:
                     sent[table] = rows
