@@ -350,11 +350,13 @@ def test_a_postgres_database_of_layout_1_gains_hints_on(pg_url: str) -> None:
         conn.execute("ALTER TABLE decisions DROP COLUMN hinted")
         conn.execute("DROP TABLE takeback_requests")  # layout 3's
         conn.execute("DROP TABLE hint_asks")
+        conn.execute("DROP TABLE seen")
         conn.execute("UPDATE tokaido_schema SET version = 1")
     resumed = Lobby(open_store(pg_url)).get(table.id)
     with psycopg.connect(pg_url, autocommit=True) as conn:
         row = conn.execute("SELECT version FROM tokaido_schema").fetchone()
         assert row is not None and row[0] == PG_SCHEMA == 3
+        assert conn.execute("SELECT count(*) FROM seen").fetchone() == (0,)  # layout 3's
     assert resumed.rules == TableRules("all", None, "random", None, True)
     assert resumed.decisions() == table.decisions()
     assert not any(d.hinted for d in resumed.decisions())

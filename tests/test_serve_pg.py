@@ -253,13 +253,15 @@ def test_the_operators_commands_take_the_url_and_never_show_its_password(
     assert "postgresql://ann@127.0.0.1:1/none" in refused.stderr
 
 
-def _eventually(read: Callable[[], Any], until: Callable[[Any], bool], what: str) -> Any:
+def _eventually(read: Callable[[], Any], until: Callable[[Any], bool], what: str,
+                seconds: float = 10) -> Any:
     """``read()`` again until ``until`` holds of it (a process hears of another's change
-    through the database's notice, a moment after it was answered): 10 s at most."""
-    deadline = time.monotonic() + 10
+    through the database's notice, a moment after it was answered): ``seconds`` at
+    most."""
+    deadline = time.monotonic() + seconds
     got = read()
     while not until(got):
-        assert time.monotonic() < deadline, f"{what}: still {got!r} after 10 s"
+        assert time.monotonic() < deadline, f"{what}: still {got!r} after {seconds:g} s"
         time.sleep(0.05)
         got = read()
     return got
@@ -327,4 +329,48 @@ def test_a_take_back_asked_at_one_process_is_answered_at_another(pg_url: str) ->
         assert [(t["seat"], t["from_seq"], t["to_seq"], t["consent"])
                 for t in done["takebacks"]] == [(asker, seq, to, [other])]
     finally:
+        servers.stop()
+
+
+def test_a_seat_whose_page_another_process_serves_is_not_marked_away(pg_url: str) -> None:
+    """With ``away_after: 1``: both seats' pages asked once at process A, then held
+    open at process B only (long polls, one after another): A does not mark them
+    away, in more than twice the time it takes to (``away_after``, or twice the
+    keeper's interval), nor does the stand-in play for them. Once the pages are
+    closed everywhere, the seats are away."""
+    servers = Servers(pg_url, 2)
+    store = PgTableStore(pg_url)
+    try:
+        url_a, url_b = servers.urls
+        table, tokens = two_people([url_a], away_after=1, stand_in="random")
+        seq = _doc(url_a, table, tokens[0])["seq"]  # seat 0's page at A ...
+        _doc(url_a, table, tokens[1])               # ... and seat 1's
+        stop = threading.Event()
+        answers: list[int] = []
+
+        def hold_open(seat: int) -> None:  # the page at B waits for news, again and again
+            while not stop.is_set():
+                answers.append(call(f"{url_b}/api/tables/{table}?since={seq}&wait=2",
+                                    token=tokens[seat], timeout=30)[0])
+
+        pages = [threading.Thread(target=hold_open, args=(s,)) for s in (0, 1)]
+        for page in pages:
+            page.start()
+        try:
+            end = time.monotonic() + 10
+            while time.monotonic() < end:
+                assert store.away().get(table, {}) == {}, "a seat present was marked away"
+                time.sleep(0.5)
+        finally:
+            stop.set()
+            for page in pages:
+                page.join(40)
+        assert not any(page.is_alive() for page in pages) and set(answers) == {200}
+        # nor for a moment (B's next poll would bring the seat back): no stand-in played
+        assert not [d for d in store.decisions(table) if d.played_by.endswith("(absent)")]
+        away = _eventually(lambda: store.away().get(table, {}), lambda a: len(a) == 2,
+                           "the seats are marked away once no page is open", 30)
+        assert away == {0: "absent", 1: "absent"}
+    finally:
+        store.close()
         servers.stop()

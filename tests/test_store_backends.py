@@ -94,6 +94,28 @@ def test_the_operators_overview_and_deletion(where: str) -> None:
     assert store.load(first.id) is None
 
 
+def test_the_pages_seen_are_stored_for_the_other_processes_on_postgresql(
+        where: str) -> None:
+    """PostgreSQL keeps, per seat, the latest time any process saw its page (an
+    older sighting told later does not go back; a table unknown or deleted keeps
+    none); SQLite stores none: its one process sees every page."""
+    store = open_store(where)
+    table, _ = Lobby(store).create(2, ["base"], seed=5, away_after=60)
+    now = time.time()
+    store.set_seen({(table.id, 0): now - 30, (table.id, 1): now - 5, ("nope", 0): now})
+    store.set_seen({(table.id, 0): now - 50})  # another process saw it earlier
+    seen = store.seen(table.id)
+    if not store.shared:
+        assert seen == {}
+        return
+    assert set(seen) == {0, 1}
+    # the same times, give or take the round trips to the database
+    assert abs(seen[0] - (now - 30)) < 2 and abs(seen[1] - (now - 5)) < 2
+    assert store.seen("nope") == {}
+    store.delete([table.id])
+    assert store.seen(table.id) == {}
+
+
 def test_an_sqlite_file_is_the_embedded_store() -> None:
     """A path (or ``:memory:``) opens the SQLite store, which no other process
     writes."""
@@ -120,6 +142,26 @@ def _eventually(check: Any, seconds: float = 10) -> None:
     while not check():
         assert time.monotonic() < end, "not within the time"
         time.sleep(0.02)
+
+
+def test_a_keepers_upserts_do_not_wait_on_a_table_another_process_changes(
+        pg_url: str) -> None:
+    """While process A holds a table's lock for a change, process B's keeper stores
+    the table's activity and its seats' sightings at once (its lock timeout of one
+    second would fail them otherwise), and B's own change of the table still waits."""
+    a, b = PgTableStore(pg_url), PgTableStore(pg_url, timeout=1)
+    try:
+        table, _ = Lobby(a).create(2, ["base"], seed=6, away_after=60)
+        now = time.time()
+        with a.hold(table.id):
+            b.set_activity({table.id: now})
+            b.set_seen({(table.id, 0): now})
+            with pytest.raises(StoreError):
+                b.set_away(table.id, 0, "left")
+        assert set(b.seen(table.id)) == {0} and b.away().get(table.id) is None
+    finally:
+        a.close()
+        b.close()
 
 
 def test_the_url_password_is_never_shown(pg_url: str) -> None:
@@ -306,3 +348,53 @@ def test_a_database_away_is_a_retryable_503_and_service_resumes(pg_url: str) -> 
     again = Lobby(PgTableStore(pg_url)).get(table)
     assert again.game.state.seq > acknowledged
     assert again.game.state == lobby.get(table).game.state
+
+
+def test_a_seat_served_at_another_process_is_not_marked_away(
+        two: tuple[Lobby, Lobby]) -> None:
+    """Process A served each seat's page once, process B serves them from then on: A
+    does not mark them away after ``away_after``. Once the pages are closed
+    everywhere, each seat is marked away, once, by one of the two."""
+    a, b = two
+    table, _ = a.create(2, ["base"], seed=14, away_after=1, stand_in="random")
+    table.join(0)
+    table.join(1)
+    _eventually(lambda: table.id in {t.id for t in b.tables()})
+    there = b.get(table.id)
+    for seat in (0, 1):
+        table.page(seat, 1)
+        table.page(seat, -1)
+        there.page(seat, 1)
+    marked: list[tuple[str, int, str | None]] = []
+    for lobby in (a, b):
+        store = lobby.store
+        assert store is not None
+
+        def set_away(table_id: str, seat: int, why: str | None,
+                     inner: Any = store.set_away) -> None:
+            inner(table_id, seat, why)
+            marked.append((table_id, seat, why))
+
+        store.set_away = set_away  # type: ignore[method-assign]
+
+    def rounds(until: float) -> None:  # both keepers, every 0.2 s, side by side
+        while time.monotonic() < until:
+            threads = [threading.Thread(target=lobby.keep_clocks, kwargs={"every": 0.2})
+                       for lobby in (a, b)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(30)
+            time.sleep(0.2)
+
+    rounds(time.monotonic() + 3)  # three times away_after
+    assert marked == []
+    assert a.store.away().get(table.id, {}) == {}  # type: ignore[union-attr]
+    for seat in (0, 1):
+        there.page(seat, -1)
+    end = time.monotonic() + 15
+    while a.store.away().get(table.id, {}) != {0: "absent", 1: "absent"}:  # type: ignore[union-attr]
+        assert time.monotonic() < end, "the seats were not marked away"
+        rounds(time.monotonic() + 0.5)
+    rounds(time.monotonic() + 1)
+    assert sorted(marked) == [(table.id, 0, "absent"), (table.id, 1, "absent")]

@@ -28,7 +28,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -215,7 +215,9 @@ class TableRules:
     ``"all"`` (every other person at the table must agree); ``clock``: seconds per
     decision (``None``: no clock), after which the ``stand_in`` bot plays that decision;
     ``away_after``: seconds with no page of a seat connected after which the seat is
-    away and the ``stand_in`` bot plays it until its person returns (``None``: never);
+    away and the ``stand_in`` bot plays it until its person returns (``None``: never;
+    on a shared store twice the keeper's interval at least, so that a page another
+    process serves is not missed between two of its keeper's rounds);
     ``hints``: whether a seat may ask for a hint at its decision (layout 5; a table
     stored before offers them)."""
 
@@ -336,6 +338,17 @@ class Store(Protocol):
     def clocks(self) -> dict[str, tuple[int, float]]: ...
     def set_away(self, table_id: str, seat: int, why: str | None) -> None: ...
     def away(self) -> dict[str, dict[int, str]]: ...
+
+    def set_seen(self, seen: Mapping[tuple[str, int], float]) -> None:
+        """Store when each (table, seat)'s page was last seen (``time.time()``) by this
+        process, keeping the latest any process stored: what a shared store's
+        processes tell each other for ``away_after``."""
+        ...
+
+    def seen(self, table_id: str) -> dict[int, float]:
+        """When each seat's page of the table was last seen by any process, as
+        stored (in this process's ``time.time()``)."""
+        ...
 
     def due(self) -> list[str]:
         """The tables whose stored clock has run out."""
@@ -614,6 +627,14 @@ class TableStore:
 
     def listen(self, told: Callable[[str | None, int], None]) -> None:
         """Nothing to hear: no other process writes the file."""
+
+    def set_seen(self, seen: Mapping[tuple[str, int], float]) -> None:
+        """Nothing to store: the one process that writes the file knows every page
+        (its tables' ``seen`` in memory are the whole truth)."""
+
+    def seen(self, table_id: str) -> dict[int, float]:
+        """Nothing stored (see :meth:`set_seen`)."""
+        return {}
 
     def due(self) -> list[str]:
         """The tables whose stored clock has run out."""

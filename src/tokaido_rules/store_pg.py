@@ -23,7 +23,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
 
@@ -132,7 +132,9 @@ PG_MIGRATIONS: tuple[tuple[str, ...], ...] = (
      "ALTER TABLE decisions ADD COLUMN hinted BOOLEAN NOT NULL DEFAULT FALSE"),
     # 3: the SQLite store's layout 6: the take-back waiting for consent, which a
     # process other than the one it was asked at may show and answer, and the hints
-    # asked at the decision at hand, whichever process the move is then made at
+    # asked at the decision at hand, whichever process the move is then made at; and
+    # when each seat's page was last seen by any process (for away_after; the
+    # database's clock), which SQLite needs not: one process sees every page
     ("""CREATE TABLE takeback_requests (
         table_id TEXT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
         story INTEGER NOT NULL,
@@ -146,7 +148,12 @@ PG_MIGRATIONS: tuple[tuple[str, ...], ...] = (
         story INTEGER NOT NULL,
         seq INTEGER NOT NULL,
         seat INTEGER NOT NULL,
-        PRIMARY KEY (table_id, story, seq, seat))"""),
+        PRIMARY KEY (table_id, story, seq, seat))""",
+     """CREATE TABLE seen (
+        table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, seat))"""),
 )
 """The steps of the PostgreSQL layout, as :data:`~tokaido_rules.store.MIGRATIONS` for
 SQLite: step ``n`` takes layout ``n - 1`` to ``n``; append, never edit one shipped. The
@@ -156,6 +163,7 @@ so processes started together migrate once."""
 PG_SCHEMA = len(PG_MIGRATIONS)
 """The PostgreSQL layout this version writes."""
 
+_DB_NOW = "extract(epoch FROM clock_timestamp())::float8"  # the database's time.time()
 _MIGRATION_LOCK = 0x70CA1D0  # the advisory lock taken while migrating
 _POOL = 16  # idle connections kept
 
@@ -356,8 +364,11 @@ class PgTableStore:
 
     @contextmanager
     def hold(self, table_id: str, *, skip_locked: bool = False) -> Iterator[Hold]:
-        """Lock the table's row (``FOR UPDATE``; with ``skip_locked``, not waiting for
-        another process: then ``taken`` is false) for one change. The writes this
+        """Lock the table's row (``FOR NO KEY UPDATE``; with ``skip_locked``, not waiting
+        for another process: then ``taken`` is false) for one change. Every change of a
+        table bumps its ``rev``, so two changes still wait on each other, while the
+        keepers' upserts of ``activity`` and ``seen`` (whose foreign keys only share
+        the key) do not wait on a table another process is changing. The writes this
         thread makes inside are one transaction; at the end it bumps ``rev`` (set on the
         hold) and notifies the others, or is rolled back, raising
         :class:`StoreError`, if one of them failed. ``rev`` -1: no such table."""
@@ -365,7 +376,8 @@ class PgTableStore:
         if held is not None:  # within another table's hold: the same transaction, and
             conn = held[0]    # this table's rev bumped too (its writes are not told
             try:              # apart from the other's)
-                row = conn.execute("SELECT rev FROM tables WHERE id = %s FOR UPDATE",
+                row = conn.execute("SELECT rev FROM tables WHERE id = %s "
+                                   "FOR NO KEY UPDATE",
                                    (table_id,)).fetchone()
                 inner = Hold(table_id, -1 if row is None else row[0])
                 yield inner
@@ -383,7 +395,7 @@ class PgTableStore:
         try:
             with self._connection() as conn, conn.transaction():
                 row = conn.execute(
-                    "SELECT rev FROM tables WHERE id = %s FOR UPDATE"
+                    "SELECT rev FROM tables WHERE id = %s FOR NO KEY UPDATE"
                     + (" SKIP LOCKED" if skip_locked else ""), (table_id,)).fetchone()
                 if row is None:
                     hold.taken = not skip_locked
@@ -726,3 +738,29 @@ class PgTableStore:
         with self._reading() as conn:
             return by_table(conn.execute("SELECT table_id, seat, why FROM away"))
 
+    def set_seen(self, seen: Mapping[tuple[str, int], float]) -> None:
+        """Store when each (table, seat)'s page was last seen here, in one statement
+        keeping the latest any process stored (tables deleted meanwhile left out). The
+        times are stored on the database's clock (``at`` is sent as an age), so the
+        hosts' clocks need not agree."""
+        if not seen:
+            return
+        now = time.time()
+        keys = list(seen)
+        with self._tx() as conn:
+            conn.execute(
+                "INSERT INTO seen SELECT r.t, r.s, " + _DB_NOW + " - r.age FROM "
+                "unnest(%s::text[], %s::integer[], %s::float8[]) AS r(t, s, age) "
+                "WHERE EXISTS (SELECT 1 FROM tables WHERE id = r.t) ON CONFLICT "
+                "(table_id, seat) DO UPDATE SET at = GREATEST(seen.at, excluded.at)",
+                ([k[0] for k in keys], [k[1] for k in keys],
+                 [max(0.0, now - seen[k]) for k in keys]))
+
+    def seen(self, table_id: str) -> dict[int, float]:
+        """When each seat's page of the table was last seen by any process (in this
+        host's ``time.time()``); inside :meth:`hold`, as of the table's lock."""
+        with self._reading() as conn:
+            rows = conn.execute("SELECT seat, at - " + _DB_NOW + " FROM seen "
+                                "WHERE table_id = %s", (table_id,)).fetchall()
+        now = time.time()
+        return {seat: now + ago for seat, ago in rows}

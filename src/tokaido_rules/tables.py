@@ -90,6 +90,8 @@ PICTURES_KEPT = 12
 them when asked (the page plays the other seats' turns back with them); older steps are
 told in words only."""
 
+_KEEP_EVERY = 2.0  # seconds between the keeper's rounds (web.KEEP_SECONDS) unless told
+
 PICTURES_CACHED = 16
 """How many pictures a table keeps once drawn (about 45 kB each), the latest first out
 last: each seat's client asks for each picture once, spectators and reloads again."""
@@ -321,6 +323,8 @@ class Table:
         """When each seat's page last asked (``time.time()``), for ``away_after``."""
         self.pages: dict[int, int] = {}
         """How many requests of each seat are under way."""
+        self._seen_stored: dict[int, float] = {}
+        """The ``seen`` times known to be in a shared store (stored or read here)."""
         self.record = record
         self.game = game
         self._seats = list(record.seats)
@@ -659,20 +663,31 @@ class Table:
                 self._store.set_clock(self.id, *(wanted or (seq, None)))
         self.deadline = wanted
 
-    def keep(self, now: float | None = None) -> None:
-        """What the server's keeper does for this table: a decision whose clock ran
-        out is played by the stand-in bot (recorded ``bot:NAME (clock)``), and a seat
-        with no page connected for ``away_after`` seconds is away until its person
-        returns."""
+    def keep(self, now: float | None = None, every: float = _KEEP_EVERY) -> None:
+        """What the server's keeper (every ``every`` seconds) does for this table: a
+        decision whose clock ran out is played by the stand-in bot (recorded
+        ``bot:NAME (clock)``), and a seat with no page connected for ``away_after``
+        seconds is away until its person returns. On a shared store the pages other
+        processes saw count too (:meth:`Lobby.keep_clocks` stores them): read under
+        the table's lock when this process's own sightings say a seat is absent, and a
+        seat is away only after ``2 * every`` seconds at least, so that a page another
+        process serves is never missed between two of its keeper's rounds."""
         now = time.time() if now is None else now
         with self._lock:  # nothing due: no lock of the database is taken
-            if self.gone or self.game.is_over or not self._due(now):
+            if self.gone or self.game.is_over or not self._due(now, every):
                 return
         with self._write(skip_locked=True) as mine:
             if not mine or self.gone or self.game.is_over:
                 return  # another process does it now
-            for absent in self._absent(now):
-                self._set_away(absent, "absent")
+            absent = self._absent(now, every)
+            if absent and self._store is not None and self._store.shared:
+                try:  # the pages the other processes saw, as they stored them
+                    self._merge_seen(self._store.seen(self.id))
+                except StoreError:
+                    return  # who is present is not known: tried again next round
+                absent = self._absent(now, every)
+            for absent_seat in absent:
+                self._set_away(absent_seat, "absent")
             self._advance()
             deadline = self.deadline
             if deadline is None or now < deadline[1] or deadline[0] != self.game.state.seq:
@@ -689,24 +704,29 @@ class Table:
                 return
             self._advance()
 
-    def _due(self, now: float) -> bool:
+    def _due(self, now: float, every: float = _KEEP_EVERY) -> bool:
         """Whether :meth:`keep` has something to do: a bot's decision at hand, a clock
-        run out, or a seat to be marked away. On a shared store a seat is marked away
-        only by a process that saw its page (the others cannot tell)."""
+        run out, or a seat to be marked away. On a shared store a seat is looked at
+        only by a process that saw its page or read when another did (the others
+        cannot tell), and as this process last knew it: :meth:`keep` reads the
+        stored times before it decides."""
         if self.waits_on_bot:
             return True
         deadline = self.deadline
         if deadline is not None and now >= deadline[1] and deadline[0] == self.game.state.seq:
             return True
-        return bool(self._absent(now))
+        return bool(self._absent(now, every))
 
-    def _absent(self, now: float) -> list[int]:
+    def _absent(self, now: float, every: float = _KEEP_EVERY) -> list[int]:
         """The seats whose person is away now: no page connected for ``away_after``
-        seconds (counted from the first look when none was ever seen)."""
+        seconds (counted from the first look when none was ever seen); on a shared
+        store ``2 * every`` seconds at least (see :meth:`keep`)."""
         after = self.rules.away_after
         if after is None:
             return []
         shared = self._store is not None and self._store.shared
+        if shared:
+            after = max(after, 2 * every)
         out = []
         for s in self._seats:
             if s.kind != "human" or s.seat in self.away or self.pages.get(s.seat):
@@ -715,6 +735,26 @@ class Table:
                 continue  # its page may be at another process
             if now - self.seen.setdefault(s.seat, now) >= after:
                 out.append(s.seat)
+        return out
+
+    def _merge_seen(self, stored: dict[int, float]) -> None:
+        """Take the times another process saw a seat's page (as stored) where later
+        than this process's own."""
+        for seat, at in stored.items():
+            if at > self.seen.get(seat, float("-inf")):
+                self.seen[seat] = at
+            self._seen_stored[seat] = max(at, self._seen_stored.get(seat, at))
+
+    def _seen_to_store(self, now: float) -> dict[int, float]:
+        """The seats' times to store for the other processes: ``now`` for a seat
+        whose page is connected here, and any later sighting not stored yet. Read
+        without the table's lock (copies of dicts, whole under the GIL), so that a
+        table busy with a long change does not hold up the others' presence."""
+        pages, seen, stored = dict(self.pages), dict(self.seen), self._seen_stored
+        out = {seat: now for seat, n in pages.items() if n > 0}
+        for seat, at in seen.items():
+            if seat not in out and at > stored.get(seat, float("-inf")):
+                out[seat] = at
         return out
 
     # --- several processes on one database (a shared store) --------------------------
@@ -2031,14 +2071,18 @@ class Lobby:
             table.deadline = clock
         table._wind_clock()
 
-    def keep_clocks(self, now: float | None = None) -> None:
+    def keep_clocks(self, now: float | None = None, every: float = _KEEP_EVERY) -> None:
         """Clocks run out and departures (:meth:`Table.keep`) at every table with a
-        clock or an ``away_after``, or a seat away. On a shared store, a table another
-        process moved is looked at only if its clock ran out as stored (the process that
-        wound it may be gone: exactly one live process plays it, under the table's lock)
-        or this process served its pages."""
+        clock or an ``away_after``, or a seat away; the keeper calls it every
+        ``every`` seconds. On a shared store, a table another process moved is looked
+        at only if its clock ran out as stored (the process that wound it may be gone:
+        exactly one live process plays it, under the table's lock) or this process
+        served its pages; and first the seats whose pages this process served since
+        the last call are stored (:meth:`_share_seen`), so that the others do not mark
+        them away."""
         due: set[str] | None = None
         if self.store is not None and self.store.shared:
+            self._share_seen(time.time() if now is None else now)
             try:
                 due = set(self.store.due())
             except StoreError:
@@ -2049,7 +2093,31 @@ class Lobby:
                 if due is not None and table._behind and table.id not in due \
                         and not table.seen:
                     continue
-                table.keep(now)
+                table.keep(now, every)
+
+    def _share_seen(self, now: float) -> None:
+        """Store, in one write, when this process last saw each seat's page at its
+        tables with an ``away_after`` (``now`` for the pages connected): what the
+        other processes read before they mark a seat away. A write that fails is
+        tried again at the next call (what it held is sent again)."""
+        assert self.store is not None
+        sent: dict[Table, dict[int, float]] = {}
+        for table in self.tables():
+            if table.rules.away_after is not None and not table.gone \
+                    and not table.game.is_over:
+                rows = table._seen_to_store(now)
+                if rows:
+                    sent[table] = rows
+        if not sent:
+            return
+        try:
+            self.store.set_seen({(t.id, seat): at for t, rows in sent.items()
+                                 for seat, at in rows.items()})
+        except StoreError:
+            return
+        for table, rows in sent.items():
+            for seat, at in rows.items():
+                table._seen_stored[seat] = max(at, table._seen_stored.get(seat, at))
 
 
 def _seconds(name: str, value: object) -> float | None:

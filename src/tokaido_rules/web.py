@@ -1135,7 +1135,7 @@ class _Keeper:
         try:
             lobby.forget_deleted()
             failed = lobby.play_bots()
-            lobby.keep_clocks()
+            lobby.keep_clocks(every=self.every)
             for table_id, why in failed.items():
                 if table_id not in self._said:
                     self._said.add(table_id)
