@@ -156,6 +156,16 @@ def _unstored(exc: StoreError) -> TableError:
     return TableError(503, f"not stored, nothing changed; try again: {exc}")
 
 
+@contextlib.contextmanager
+def _storing() -> Iterator[None]:
+    """A write of the store inside: one the database refuses is answered 503 (nothing
+    changed, :func:`_unstored`)."""
+    try:
+        yield
+    except StoreError as exc:
+        raise _unstored(exc) from None
+
+
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
@@ -438,10 +448,8 @@ class Table:
 
     def _set_seat(self, record: SeatRecord) -> None:
         if self._store is not None:
-            try:
+            with _storing():
                 self._store.append(self.id, self._stored, [], seat=record)
-            except StoreError as exc:
-                raise _unstored(exc) from None
         self._seats[record.seat] = record
         self._moved()
 
@@ -836,14 +844,17 @@ class Table:
         with self._write():
             if not isinstance(bot, str) or bot not in BOTS:
                 raise TableError(400, f"bot must be one of {', '.join(BOTS)}")
-            rules = attrs.evolve(self.rules, stand_in=bot)
-            if self._store is not None:
-                try:
-                    self._store.set_rules(self.id, rules)
-                except StoreError as exc:
-                    raise _unstored(exc) from None
-            self.rules = rules
-            self._moved()
+            self._set_rules(stand_in=bot)
+
+    def _set_rules(self, **changed: Any) -> None:
+        """Store the table's rules with ``changed`` (503, nothing changed, when the
+        database refuses), then tell the clients."""
+        rules = attrs.evolve(self.rules, **changed)
+        if self._store is not None:
+            with _storing():
+                self._store.set_rules(self.id, rules)
+        self.rules = rules
+        self._moved()
 
     # --- hints (issue #42) ---------------------------------------------------------------
 
@@ -899,14 +910,7 @@ class Table:
         with self._write():
             if type(on) is not bool:
                 raise TableError(400, "hints must be true or false")
-            rules = attrs.evolve(self.rules, hints=on)
-            if self._store is not None:
-                try:
-                    self._store.set_rules(self.id, rules)
-                except StoreError as exc:
-                    raise _unstored(exc) from None
-            self.rules = rules
-            self._moved()
+            self._set_rules(hints=on)
 
     def hints_taken(self) -> dict[int, int]:
         """By seat, how many of its decisions were taken after a hint (seats with none
@@ -929,10 +933,8 @@ class Table:
 
     def _set_away(self, seat: int, why: str | None) -> None:
         if self._store is not None:
-            try:
+            with _storing():
                 self._store.set_away(self.id, seat, why)
-            except StoreError as exc:
-                raise _unstored(exc) from None
         if why is None:
             self.away.pop(seat, None)
             self.seen[seat] = time.time()
@@ -1032,10 +1034,8 @@ class Table:
         game = Game(replay(self.game.state.rules, self.game.seed, events), events)
         record = TakeBackRecord(seat, self.game.state.seq, to, consent, time.time())
         if self._store is not None:
-            try:
+            with _storing():
                 self._store.take_back(self.id, record)
-            except StoreError as exc:
-                raise _unstored(exc) from None
         self.game = game
         self._full = LogFeed(game, since=len(game.events))
         self._stored = to

@@ -725,29 +725,37 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         table = table_of(request)
         return JSONResponse({"takebacks": table.takeback_list()})
 
-    @api
-    async def leave(request: Request) -> Response:
-        table = table_of(request)
-        seat = seat_of(request, table)
-        await small_body(request, set())
-        await run_in_threadpool(table.leave, seat)
-        return JSONResponse({"seat": seat, "away": table.away.get(seat)})
+    def seat_goes(call: Callable[[Table, int], None]
+                  ) -> Callable[[Request], Awaitable[Response]]:
+        """A route where a seat leaves or returns (``call``, in a thread: it stores),
+        with the seat's token and an empty body; the answer says the seat's state."""
+        @api
+        async def route(request: Request) -> Response:
+            table = table_of(request)
+            seat = seat_of(request, table)
+            await small_body(request, set())
+            await run_in_threadpool(call, table, seat)
+            return JSONResponse({"seat": seat, "away": table.away.get(seat)})
+        return route
 
-    @api
-    async def come_back(request: Request) -> Response:
+    leave = seat_goes(Table.leave)
+    come_back = seat_goes(Table.come_back)
+
+    async def host_sets(request: Request, what: str, key: str,
+                        setter: Callable[[Table, Any], None]) -> Table:
+        """A rule of the table the host changes: the host's token (403 else) and a
+        body ``{key: value}``, handed to ``setter`` in a thread (it stores)."""
         table = table_of(request)
-        seat = seat_of(request, table)
-        await small_body(request, set())
-        await run_in_threadpool(table.come_back, seat)
-        return JSONResponse({"seat": seat, "away": table.away.get(seat)})
+        if not table.is_host(token_of(request)):
+            raise TableError(403, f"only the host's token may {what}")
+        body = await small_body(request, {key})
+        await run_in_threadpool(setter, table, body[key])
+        return table
 
     @api
     async def stand_in(request: Request) -> Response:
-        table = table_of(request)
-        if not table.is_host(token_of(request)):
-            raise TableError(403, "only the host's token may name the stand-in bot")
-        body = await small_body(request, {"bot"})
-        await run_in_threadpool(table.set_stand_in, body["bot"])
+        table = await host_sets(request, "name the stand-in bot", "bot",
+                                Table.set_stand_in)
         return JSONResponse({"stand_in": table.rules.stand_in})
 
     # --- hints (issue #42) ---------------------------------------------------------------
@@ -763,11 +771,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
 
     @api
     async def hints(request: Request) -> Response:
-        table = table_of(request)
-        if not table.is_host(token_of(request)):
-            raise TableError(403, "only the host's token may turn hints on or off")
-        body = await small_body(request, {"on"})
-        await run_in_threadpool(table.set_hints, body["on"])
+        table = await host_sets(request, "turn hints on or off", "on", Table.set_hints)
         return JSONResponse({"hints": table.rules.hints})
 
     # --- invitations and the rematch ---------------------------------------------------
