@@ -14,10 +14,12 @@ bots the others, the old server's shape), each a simulated person with an HTTP
 connection of its own, play until their game is over or the time is up::
 
     open the page: GET /api/tables/ID?since=0&form=update, then the push channel
-          GET /api/tables/ID/events (server-sent events, a connection of its own)
+          GET /api/tables/ID/events?stream=NAME (server-sent events, a connection of
+          its own; NAME: the page's, which its moves name too)
     loop: when the latest update offers actions: think (--think), then
-          POST /api/tables/ID/action?form=update (a seeded random one of them,
-          expected_seq = the update's seq; a 409, stale, is counted)
+          POST /api/tables/ID/action?form=update&stream=NAME (a seeded random one of
+          them, expected_seq = the update's seq; its answer is not sent again on the
+          channel; a 409, stale, is counted, and followed by a GET of what is new)
 
 as the table page does (``--transport poll``: the old page's long polls instead). Each
 client keeps the board's scene as the page does, from the updates' patches, and asks
@@ -325,9 +327,12 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
     board = Board(fetch_scenes)
     await board.take(run, http, table, doc, animate=False)
 
+    name = f"c{client}"  # the page's name for its push channel, which its moves name
+
     async def listen() -> None:
         while not run.stopping():
-            params = {"since": latest["doc"]["seq"], "takebacks": latest["doc"]["takebacks"]}
+            params = {"since": latest["doc"]["seq"], "takebacks": latest["doc"]["takebacks"],
+                      "stream": name}
             held: dict[str, Any] = {}  # a stream's update leaves out what did not change
             try:
                 async with stream.stream("GET", table.view_path + "/events",
@@ -381,21 +386,28 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
                 for _ in range(2):  # a kept-alive connection the server had just
                     # closed: sent again at once, as a browser does (a repeat is a 409)
                     status, answer, at = await timed(run, "POST action", http.post(
-                        table.action_path, params={"form": "update"},
+                        table.action_path, params={"form": "update", "stream": name},
                         json={"action": choice, "expected_seq": doc["seq"]}))
                     if status != 0:
                         break
                 run.post_done(table, post, status == 200)
-                if status == 200:
+                if status != 200:
+                    # as the page: a move refused (a repeat whose answer was lost: its
+                    # channel sends nothing of it) is followed by a GET of what is new
+                    if status not in (0, 409):
+                        await asyncio.sleep(0.2)
+                    status, answer, at = await timed(run, "GET ready", http.get(
+                        table.view_path, params={"since": doc["seq"], "form": "update",
+                                                 "takebacks": doc["takebacks"]}))
+                    if status != 200:
+                        continue
+                else:
                     run.stats.decisions += 1
-                    run.seen(table, client, answer["seq"], answer["over"], at)
-                    if answer["seq"] > latest["doc"]["seq"]:
-                        await board.take(run, http, table, answer)
-                    if answer["seq"] >= latest["doc"]["seq"]:
-                        latest["doc"] = answer
-                    continue
-                if status not in (0, 409):
-                    await asyncio.sleep(0.2)
+                run.seen(table, client, answer["seq"], answer["over"], at)
+                if answer["seq"] > latest["doc"]["seq"]:
+                    await board.take(run, http, table, answer)
+                if answer["seq"] >= latest["doc"]["seq"]:
+                    latest["doc"] = answer
                 continue
             fresh.clear()
             with contextlib.suppress(TimeoutError):

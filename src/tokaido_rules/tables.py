@@ -349,6 +349,7 @@ class Table:
         asked, a seat away...): what is made once per (seq, version) is shared."""
         self._parts: dict[tuple[Any, ...], Any] = {}  # made once per version, see update()
         self._checks: dict[tuple[int, int, int], TakeBack] = {}  # (story, seq, seat)
+        self._answered: dict[tuple[int, str], tuple[int, int, int]] = {}  # see answered()
         self._check_inputs: tuple[tuple[int, int], set[int], dict[int, Any]] | None = None
         self._held = 0
         self._deferred = False
@@ -1081,6 +1082,29 @@ class Table:
         """Wake the clients waiting on the table (after :meth:`holding`)."""
         self._changed(self)
 
+    @property
+    def mark(self) -> tuple[int, int, int]:
+        """The table as a client knows it: its seq, take-backs and :attr:`version`."""
+        return self.game.state.seq, len(self.takebacks), self.version
+
+    def answered(self, seat: int, stream: str) -> None:
+        """``seat``'s move was just answered with the update of the table as it is
+        (:attr:`mark`) to the page whose push channel is ``stream``: that channel need
+        not send it again (:meth:`was_answered`). Called under the table's lock, with
+        the answer made."""
+        if len(self._answered) >= 8 * len(self._seats):  # pages gone: forgotten
+            self._answered.clear()
+        self._answered[(seat, stream)] = self.mark
+
+    def was_answered(self, seat: int | None, stream: str | None,
+                     mark: tuple[int, int, int]) -> bool:
+        """Whether the page of ``seat`` whose push channel is ``stream`` was answered
+        the table at ``mark`` by its move's answer (:meth:`answered`): its channel
+        sends the next change only. A channel is named by its page and heard only by
+        the seat's token, so a page can spare only its own updates."""
+        return (seat is not None and stream is not None
+                and self._answered.get((seat, stream)) == mark)
+
     def _view(self, game: Game, seat: int | None) -> Any:
         """``seat``'s view of ``game`` (``None``: the public view), made once per seq and
         shared by the update's parts (its actions and purse, its scene, the legend)."""
@@ -1206,8 +1230,11 @@ class Table:
             mine = seat is not None and self._seats[seat].kind == "human"
             actions = [{"words": describe_action(game.state, a, facts=True),
                         "action": encode_action(a)} for a in view.legal_actions] if mine else []
-            steps = [{"seq": end, "words": words,  # the last picture is "svg" below
-                      "svg": self._picture(seat, end) if end < seq else None}
+            # the pictures of the recent steps for a client that shows them one by one;
+            # a first request (or a reset) tells the story at once: words only, and the
+            # picture of now ("svg" below)
+            steps = [{"seq": end, "words": words,
+                      "svg": self._picture(seat, end) if end < seq and not first else None}
                      for end, words in audience.steps if end > since]
             lines = [line for line in audience.lines[since:]
                      if '"type":"core.log_end"' not in line]

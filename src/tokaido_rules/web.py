@@ -463,6 +463,18 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 table.page(seat, -1)
             table.touch()
 
+    def stream_of(request: Request) -> str | None:
+        """The page's name for its push channel (``stream``: 1 to 64 letters, digits,
+        ``-`` or ``_``), which its moves name too: a move's answer is not sent again on
+        that channel; ``None`` when not given."""
+        name = request.query_params.get("stream")
+        if name is None:
+            return None
+        if not (0 < len(name) <= 64 and name.isascii()
+                and name.replace("-", "").replace("_", "").isalnum()):
+            raise _BadRequest(400, "stream must be 1 to 64 letters, digits, - or _")
+        return name
+
     def form_of(request: Request) -> bool:
         """Whether the client asks for updates (``form=update``), else documents."""
         form = request.query_params.get("form", "document")
@@ -541,11 +553,17 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         table = table_of(request)
         seat = seat_of(request, table)
         update = form_of(request)
+        stream = stream_of(request)
         body = await body_of(request)
 
         def answered() -> str:
             since = body["expected_seq"]
-            return table.update(seat, since) if update else table.document(seat, since)
+            if not update:
+                return table.document(seat, since)
+            text = table.update(seat, since)
+            if stream is not None:  # its page's push channel need not send it again
+                table.answered(seat, stream)
+            return text
 
         def play(acted: bool) -> tuple[str, bool]:
             # in a thread: the move (unless ``acted``), the bots after it, and the
@@ -587,13 +605,15 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     @api
     async def events(request: Request) -> Response:
         """The push channel: a stream of server-sent events, one update (``form``
-        ``"update"``) each time the table changes, from the client's ``since`` on;
+        ``"update"``) each time the table changes, from the client's ``since`` on
+        (but the change a move of this page, named by ``stream``, was answered with);
         a comment every :data:`KEEP_ALIVE_SECONDS` while nothing happens, and a
         ``stopping`` event when the server stops (the stream then ends)."""
         table = table_of(request)
         seat = table.seat_for(token_of(request))
         since = number(request, "since", 1e15)
         known = number(request, "takebacks", 1e15)
+        name = stream_of(request)
         if stopping.is_set():
             return gone()
 
@@ -615,6 +635,11 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                         word = "stopping" if stopping.is_set() else "gone"
                         yield f'event: {word}\ndata: {{"{word}":true}}\n\n'.encode()
                         return
+                    if mark != told and table.was_answered(seat, name, mark):
+                        # the page's own move's answer told it this: the next change
+                        # is sent from there (what the channel last sent is unchanged)
+                        told, at, story = mark, mark[0], mark[1]
+                        continue
                     if mark != told:
                         text = await made(functools.partial(table.update, seat, at, story,
                                                             said), table)
@@ -800,15 +825,16 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         return error(status, "no such page" if status == 404 else "not allowed here")
 
     routes = [
+        # the routes of play first: a request's route is found by trying them in order
+        Route("/api/tables/{table}/action", action, methods=["POST"]),
+        Route("/api/tables/{table}/events", events),
+        Route("/api/tables/{table}", document),
         Route("/", index), Route("/t/{table}", api(table_html)), Route("/board.js", board),
         Route("/api/tables", list_tables), Route("/api/tables", create_table,
                                                  methods=["POST"]),
-        Route("/api/tables/{table}", document),
-        Route("/api/tables/{table}/events", events),
         Route("/api/tables/{table}/picture", picture),
         Route("/api/tables/{table}", delete, methods=["DELETE"]),
         Route("/api/tables/{table}/join", join, methods=["POST"]),
-        Route("/api/tables/{table}/action", action, methods=["POST"]),
         Route("/api/tables/{table}/seats/{seat}/bot", hand, methods=["POST"]),
         Route("/api/tables/{table}/log", log),
         Route("/api/tables/{table}/scene", scene),
@@ -1219,12 +1245,15 @@ def serve(lobby: Lobby, *, host: str = "127.0.0.1", port: int = 8000,
                 **limits).run()
 
 
-GC_THRESHOLD = 20_000
+GC_THRESHOLD = 100_000
 """Allocations between two collections of the youngest generation in ``tokaido serve``
 (Python's default: 700): a move makes thousands of short-lived objects (views, scenes,
-answers), and each collection goes through the objects alive; collected this much less
-often (measured once on a busy machine: 3.95 -> 3.71 ms of CPU per decision at 20
-tables x 4)."""
+answers), and each collection goes through the objects alive. Those of a table's
+recent steps (its kept games, scenes and answers) live a dozen of its moves, a few
+seconds at 200 tables; collected this rarely, most are gone before a collection
+meets them (measured at 200 tables x 4: 20,000 spent 7.5% of the server's CPU in
+collections, pauses of 50-110 ms; 100,000 3.5%, pauses up to 30 ms; freezing each
+table as it is made did not help)."""
 
 
 def _collect_less() -> None:
