@@ -851,7 +851,25 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         Route("/api/tables/{table}/rematch", rematch, methods=["POST"]),
     ]
     inner = Starlette(routes=routes, exception_handlers={HTTPException: not_found})
-    app = _HostChecked(inner, hosts)
+    # the requests of play (a move, a push channel, an update) go straight to their
+    # handler, past Starlette's layers (its two middlewares, the router's trying of each
+    # route, the wrappers of every piece sent): the same handlers, answered alike
+    played: dict[tuple[str, str], Callable[[Request], Awaitable[Response]]] = {
+        ("POST", "action"): action, ("GET", "events"): events, ("GET", ""): document}
+
+    async def straight(scope: Any, receive: Any, send: Any) -> bool:
+        parts = scope["path"][len("/api/tables/"):].split("/")
+        if not parts[0] or len(parts) > 2 or (len(parts) == 2 and not parts[1]):
+            return False
+        handler = played.get((scope["method"], parts[1] if len(parts) == 2 else ""))
+        if handler is None:
+            return False
+        scope["path_params"] = {"table": parts[0]}
+        response = await handler(Request(scope, receive, send))
+        await response(scope, receive, send)
+        return True
+
+    app = _HostChecked(inner, hosts, straight)
     app.state = inner.state
     inner.state.stop_waiting = stop_waiting
     return app
@@ -860,13 +878,18 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
 class _HostChecked:
     """The application, behind the check of the ``Host`` header (a page of another
     site that rebinds its name to this address is refused, 400): one plain ASGI layer
-    instead of Starlette's middleware stack (gzip is done by the answers that pay)."""
+    instead of Starlette's middleware stack (gzip is done by the answers that pay),
+    which hands the requests of play to their handlers itself (``straight``)."""
 
-    def __init__(self, app: Any, hosts: Sequence[str]) -> None:
+    def __init__(self, app: Any, hosts: Sequence[str],
+                 straight: Callable[[Any, Any, Any], Awaitable[bool]] | None = None
+                 ) -> None:
         self.app = app
         self.any = "*" in hosts
         self.hosts = {h.lower() for h in hosts}
         self.state: Any = None
+        self.straight = straight
+        """Answers a request of ``/api/tables/...`` itself, or says it did not."""
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and not self.any:
@@ -883,6 +906,10 @@ class _HostChecked:
                     (b"content-length", str(len(body)).encode())]})
                 await send({"type": "http.response.body", "body": body})
                 return
+        if (self.straight is not None and scope["type"] == "http"
+                and scope["path"].startswith("/api/tables/")
+                and await self.straight(scope, receive, send)):
+            return
         await self.app(scope, receive, send)
 
 
