@@ -328,6 +328,21 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
     await board.take(run, http, table, doc, animate=False)
 
     name = f"c{client}"  # the page's name for its push channel, which its moves name
+    moved = asyncio.Event()  # no move of this page under way
+    moved.set()
+
+    async def catch_up() -> None:
+        """What is new since the page's seq, as the page asks for it (the push channel
+        does not send again what a move's answer told)."""
+        doc = latest["doc"]
+        status, answer, at = await timed(run, "GET ready", http.get(
+            table.view_path, params={"since": doc["seq"], "form": "update",
+                                     "takebacks": doc["takebacks"]}))
+        if status == 200:
+            run.seen(table, client, answer["seq"], answer["over"], at)
+            if answer["seq"] > latest["doc"]["seq"]:
+                await board.take(run, http, table, answer)
+                latest["doc"] = answer
 
     async def listen() -> None:
         while not run.stopping():
@@ -347,6 +362,12 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
                         run.stats.pushed += 1
                         run.stats.pushed_bytes += len(line) + 2
                         update = held = {**held, **json.loads(line[6:])}
+                        if update["since"] > latest["doc"]["seq"] and not update.get("reset"):
+                            # as the page: what came before was its own move's answer,
+                            # shown first (else asked for)
+                            await moved.wait()
+                            if update["since"] > latest["doc"]["seq"]:
+                                await catch_up()
                         if not opened.is_set():
                             opened.set()
                             run.page_open()
@@ -383,6 +404,7 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
                 acted = doc["seq"]
                 choice = rng.choice(doc["actions"])["action"]
                 post = run.post_sent(table, client, doc["seq"])
+                moved.clear()
                 for _ in range(2):  # a kept-alive connection the server had just
                     # closed: sent again at once, as a browser does (a repeat is a 409)
                     status, answer, at = await timed(run, "POST action", http.post(
@@ -391,23 +413,23 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
                     if status != 0:
                         break
                 run.post_done(table, post, status == 200)
-                if status != 200:
-                    # as the page: a move refused (a repeat whose answer was lost: its
-                    # channel sends nothing of it) is followed by a GET of what is new
-                    if status not in (0, 409):
-                        await asyncio.sleep(0.2)
-                    status, answer, at = await timed(run, "GET ready", http.get(
-                        table.view_path, params={"since": doc["seq"], "form": "update",
-                                                 "takebacks": doc["takebacks"]}))
+                try:
                     if status != 200:
+                        # as the page: a move refused (a repeat whose answer was lost:
+                        # its channel sends nothing of it) is followed by a GET of what
+                        # is new
+                        if status not in (0, 409):
+                            await asyncio.sleep(0.2)
+                        await catch_up()
                         continue
-                else:
                     run.stats.decisions += 1
-                run.seen(table, client, answer["seq"], answer["over"], at)
-                if answer["seq"] > latest["doc"]["seq"]:
-                    await board.take(run, http, table, answer)
-                if answer["seq"] >= latest["doc"]["seq"]:
-                    latest["doc"] = answer
+                    run.seen(table, client, answer["seq"], answer["over"], at)
+                    if answer["seq"] > latest["doc"]["seq"]:
+                        await board.take(run, http, table, answer)
+                    if answer["seq"] >= latest["doc"]["seq"]:
+                        latest["doc"] = answer
+                finally:
+                    moved.set()
                 continue
             fresh.clear()
             with contextlib.suppress(TimeoutError):

@@ -25,7 +25,9 @@ The pages and the server speak the JSON wire format (:mod:`tokaido_rules.wire`):
   waits up to ``S`` seconds for the game to pass ``SEQ`` (long polling);
 - ``GET /api/tables/ID?since=SEQ&form=update`` and the push channel ``GET
   /api/tables/ID/events?since=SEQ``: updates, what is new since ``SEQ``, the scenes of
-  the board among it as patches (the page draws them with ``GET /board.js``);
+  the board among it as patches (the page draws them with ``GET /board.js``); a page
+  that names its channel (``&stream=NAME``) and its moves alike is told each of its
+  moves once, by the move's answer;
 - ``GET /api/tables/ID/scene?seq=SEQ``: the scene of the seat's picture (the public
   one without a token) at ``SEQ`` (default: now), as JSON
   (:func:`~tokaido_rules.render.scene_json`), for a page that missed an update's
