@@ -771,6 +771,10 @@ def test_a_moves_answer_is_not_sent_again_on_its_own_pages_channel(
         for name in ("my other page", "theirs"):
             update = _next_update(channels[name][1])[0]
             assert (update["seq"], update["since"]) == (moved["seq"], seq), name
+        # the page's channel opened again under the same name starts with a whole update
+        channels["mine again"] = _events(url, tokens[mover], seq, "page-1")
+        again = _next_update(channels["mine again"][1])[0]
+        assert (again["seq"], again["since"]) == (moved["seq"], seq) and "seats" in again
         status, _ = _call(f"{base}/api/tables/{table.id}/hints", {"on": False}, host)
         assert status == 200
         update = _next_update(channels["mine"][1])[0]  # the next change, not the move

@@ -637,9 +637,11 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                         word = "stopping" if stopping.is_set() else "gone"
                         yield f'event: {word}\ndata: {{"{word}":true}}\n\n'.encode()
                         return
-                    if mark != told and table.was_answered(seat, name, mark):
+                    if told is not None and mark != told \
+                            and table.was_answered(seat, name, mark):
                         # the page's own move's answer told it this: the next change
-                        # is sent from there (what the channel last sent is unchanged)
+                        # is sent from there (what the channel last sent is unchanged;
+                        # a channel's first update is always sent, whole)
                         told, at, story = mark, mark[0], mark[1]
                         continue
                     if mark != told:
