@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import http.client
 import json
 import os
 import random
@@ -39,6 +40,8 @@ from tokaido_rules.tables import BOT_DELAY_VARIABLE
 
 
 def call(url: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+    """One request: (status, JSON answer); a server killed mid-answer is an OSError
+    (ConnectionError), like a refused connection: the caller counts it as failed."""
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data)
     if data is not None:
@@ -50,6 +53,8 @@ def call(url: str, body: Any = None, token: str | None = None) -> tuple[int, Any
             return answer.status, json.loads(answer.read())
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read() or b"{}")
+    except http.client.HTTPException as exc:  # IncompleteRead: killed mid-answer
+        raise ConnectionError(f"the answer was cut off: {exc!r}") from None
 
 
 def stored(db: Path) -> dict[str, tuple[int, bool, bool]]:

@@ -14,10 +14,12 @@ bots the others, the old server's shape), each a simulated person with an HTTP
 connection of its own, play until their game is over or the time is up::
 
     open the page: GET /api/tables/ID?since=0&form=update, then the push channel
-          GET /api/tables/ID/events (server-sent events, a connection of its own)
+          GET /api/tables/ID/events?stream=NAME (server-sent events, a connection of
+          its own; NAME: the page's, which its moves name too)
     loop: when the latest update offers actions: think (--think), then
-          POST /api/tables/ID/action?form=update (a seeded random one of them,
-          expected_seq = the update's seq; a 409, stale, is counted)
+          POST /api/tables/ID/action?form=update&stream=NAME (a seeded random one of
+          them, expected_seq = the update's seq; its answer is not sent again on the
+          channel; a 409, stale, is counted, and followed by a GET of what is new)
 
 as the table page does (``--transport poll``: the old page's long polls instead). Each
 client keeps the board's scene as the page does, from the updates' patches, and asks
@@ -325,9 +327,27 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
     board = Board(fetch_scenes)
     await board.take(run, http, table, doc, animate=False)
 
+    name = f"c{client}"  # the page's name for its push channel, which its moves name
+    moved = asyncio.Event()  # no move of this page under way
+    moved.set()
+
+    async def catch_up() -> None:
+        """What is new since the page's seq, as the page asks for it (the push channel
+        does not send again what a move's answer told)."""
+        doc = latest["doc"]
+        status, answer, at = await timed(run, "GET ready", http.get(
+            table.view_path, params={"since": doc["seq"], "form": "update",
+                                     "takebacks": doc["takebacks"]}))
+        if status == 200:
+            run.seen(table, client, answer["seq"], answer["over"], at)
+            if answer["seq"] > latest["doc"]["seq"]:
+                await board.take(run, http, table, answer)
+                latest["doc"] = answer
+
     async def listen() -> None:
         while not run.stopping():
-            params = {"since": latest["doc"]["seq"], "takebacks": latest["doc"]["takebacks"]}
+            params = {"since": latest["doc"]["seq"], "takebacks": latest["doc"]["takebacks"],
+                      "stream": name}
             held: dict[str, Any] = {}  # a stream's update leaves out what did not change
             try:
                 async with stream.stream("GET", table.view_path + "/events",
@@ -342,6 +362,12 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
                         run.stats.pushed += 1
                         run.stats.pushed_bytes += len(line) + 2
                         update = held = {**held, **json.loads(line[6:])}
+                        if update["since"] > latest["doc"]["seq"] and not update.get("reset"):
+                            # as the page: what came before was its own move's answer,
+                            # shown first (else asked for)
+                            await moved.wait()
+                            if update["since"] > latest["doc"]["seq"]:
+                                await catch_up()
                         if not opened.is_set():
                             opened.set()
                             run.page_open()
@@ -378,24 +404,32 @@ async def play_pushed(run: Run, http: httpx.AsyncClient, stream: httpx.AsyncClie
                 acted = doc["seq"]
                 choice = rng.choice(doc["actions"])["action"]
                 post = run.post_sent(table, client, doc["seq"])
+                moved.clear()
                 for _ in range(2):  # a kept-alive connection the server had just
                     # closed: sent again at once, as a browser does (a repeat is a 409)
                     status, answer, at = await timed(run, "POST action", http.post(
-                        table.action_path, params={"form": "update"},
+                        table.action_path, params={"form": "update", "stream": name},
                         json={"action": choice, "expected_seq": doc["seq"]}))
                     if status != 0:
                         break
                 run.post_done(table, post, status == 200)
-                if status == 200:
+                try:
+                    if status != 200:
+                        # as the page: a move refused (a repeat whose answer was lost:
+                        # its channel sends nothing of it) is followed by a GET of what
+                        # is new
+                        if status not in (0, 409):
+                            await asyncio.sleep(0.2)
+                        await catch_up()
+                        continue
                     run.stats.decisions += 1
                     run.seen(table, client, answer["seq"], answer["over"], at)
                     if answer["seq"] > latest["doc"]["seq"]:
                         await board.take(run, http, table, answer)
                     if answer["seq"] >= latest["doc"]["seq"]:
                         latest["doc"] = answer
-                    continue
-                if status not in (0, 409):
-                    await asyncio.sleep(0.2)
+                finally:
+                    moved.set()
                 continue
             fresh.clear()
             with contextlib.suppress(TimeoutError):

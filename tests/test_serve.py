@@ -649,13 +649,15 @@ def test_bound_to_every_address_the_links_name_this_machines_addresses(
     assert web.reachable_hosts("::1") == ["[::1]"]
 
 
-def _events(url: str, token: str | None, since: int) -> tuple[http.client.HTTPConnection,
-                                                               http.client.HTTPResponse]:
-    """Open a push channel (``/events``), with a timeout: a test never hangs on it."""
+def _events(url: str, token: str | None, since: int, stream: str | None = None
+            ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+    """Open a push channel (``/events``; ``stream``: the page's name for it), with a
+    timeout: a test never hangs on it."""
     parts = urllib.parse.urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
-    conn.request("GET", f"{parts.path}/events?since={since}", headers={} if token is None else {
-        "Authorization": f"Bearer {token}"})
+    named = "" if stream is None else f"&stream={stream}"
+    conn.request("GET", f"{parts.path}/events?since={since}{named}",
+                 headers={} if token is None else {"Authorization": f"Bearer {token}"})
     answer = conn.getresponse()
     assert answer.status == 200
     assert answer.getheader("content-type", "").startswith("text/event-stream")
@@ -709,6 +711,50 @@ def test_the_push_channel_tells_each_audience_its_own_updates(
                       for zone, cards in game.view(other).zones.items()
                       if zone not in mine.zones for c in cards} - known
             assert not [c for c in hidden if f'"{c}"' in text], seat
+    finally:
+        for conn, _ in channels.values():
+            conn.close()
+
+
+def test_a_moves_answer_is_not_sent_again_on_its_own_pages_channel(
+        server: tuple[str, Lobby]) -> None:
+    """A page names its push channel and its moves (``stream``): the move's answer is
+    the update of the change, and that channel sends the next change only, from the
+    answer's seq; the seat's other page and the other seats' channels get the move."""
+    base, lobby = server
+    table, host = lobby.create(2, ["base"], seed=5)
+    tokens = {seat: table.join(seat) for seat in range(2)}
+    url = f"{base}/api/tables/{table.id}"
+    mover = table.game.current_player
+    assert mover is not None
+    other = 1 - mover
+    channels = {"mine": _events(url, tokens[mover], 0, "page-1"),
+                "my other page": _events(url, tokens[mover], 0, "page-2"),
+                "theirs": _events(url, tokens[other], 0, "page-1")}
+    try:
+        first = {name: _next_update(answer)[0] for name, (_, answer) in channels.items()}
+        seq = first["mine"]["seq"]
+        status, refused = _call(f"{url}/action?form=update&stream=a%20b",
+                                {"action": first["mine"]["actions"][0]["action"],
+                                 "expected_seq": seq}, tokens[mover])
+        assert status == 400 and "stream" in refused["error"]
+        status, moved = _call(f"{url}/action?form=update&stream=page-1",
+                              {"action": first["mine"]["actions"][0]["action"],
+                               "expected_seq": seq}, tokens[mover])
+        assert status == 200 and moved["seq"] > seq and moved["since"] == seq
+        for name in ("my other page", "theirs"):
+            update = _next_update(channels[name][1])[0]
+            assert (update["seq"], update["since"]) == (moved["seq"], seq), name
+        # the page's channel opened again under the same name starts with a whole update
+        channels["mine again"] = _events(url, tokens[mover], seq, "page-1")
+        again = _next_update(channels["mine again"][1])[0]
+        assert (again["seq"], again["since"]) == (moved["seq"], seq) and "seats" in again
+        status, _ = _call(f"{base}/api/tables/{table.id}/hints", {"on": False}, host)
+        assert status == 200
+        update = _next_update(channels["mine"][1])[0]  # the next change, not the move
+        assert (update["seq"], update["since"]) == (moved["seq"], moved["seq"])
+        assert update["rules"]["hints"] is False and update["lines"] == []
+        assert [e["base"] for e in update["scenes"]] == [moved["seq"]]
     finally:
         for conn, _ in channels.values():
             conn.close()

@@ -206,6 +206,9 @@ def test_updates_since_a_seq_hold_only_what_came_after() -> None:
     assert c.doc(0, since=now["seq"])["lines"] == []
     whole = c.doc(0, since=0)
     assert [line["seq"] for line in whole["lines"]] == list(range(now["seq"]))
+    # a first request tells the story at once: the picture of now, none per step
+    assert whole["steps"] and all(s["svg"] is None for s in whole["steps"])
+    assert whole["svg"].startswith("<svg")
 
 
 def test_answers_are_gzipped_when_asked() -> None:

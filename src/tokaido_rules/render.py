@@ -168,6 +168,8 @@ class _Words:
                                dict[tuple[int, int], dict[str, Any]]] | None = None
         """The road last drawn in a scene, what its spaces show but their slots, and
         each space's entry by its slots taken (shared: read only)."""
+        self.scene_boards: dict[tuple[int, ...], list[dict[str, Any]]] = {}
+        """The road's list of entries in a scene, by its slots (shared: read only)."""
 
 
 _WORDS: weakref.WeakKeyDictionary[Ruleset, _Words] = weakref.WeakKeyDictionary()
@@ -1085,16 +1087,21 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
         words.scene_road = (road, [
             (space.kind, look.label, _colour(look.colour, "#dddddd"), space.inn,
              space.double) for space, look in looks], {})
+        words.scene_boards = {}
     spaces, made_spaces = words.scene_road[1], words.scene_road[2]
-    board = []
-    for n, taken in enumerate(slots):  # each space's entry shared by the scenes alike
-        entry = made_spaces.get((n, taken))
-        if entry is None:
-            kind, label, colour, inn, double = spaces[n]
-            entry = made_spaces[(n, taken)] = {
-                "kind": kind, "label": label, "colour": colour, "inn": inn,
-                "double": double, "slots": taken}
-        board.append(entry)
+    # the board's list, the same for every scene of the road at a player count (its
+    # slots): made once and shared, as its entries are
+    board = words.scene_boards.get(slots)
+    if board is None:
+        board = words.scene_boards[slots] = []
+        for n, taken in enumerate(slots):  # each space's entry shared by the scenes alike
+            entry = made_spaces.get((n, taken))
+            if entry is None:
+                kind, label, colour, inn, double = spaces[n]
+                entry = made_spaces[(n, taken)] = {
+                    "kind": kind, "label": label, "colour": colour, "inn": inn,
+                    "double": double, "slots": taken}
+            board.append(entry)
     pieces = []
     made_pieces = words.scene_pieces
     for i, p in enumerate(sc.pieces):

@@ -169,6 +169,16 @@ def _unstored(exc: StoreError) -> TableError:
     return TableError(503, f"not stored, nothing changed; try again: {exc}")
 
 
+@contextlib.contextmanager
+def _storing() -> Iterator[None]:
+    """A write of the store inside: one the database refuses is answered 503 (nothing
+    changed, :func:`_unstored`)."""
+    try:
+        yield
+    except StoreError as exc:
+        raise _unstored(exc) from None
+
+
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
@@ -354,6 +364,7 @@ class Table:
         asked, a seat away...): what is made once per (seq, version) is shared."""
         self._parts: dict[tuple[Any, ...], Any] = {}  # made once per version, see update()
         self._checks: dict[tuple[int, int, int], TakeBack] = {}  # (story, seq, seat)
+        self._answered: dict[tuple[int, str], tuple[int, int, int]] = {}  # see answered()
         self._check_inputs: tuple[tuple[int, int], set[int], dict[int, Any]] | None = None
         self._held = 0
         self._deferred = False
@@ -453,10 +464,8 @@ class Table:
 
     def _set_seat(self, record: SeatRecord) -> None:
         if self._store is not None:
-            try:
+            with _storing():
                 self._store.append(self.id, self._stored, [], seat=record)
-            except StoreError as exc:
-                raise _unstored(exc) from None
         self._seats[record.seat] = record
         self._moved()
 
@@ -887,14 +896,17 @@ class Table:
         with self._write():
             if not isinstance(bot, str) or bot not in BOTS:
                 raise TableError(400, f"bot must be one of {', '.join(BOTS)}")
-            rules = attrs.evolve(self.rules, stand_in=bot)
-            if self._store is not None:
-                try:
-                    self._store.set_rules(self.id, rules)
-                except StoreError as exc:
-                    raise _unstored(exc) from None
-            self.rules = rules
-            self._moved()
+            self._set_rules(stand_in=bot)
+
+    def _set_rules(self, **changed: Any) -> None:
+        """Store the table's rules with ``changed`` (503, nothing changed, when the
+        database refuses), then tell the clients."""
+        rules = attrs.evolve(self.rules, **changed)
+        if self._store is not None:
+            with _storing():
+                self._store.set_rules(self.id, rules)
+        self.rules = rules
+        self._moved()
 
     # --- hints (issue #42) ---------------------------------------------------------------
 
@@ -955,14 +967,7 @@ class Table:
         with self._write():
             if type(on) is not bool:
                 raise TableError(400, "hints must be true or false")
-            rules = attrs.evolve(self.rules, hints=on)
-            if self._store is not None:
-                try:
-                    self._store.set_rules(self.id, rules)
-                except StoreError as exc:
-                    raise _unstored(exc) from None
-            self.rules = rules
-            self._moved()
+            self._set_rules(hints=on)
 
     def hints_taken(self) -> dict[int, int]:
         """By seat, how many of its decisions were taken after a hint (seats with none
@@ -985,10 +990,8 @@ class Table:
 
     def _set_away(self, seat: int, why: str | None) -> None:
         if self._store is not None:
-            try:
+            with _storing():
                 self._store.set_away(self.id, seat, why)
-            except StoreError as exc:
-                raise _unstored(exc) from None
         if why is None:
             self.away.pop(seat, None)
             self.seen[seat] = time.time()
@@ -1104,10 +1107,8 @@ class Table:
         game = Game(replay(self.game.state.rules, self.game.seed, events), events)
         record = TakeBackRecord(seat, self.game.state.seq, to, consent, time.time())
         if self._store is not None:
-            try:
+            with _storing():
                 self._store.take_back(self.id, record)
-            except StoreError as exc:
-                raise _unstored(exc) from None
         self.game = game
         self._full = LogFeed(game, since=len(game.events))
         self._stored = to
@@ -1152,6 +1153,29 @@ class Table:
     def wake(self) -> None:
         """Wake the clients waiting on the table (after :meth:`holding`)."""
         self._changed(self)
+
+    @property
+    def mark(self) -> tuple[int, int, int]:
+        """The table as a client knows it: its seq, take-backs and :attr:`version`."""
+        return self.game.state.seq, len(self.takebacks), self.version
+
+    def answered(self, seat: int, stream: str) -> None:
+        """``seat``'s move was just answered with the update of the table as it is
+        (:attr:`mark`) to the page whose push channel is ``stream``: that channel need
+        not send it again (:meth:`was_answered`). Called under the table's lock, with
+        the answer made."""
+        if len(self._answered) >= 8 * len(self._seats):  # pages gone: forgotten
+            self._answered.clear()
+        self._answered[(seat, stream)] = self.mark
+
+    def was_answered(self, seat: int | None, stream: str | None,
+                     mark: tuple[int, int, int]) -> bool:
+        """Whether the page of ``seat`` whose push channel is ``stream`` was answered
+        the table at ``mark`` by its move's answer (:meth:`answered`): its channel
+        sends the next change only. A channel is named by its page and heard only by
+        the seat's token, so a page can spare only its own updates."""
+        return (seat is not None and stream is not None
+                and self._answered.get((seat, stream)) == mark)
 
     def _view(self, game: Game, seat: int | None) -> Any:
         """``seat``'s view of ``game`` (``None``: the public view), made once per seq and
@@ -1278,8 +1302,11 @@ class Table:
             mine = seat is not None and self._seats[seat].kind == "human"
             actions = [{"words": describe_action(game.state, a, facts=True),
                         "action": encode_action(a)} for a in view.legal_actions] if mine else []
-            steps = [{"seq": end, "words": words,  # the last picture is "svg" below
-                      "svg": self._picture(seat, end) if end < seq else None}
+            # the pictures of the recent steps for a client that shows them one by one;
+            # a first request (or a reset) tells the story at once: words only, and the
+            # picture of now ("svg" below)
+            steps = [{"seq": end, "words": words,
+                      "svg": self._picture(seat, end) if end < seq and not first else None}
                      for end, words in audience.steps if end > since]
             lines = [line for line in audience.lines[since:]
                      if '"type":"core.log_end"' not in line]
