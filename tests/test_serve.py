@@ -734,11 +734,11 @@ def test_a_moves_answer_is_not_sent_again_on_its_own_pages_channel(
     try:
         first = {name: _next_update(answer)[0] for name, (_, answer) in channels.items()}
         seq = first["mine"]["seq"]
-        status, refused = _call(f"{url}/action?form=update&stream=a%20b",
+        status, refused = call(f"{url}/action?form=update&stream=a%20b",
                                 {"action": first["mine"]["actions"][0]["action"],
                                  "expected_seq": seq}, tokens[mover])
         assert status == 400 and "stream" in refused["error"]
-        status, moved = _call(f"{url}/action?form=update&stream=page-1",
+        status, moved = call(f"{url}/action?form=update&stream=page-1",
                               {"action": first["mine"]["actions"][0]["action"],
                                "expected_seq": seq}, tokens[mover])
         assert status == 200 and moved["seq"] > seq and moved["since"] == seq
@@ -749,7 +749,7 @@ def test_a_moves_answer_is_not_sent_again_on_its_own_pages_channel(
         channels["mine again"] = _events(url, tokens[mover], seq, "page-1")
         again = _next_update(channels["mine again"][1])[0]
         assert (again["seq"], again["since"]) == (moved["seq"], seq) and "seats" in again
-        status, _ = _call(f"{base}/api/tables/{table.id}/hints", {"on": False}, host)
+        status, _ = call(f"{base}/api/tables/{table.id}/hints", {"on": False}, host)
         assert status == 200
         update = _next_update(channels["mine"][1])[0]  # the next change, not the move
         assert (update["seq"], update["since"]) == (moved["seq"], moved["seq"])
