@@ -95,9 +95,9 @@ try:  # a local annotated ``_Word`` is a machine word in the compiled build (myp
 except ImportError:  # plain Python without mypy: the annotation is never read
     _Word = int  # type: ignore[misc]
 
-__all__ = ["DifferentialReport", "FastGame", "FastRules", "FastTables", "NotCoveredError",
-           "StateLike", "ViewTables", "ViewableGame", "compare", "compiled", "covers",
-           "differential", "draw_below", "event_stream", "from_state", "purpose_stream",
+__all__ = ["CompiledBuildWarning", "DifferentialReport", "FastGame", "FastRules", "FastTables",
+           "NotCoveredError", "StateLike", "ViewTables", "ViewableGame", "compare", "compiled",
+           "covers", "differential", "draw_below", "event_stream", "from_state", "purpose_stream",
            "shuffle", "shuffle_pools", "take_compiled", "views_direct", "why_not_covered",
            "why_not_loadable"]
 
@@ -980,17 +980,25 @@ class FastGame:
             game = game.apply(action)
         return game
 
-    def view(self, seat: int | None) -> View:
-        """What ``seat`` may see now (``None``: the public view), the very view
+    def view(self, seat: object) -> View:
+        """What ``seat`` (an ``int``) may see now (``None``: the public view), the very view
         :meth:`Game.view` of :meth:`to_game` gives: built straight from the flat state for
         the rulesets whose fast rules say how (:func:`views_direct`), else from
-        :meth:`to_game` (slow: a replay of the game)."""
+        :meth:`to_game` (slow: a replay of the game). Anything but a seat of the game
+        (``True``, ``"0"``, ``1.0`` included) raises
+        :class:`~tokaido_rules.views.UnknownSeatError`, as the reference does: the
+        parameter is typed ``object`` so that the compiled build checks it here rather
+        than refusing it with its own ``TypeError`` at the call."""
+        players = self.T.players
+        if seat is not None and (type(seat) is not int or not 0 <= seat < players):
+            raise UnknownSeatError(f"no seat {seat!r} in a {players}-player game")
+        checked: int | None = seat if seat is None or isinstance(seat, int) else None
         V = self.T.view_tables
         if V is None:
             V = self._view_tables()
         if not V.direct:
-            return self.to_game().view(seat)
-        return self._direct_view(V, seat)
+            return self.to_game().view(checked)
+        return self._direct_view(V, checked)
 
     # --- a game at a given state (from_state) -------------------------------------------
     def _load_state(self, state: StateLike) -> None:
@@ -1113,9 +1121,6 @@ class FastGame:
         """The view of ``seat`` (``None``: the public one), made as
         :func:`~tokaido_rules.views.make_view` makes it from the reference state."""
         T = self.T
-        players = T.players
-        if seat is not None and (type(seat) is not int or not 0 <= seat < players):
-            raise UnknownSeatError(f"no seat {seat!r} in a {players}-player game")
         book = self._chronicle_now()
         last = book.last_view
         if last is not None and last[0] == self.seq and last[1] == seat:
@@ -1152,7 +1157,7 @@ class FastGame:
         steps = V.steps
         view = _new(View)
         _set(view, "__dict__", {
-            "seat": seat, "players": players, "seq": self.seq, "turn": book.turn,
+            "seat": seat, "players": T.players, "seq": self.seq, "turn": book.turn,
             "over": self.is_over, "pieces": pieces, "zones": FrozenMap(shown),
             "zone_sizes": sizes,
             "hidden_backs": _hidden_backs(T.ruleset.registry, hidden) if hidden else EMPTY,
@@ -2589,30 +2594,69 @@ def compiled() -> bool:
     return _BUILT_FROM is not None
 
 
+class CompiledBuildWarning(RuntimeWarning):
+    """A compiled build is present but not used: built from another source (``fast.py``
+    or a plugin's fast module changed since ``tokaido build-fast``), or it fails to
+    load (another Python, a build cut short, a library of another build). The pure
+    Python simulator runs instead, with the same games; the message says why and what
+    to run (``tokaido build-fast`` again, or ``tokaido build-fast --remove``)."""
+
+
+def _load_compiled(name: str, source: str) -> Any:
+    """The compiled copy ``name`` of the module whose source file is ``source``, or
+    ``None`` (nothing built: silently; built from another source, or failing to load
+    however it fails: with a :class:`CompiledBuildWarning`, never an exception)."""
+    import hashlib
+    import importlib
+    import importlib.util
+    import warnings
+
+    try:
+        if importlib.util.find_spec(name) is None:
+            return None  # nothing built
+    except (ImportError, ValueError):
+        return None
+    again = "run `tokaido build-fast` again, or `tokaido build-fast --remove`"
+    try:
+        built = importlib.import_module(name)
+    except Exception as exc:  # whatever a broken build raises, the source runs
+        warnings.warn(CompiledBuildWarning(
+            f"the compiled build {name} failed to load ({type(exc).__name__}: {exc}); "
+            f"the pure Python simulator runs instead: {again}"), stacklevel=3)
+        return None
+    try:
+        with open(source, "rb") as file:
+            digest = hashlib.sha256(file.read()).hexdigest()
+    except OSError:
+        return None  # no source to compare with (a frozen install): not taken
+    if getattr(built, "_BUILT_FROM", None) != digest:
+        warnings.warn(CompiledBuildWarning(
+            f"the compiled build {name} was built from another version of {source}; "
+            f"the pure Python simulator runs instead: {again}"), stacklevel=3)
+        return None
+    return built
+
+
 def take_compiled(namespace: dict[str, Any]) -> bool:
     """Take every name of a plugin's fast module (whose globals are ``namespace``) from
     its compiled copy (``tokaido_rules.native.compiled_name``), when there is one built
     from this very source, the kernel in use is compiled too and so is every fast module
-    the copy was compiled against; whether it did. A plugin's fast module calls it last::
+    the copy was compiled against; whether it did. A copy built from another source, or
+    one that fails to load, is left with a :class:`CompiledBuildWarning`. A plugin's
+    fast module calls it last::
 
         if not __name__.endswith("_compiled"):  # not in the compiled copy itself
             take_compiled(globals())
     """
-    import hashlib
-    import importlib
     import os
     import sys
 
     if os.environ.get("TOKAIDO_PURE_PYTHON") or not compiled():
         return False
     package, _, name = str(namespace["__name__"]).rpartition(".")
-    try:
-        built = importlib.import_module(f"{package}._{name}_compiled")
-    except ImportError:
+    built = _load_compiled(f"{package}._{name}_compiled", str(namespace["__file__"]))
+    if built is None:
         return False
-    with open(str(namespace["__file__"]), "rb") as source:
-        if hashlib.sha256(source.read()).hexdigest() != getattr(built, "_BUILT_FROM", None):
-            return False
     for needed in getattr(built, "_NEEDS", ()):
         module = sys.modules.get(needed)
         if module is None or getattr(module, "_BUILT_FROM", None) is None:
@@ -2625,20 +2669,16 @@ def take_compiled(namespace: dict[str, Any]) -> bool:
 
 def _use_compiled() -> None:
     """Take every name of this module from the compiled build when there is one, built
-    from this very source (a build left over from an older source is ignored), unless
-    ``TOKAIDO_PURE_PYTHON`` is set in the environment."""
-    import hashlib
+    from this very source, unless ``TOKAIDO_PURE_PYTHON`` is set in the environment; a
+    build from another source, or one that fails to load, is left with a
+    :class:`CompiledBuildWarning` (the source runs)."""
     import os
 
     if os.environ.get("TOKAIDO_PURE_PYTHON"):
         return
-    try:
-        from . import _fast_compiled as built  # type: ignore[attr-defined]
-    except ImportError:
+    built = _load_compiled("tokaido_rules._fast_compiled", __file__)
+    if built is None:
         return
-    with open(__file__, "rb") as source:
-        if hashlib.sha256(source.read()).hexdigest() != built._BUILT_FROM:
-            return
     namespace = globals()
     for name, value in vars(built).items():
         if not name.startswith("__"):
