@@ -328,6 +328,23 @@ class BaseGame(FastGame):
         assert isinstance(T, BaseTables)
         self.B = T
         n = T.pieces
+        self._blank_counts(T)
+        self.offer: list[int] = []
+        self.hand: list[int] = []
+        self.drawn = [[] for _ in range(n)]
+        self.offers: list[tuple[int, ...]] = []
+        kept = T.decks_kept
+        self.souvenirs = decks[kept[0]]
+        self.meals = decks[kept[1]]
+        self.springs = decks[kept[2]]
+        self.encounters = decks[kept[3]]
+
+    def _blank_counts(self, T: BaseTables) -> None:
+        """Per traveller, nothing yet: donations, panorama sections, souvenir families,
+        meals eaten (and those from the deck), the achievements' counts, where it ate;
+        no panorama achievement awarded (the deal's state, and a loaded state's before
+        its collections are counted)."""
+        n = T.pieces
         self.don = [0] * n
         self.sect = [[0] * len(_PANORAMA_KINDS) for _ in range(n)]
         self.fam = [[0] * T.families for _ in range(n)]
@@ -340,15 +357,6 @@ class BaseGame(FastGame):
         self.nach = [0] * n
         self.ate = [-1] * n
         self.awarded = [False] * len(_PANORAMA_KINDS)
-        self.offer: list[int] = []
-        self.hand: list[int] = []
-        self.drawn = [[] for _ in range(n)]
-        self.offers: list[tuple[int, ...]] = []
-        kept = T.decks_kept
-        self.souvenirs = decks[kept[0]]
-        self.meals = decks[kept[1]]
-        self.springs = decks[kept[2]]
-        self.encounters = decks[kept[3]]
 
     def _setup_steps(self) -> list[Step]:
         """The traveller offer: two travellers drawn for each seat, each seat's choice."""
@@ -546,7 +554,7 @@ class BaseGame(FastGame):
             amount = action.amount
             self.coins[piece] -= amount
             self.don[piece] += amount
-            self.score[piece][P_DON] += amount
+            self._add_points(piece, P_DON, amount)
             self.seq += 3
             if self.B.hirotada_auto and self.T.power[self.trav[piece]] == T_HIROTADA:
                 self._bank_coin(piece)
@@ -586,7 +594,7 @@ class BaseGame(FastGame):
         T = self.B
         self.seq += 1
         if points:
-            self.score[piece][category] += points
+            self._add_points(piece, category, points)
             self.seq += 1
         kind = T.kind[card]
         if kind == C_SOUVENIR:
@@ -601,7 +609,7 @@ class BaseGame(FastGame):
         bather = T.bather[card]
         self.nbath[piece] += bather
         if (bather or kind == C_ACHIEVEMENT) and T.power[self.trav[piece]] == T_MITSUKUNI:
-            self.score[piece][P_POWER] += 1
+            self._add_points(piece, P_POWER, 1)
             self.seq += 1
         if self.hooked:
             self._recorded_gain(piece, card, category if points else -1)
@@ -633,7 +641,7 @@ class BaseGame(FastGame):
 
     def _bank_coin(self, piece: int) -> None:
         self.don[piece] += 1
-        self.score[piece][P_DON] += 1
+        self._add_points(piece, P_DON, 1)
         self.seq += 2
 
     def _panorama_open(self, piece: int, k: int) -> bool:
@@ -735,7 +743,7 @@ class BaseGame(FastGame):
             self._draw_encounter(piece, seat,
                                  T.power[self.trav[piece]] == T_YOSHIYASU, new)
         elif kind == K_UMEGAE:
-            self.score[piece][P_POWER] += 1
+            self._add_points(piece, P_POWER, 1)
             self.coins[piece] += 1
             self.seq += 2
         elif kind == K_HIROTADA:
@@ -747,14 +755,14 @@ class BaseGame(FastGame):
             if self.souvenirs:
                 self._gain_souvenir(piece, self.souvenirs.pop(0))
         elif kind == K_SAMURAI:
-            self.score[piece][P_ENC] += 3
+            self._add_points(piece, P_ENC, 3)
             self.seq += 1
         elif kind == K_KUGE:
             self.coins[piece] += 3
             self.seq += 1
         elif kind == K_MIKO:
             self.don[piece] += 1
-            self.score[piece][P_DON] += 1
+            self._add_points(piece, P_DON, 1)
             self.seq += 2
         elif kind == K_ANNAIBITO:
             k = T.shows[data]
@@ -784,7 +792,7 @@ class BaseGame(FastGame):
             points = _temple_ranking(self.don)
             for i in range(T.players):
                 if points[i]:
-                    self.score[i][P_RANK] += points[i]
+                    self._add_points(i, P_RANK, points[i])
                     self.seq += 1
         else:
             self._run_more(step, new)
@@ -829,18 +837,7 @@ class BaseGame(FastGame):
         self.drawn = [cards(f"{_DRAWN}.{i}") for i in range(n)]
         section_of = {c: k for k, row in enumerate(T.section_card) for c in row[1:]}
         kinds = len(_PANORAMA_KINDS)
-        self.don = [0] * n
-        self.sect = [[0] * kinds for _ in range(n)]
-        self.fam = [[0] * T.families for _ in range(n)]
-        self.eaten = [0] * n
-        self.from_deck = [0] * n
-        self.gourmet = [0] * n
-        self.ncol = [0] * n
-        self.nbath = [0] * n
-        self.nchat = [0] * n
-        self.nach = [0] * n
-        self.ate = [-1] * n
-        self.awarded = [False] * kinds
+        self._blank_counts(T)
         pano_achievement = T.pano_achievement
         for i, piece in enumerate(state.pieces):
             for card in cards(f"core.collection.{i}"):

@@ -518,7 +518,7 @@ class CrossroadsGame(BaseGame):
             self.seq += 1
         if coins + from_bank:
             self.don[piece] += coins + from_bank
-            self.score[piece][P_DON] += coins + from_bank
+            self._add_points(piece, P_DON, coins + from_bank)
             self.seq += 2
             book = self._chronicle
             if book is not None:  # scored before the cards paid for: the views' order
@@ -665,7 +665,7 @@ class CrossroadsGame(BaseGame):
                 for card in self.calli[i]:
                     points = self._calligraphy_points(i, card)
                     if points:
-                        self.score[i][P_CALLI] += points
+                        self._add_points(i, P_CALLI, points)
                         self.seq += 1
 
     def _cross_gained(self, piece: int, card: int, kind: int) -> None:
@@ -676,19 +676,19 @@ class CrossroadsGame(BaseGame):
         if kind == C_SOUVENIR:
             xc[0] += 1
             if xc[3]:
-                self.score[piece][P_LEG] += xc[3]
+                self._add_points(piece, P_LEG, xc[3])
                 self.seq += 1
         elif kind == C_LEGENDARY:
             xc[1] += 1
             if T.family[card] >= 0:
                 self._count_family(piece, T.family[card])
             if T.scrolls_count_legendary and xc[3]:
-                self.score[piece][P_LEG] += xc[3]
+                self._add_points(piece, P_LEG, xc[3])
                 self.seq += 1
             xc[3] += T.scroll[card]
         elif kind == C_MEAL:
             if T.power[self.trav[piece]] == T_NAMPO and T.price[card]:
-                self.score[piece][P_POWER] += T.price[card]
+                self._add_points(piece, P_POWER, T.price[card])
                 self.seq += 1
         elif kind == C_CHERRY:
             xc[2] += 1

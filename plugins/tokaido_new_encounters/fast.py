@@ -106,7 +106,7 @@ class NewEncountersRules(FastRules):
         game.coins[piece] -= 1
         game.seq += 1
         if kind == K.takuhatsuso:
-            game.score[piece][P_ENC] += TAKUHATSUSO_POINTS
+            game._add_points(piece, P_ENC, TAKUHATSUSO_POINTS)
             game.seq += 1
             return
         meal = game.meals.pop(0)

@@ -496,7 +496,36 @@ _ENGINE_OPTION = BotOption("engine", "str", "auto", "where it looks ahead: auto 
                            "same choices")
 
 
-class GreedyBot:
+class _LookingAhead:
+    """What the greedy and search bots share: a seed, the engine they look ahead on
+    (:data:`ENGINES`), a count of the decisions asked, and the two ways of being asked
+    (:meth:`choose` from a view, :meth:`choose_sampled` with completions made ready),
+    both answered by the bot's ``_choose`` from its seat, the legal actions and the
+    completions by seed."""
+
+    seed: int
+    engine: str
+    decisions: int
+
+    def choose(self, view: View) -> Action:
+        engine = self.engine
+        return self._choose(view.seat, view.legal_actions,
+                            lambda seed: _world(view, seed, engine))
+
+    def choose_sampled(self, seat: int, actions: tuple[Action, ...], complete: Complete,
+                       view: Callable[[], View]) -> Action:
+        """:meth:`choose` on completions made ready (:class:`SamplingBot`): the same
+        answer."""
+        if self.engine == "reference":
+            return self.choose(view())
+        return self._choose(seat, actions, _completing(complete, view, self.engine))
+
+    def _choose(self, seat: int | None, actions: tuple[Action, ...],
+                world_of: Callable[[int], World]) -> Action:
+        raise NotImplementedError
+
+
+class GreedyBot(_LookingAhead):
     """Takes the action with the best immediate gain, judged on a sampled completion of
     its view (ties broken by the order of the legal actions); looks ahead on the fast
     engine wherever it can (option ``engine``: :data:`ENGINES`), with the same choices."""
@@ -508,18 +537,6 @@ class GreedyBot:
         self.seed = seed & MASK
         self.engine = _check_engine(engine)
         self.decisions = 0
-
-    def choose(self, view: View) -> Action:
-        return self._choose(view.seat, view.legal_actions,
-                            lambda seed: _world(view, seed, self.engine))
-
-    def choose_sampled(self, seat: int, actions: tuple[Action, ...], complete: Complete,
-                       view: Callable[[], View]) -> Action:
-        """:meth:`choose` on completions made ready (:class:`SamplingBot`): the same
-        answer."""
-        if self.engine == "reference":
-            return self.choose(view())
-        return self._choose(seat, actions, _completing(complete, view, self.engine))
 
     def _choose(self, seat: int | None, actions: tuple[Action, ...],
                 world_of: Callable[[int], World]) -> Action:
@@ -567,7 +584,7 @@ def outcome(game: World, seat: int) -> float:
     return mine - max(values)
 
 
-class SearchBot:
+class SearchBot(_LookingAhead):
     """Monte Carlo search of its close calls, on samples of what it cannot see.
 
     It ranks its legal actions by :func:`greedy_value` on one sampled completion of its
@@ -607,18 +624,6 @@ class SearchBot:
         self.rollout_depth = rollout_depth
         self.engine = _check_engine(engine)
         self.decisions = 0
-
-    def choose(self, view: View) -> Action:
-        return self._choose(view.seat, view.legal_actions,
-                            lambda seed: _world(view, seed, self.engine))
-
-    def choose_sampled(self, seat: int, actions: tuple[Action, ...], complete: Complete,
-                       view: Callable[[], View]) -> Action:
-        """:meth:`choose` on completions made ready (:class:`SamplingBot`): the same
-        answer."""
-        if self.engine == "reference":
-            return self.choose(view())
-        return self._choose(seat, actions, _completing(complete, view, self.engine))
 
     def _choose(self, seat: int | None, actions: tuple[Action, ...],
                 world_of: Callable[[int], World]) -> Action:

@@ -76,13 +76,13 @@ from .chance import (
     _MACHINE_WORDS,
     EVENT,
     PURPOSE,
-    draw_below,
-    event_stream,
     purpose_stream,
-    shuffle,
 )
+from .chance import draw_below as _draw_below
+from .chance import event_stream as _event_stream
+from .chance import shuffle as _shuffle
 from .engine import Game, Score, make_rules, new_game, with_keying
-from .errors import IllegalActionError, StaleActionError, TokaidoError
+from .errors import CompiledBuildWarning, IllegalActionError, StaleActionError, TokaidoError
 from .events import Action, Move, field_names
 from .frozen import EMPTY, FrozenMap
 from .log import dump_log
@@ -879,6 +879,15 @@ class FastGame:
         chances[purpose] = count + 1
         return purpose_stream(self.seed, purpose, count)
 
+    def _add_points(self, piece: int, category: int, points: int) -> None:
+        """``points`` more in ``piece``'s score row at ``category`` (no event counted:
+        the caller counts it). The row is replaced by a changed copy, never changed in
+        place, so that copies of the game share the rows (:meth:`clone` copies only the
+        list of rows): every fast rule that scores goes through here."""
+        row = self.score[piece][:]
+        row[category] += points
+        self.score[piece] = row
+
     def _set_traveller(self, seat: int, code: int) -> None:
         trav = self.trav[:]  # replaced, never changed in place: copies share it (clone)
         trav[seat] = code
@@ -1380,7 +1389,7 @@ class FastGame:
         new.coins = self.coins[:]
         new.trav = self.trav  # replaced, never changed in place (_set_traveller)
         new.seat = self.seat
-        new.score = [s[:] for s in self.score]
+        new.score = self.score[:]  # rows replaced, never changed in place (_add_points)
         new.occ = self.occ[:]
         new.taken = self.taken
         new.done = self.done[:]
@@ -1459,10 +1468,12 @@ class FastGame:
         after the agenda is written and an automatic marker; with nothing pending the
         rearmost traveller moves, or, everyone at the final inn, the game ends and is
         scored. The agenda is written (an event) wherever it differs from the
-        reference's. A recording game runs :meth:`_run_recorded` instead."""
-        if self._chronicle is not None:
-            self._run_recorded(working)
-            return
+        reference's. A recording game (with :attr:`_chronicle`) records what the views
+        need after the decision just applied, each step run and each decision taken
+        alone."""
+        recording = self._chronicle is not None
+        if recording:
+            self._note_decisions()
         legal: tuple[Action, ...] = ()
         pending: Step | None = None
         while True:
@@ -1483,6 +1494,8 @@ class FastGame:
                             self.agenda = working[1:]
                             new: list[Step] = []
                             self._resolve(step, legal[0], 0, new)
+                            if recording:
+                                self._noticed(step[1])
                             del working[0]
                             if new:
                                 working[:0] = new
@@ -1493,39 +1506,20 @@ class FastGame:
                 del working[0]
                 new = []
                 self._run_step(step, new)
+                if recording:
+                    self._noticed(step[1])
                 if new:
                     working[:0] = new
             if working or self.is_over:
                 break
-            # nothing pending: the rearmost traveller moves (none: everyone has arrived);
-            # the seated traveller furthest ahead decides the neutral traveller's.
-            # Travellers are ordered by ``order``, ``position * 8 - slot`` (a later
-            # arrival is further back), which no two share.
-            order = self.order
-            rearmost = min(order)
-            if rearmost < self.T.end * 8 - 7:
-                piece = order.index(rearmost)
-                seat = self.seat[piece]
-                if seat is None:
-                    seated = order[:self.T.players]
-                    seat = seated.index(max(seated))
-                pending = _MOVES[piece][seat]
+            pending = self._pending_move(working)
+            if pending is not None:
                 break
-            working.extend(self.T.end_steps)
-        if working != self.agenda:
-            self.seq += 1
-            self.agenda = working
-        if working:
-            self._step = working[0]
-            self._legal = legal
-        else:
-            self._step = pending
-            self._legal = None if pending is not None else ()
+        self._settle(working, legal, pending)
 
-    def _run_recorded(self, working: list[Step]) -> None:
-        """As :meth:`_run`, recording what the views need after the decision just
-        applied, each step run and each decision taken alone (a game with
-        :attr:`_chronicle`)."""
+    def _note_decisions(self) -> None:
+        """A recording game's record of the decisions applied since its last run (the
+        moves among them: the turn) and of what the last one made appear."""
         book = self._chronicle
         assert book is not None
         decisions = self._decisions
@@ -1534,61 +1528,37 @@ class FastGame:
                 book.turn += 1
         book.decided = len(decisions)
         book.notice(self, -1)  # what the decision applied made appear
-        legal: tuple[Action, ...] = ()
-        pending: Step | None = None
-        while True:
-            while working:
-                step = working[0]
-                kind = step[0]
-                if kind >= DECISION:
-                    legal = self._legal_for(step)
-                    if legal:
-                        if len(legal) == 1 and (
-                                (auto := self.T.auto[kind]) == 1
-                                or (auto == 2 and self._lone(step))) and not (
-                                self.asks and self._asks_anyway(step)):
-                            if working != self.agenda:
-                                self.seq += 1  # the agenda is written
-                            self.seq += 2  # the automatic marker, then the action
-                            self.automatic += 1
-                            self.agenda = working[1:]
-                            new: list[Step] = []
-                            self._resolve(step, legal[0], 0, new)
-                            book = self._chronicle
-                            if book is not None:
-                                book.notice(self, step[1])
-                            del working[0]
-                            if new:
-                                working[:0] = new
-                            continue
-                        break
-                    del working[0]  # nothing to decide: the decision lapses
-                    continue
-                del working[0]
-                new = []
-                self._run_step(step, new)
-                book = self._chronicle
-                if book is not None:
-                    book.notice(self, step[1])
-                if new:
-                    working[:0] = new
-            if working or self.is_over:
-                break
-            # nothing pending: the rearmost traveller moves (none: everyone has arrived);
-            # the seated traveller furthest ahead decides the neutral traveller's.
-            # Travellers are ordered by ``order``, ``position * 8 - slot`` (a later
-            # arrival is further back), which no two share.
-            order = self.order
-            rearmost = min(order)
-            if rearmost < self.T.end * 8 - 7:
-                piece = order.index(rearmost)
-                seat = self.seat[piece]
-                if seat is None:
-                    seated = order[:self.T.players]
-                    seat = seated.index(max(seated))
-                pending = _MOVES[piece][seat]
-                break
-            working.extend(self.T.end_steps)
+
+    def _noticed(self, piece: int) -> None:
+        """What a step just run, or a decision taken alone, made appear (``piece``: whose
+        step), in a recording game's record."""
+        book = self._chronicle
+        if book is not None:
+            book.notice(self, piece)
+
+    def _pending_move(self, working: list[Step]) -> Step | None:
+        """With nothing pending, the rearmost traveller's move; ``None`` when everyone
+        has arrived, the end steps then added to ``working``. The seated traveller
+        furthest ahead decides the neutral traveller's. Travellers are ordered by
+        ``order``, ``position * 8 - slot`` (a later arrival is further back), which no
+        two share."""
+        order = self.order
+        rearmost = min(order)
+        if rearmost < self.T.end * 8 - 7:
+            piece = order.index(rearmost)
+            seat = self.seat[piece]
+            if seat is None:
+                seated = order[:self.T.players]
+                seat = seated.index(max(seated))
+            return _MOVES[piece][seat]
+        working.extend(self.T.end_steps)
+        return None
+
+    def _settle(self, working: list[Step], legal: tuple[Action, ...],
+                pending: Step | None) -> None:
+        """The end of a run: the agenda written (an event) where it differs from the
+        reference's, and the decision now (the agenda's first step, with its ``legal``
+        actions, else the ``pending`` move; none: the game is over)."""
         if working != self.agenda:
             self.seq += 1
             self.agenda = working
@@ -1933,6 +1903,66 @@ def _shuffle_halves(pools: list[list[Any]], stream: int) -> None:
             j = (hi * n + ((lo * n) >> 32)) >> 32  # (z * n) >> 64
             items[i], items[j] = items[j], items[i]
             k += 1
+
+
+def _hash_halves(hi: _Word, lo: _Word) -> tuple[_Word, _Word]:
+    """The SplitMix64 finaliser of the 64-bit number ``(hi, lo)`` (its 32-bit halves),
+    in machine words when compiled (:func:`_times`)."""
+    lo ^= ((hi << 2) & 0xFFFFFFFF) | (lo >> 30)  # z ^= z >> 30
+    hi ^= hi >> 30
+    hi, lo = _times(hi, lo, 0xBF58476D, 0x1CE4E5B9)
+    lo ^= ((hi << 5) & 0xFFFFFFFF) | (lo >> 27)  # z ^= z >> 27
+    hi ^= hi >> 27
+    hi, lo = _times(hi, lo, 0x94D049BB, 0x133111EB)
+    lo ^= ((hi << 1) & 0xFFFFFFFF) | (lo >> 31)  # z ^= z >> 31
+    hi ^= hi >> 31
+    return hi, lo
+
+
+def _offset_halves(stream: int, count: int) -> tuple[_Word, _Word]:
+    """``stream + _GOLDEN * count`` modulo ``2**64``, as its 32-bit halves."""
+    g_hi, g_lo = _times(_GOLDEN >> 32, _GOLDEN & 0xFFFFFFFF, count >> 32 & 0xFFFFFFFF,
+                        count & 0xFFFFFFFF)
+    lo: _Word = (stream & 0xFFFFFFFF) + g_lo
+    hi: _Word = ((stream >> 32 & 0xFFFFFFFF) + g_hi + (lo >> 32)) & 0xFFFFFFFF
+    return hi, lo & 0xFFFFFFFF
+
+
+def event_stream(seed: int, seq: int) -> int:
+    """:func:`tokaido_rules.chance.event_stream`, the same numbers: in 32-bit halves in
+    machine words in the compiled build (a call into the generator's big-integer
+    arithmetic costs more than the hash there), else the generator's own."""
+    if _BUILT_FROM is None or _MACHINE_WORDS or not 0 <= seq < 1 << 62:
+        return _event_stream(seed, seq)
+    hi, lo = _hash_halves(*_offset_halves(seed, seq + 1))
+    return int(hi) << 32 | int(lo)
+
+
+def draw_below(stream: int, draw: int, n: int) -> int:
+    """:func:`tokaido_rules.chance.draw_below`, the same numbers (in machine words in
+    the compiled build, as :func:`event_stream`); ``n <= 0`` raises its
+    ``ValueError``."""
+    if _BUILT_FROM is None or _MACHINE_WORDS or not 0 < n < 1 << 31 or not (
+            0 <= draw < 1 << 62):
+        return _draw_below(stream, draw, n)
+    hi, lo = _hash_halves(*_offset_halves(stream, draw + 1))
+    m: _Word = n
+    return int((hi * m + ((lo * m) >> 32)) >> 32)
+
+
+def shuffle(items: list[Any], stream: int, draw: int = 0) -> int:
+    """:func:`tokaido_rules.chance.shuffle`, the same permutation and the same next draw
+    number returned (in machine words in the compiled build, as :func:`event_stream`)."""
+    if _BUILT_FROM is None or _MACHINE_WORDS or len(items) >= 1 << 31 or not (
+            0 <= draw < 1 << 61):
+        return _shuffle(items, stream, draw)
+    for i in range(len(items) - 1, 0, -1):
+        hi, lo = _hash_halves(*_offset_halves(stream, draw + 1))
+        m: _Word = i + 1
+        j = (hi * m + ((lo * m) >> 32)) >> 32  # (z * m) >> 64
+        items[i], items[j] = items[j], items[i]
+        draw += 1
+    return draw
 
 
 class StateLike(Protocol):
@@ -2592,14 +2622,6 @@ def compiled() -> bool:
     """Whether the simulator in use is the compiled build (``tokaido build-fast``, see
     :mod:`tokaido_rules.native`): the same code, compiled by mypyc, faster."""
     return _BUILT_FROM is not None
-
-
-class CompiledBuildWarning(RuntimeWarning):
-    """A compiled build is present but not used: built from another source (``fast.py``
-    or a plugin's fast module changed since ``tokaido build-fast``), or it fails to
-    load (another Python, a build cut short, a library of another build). The pure
-    Python simulator runs instead, with the same games; the message says why and what
-    to run (``tokaido build-fast`` again, or ``tokaido build-fast --remove``)."""
 
 
 def _load_compiled(name: str, source: str) -> Any:
