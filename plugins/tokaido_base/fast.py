@@ -125,6 +125,22 @@ def _temple_ranking(donations: list[int]) -> list[int]:
     return [points.get(d, 0) for d in donations]
 
 
+def _plus(counts: list[int], piece: int, more: int) -> list[int]:
+    """A copy of ``counts`` (a count per traveller) with ``more`` added at ``piece``:
+    how a count changes, the lists of counts being shared by copies of a game."""
+    changed = counts[:]
+    changed[piece] += more
+    return changed
+
+
+def _without(cards: list[int], card: int) -> list[int]:
+    """A copy of ``cards`` without the first ``card`` (which it holds): how a card
+    leaves a deck, an offer or a hand, whose lists copies of a game share."""
+    rest = cards[:]
+    rest.remove(card)
+    return rest
+
+
 class BaseTables(FastTables):
     """The base game's facts of a ruleset for one player count (beside the kernel's)."""
 
@@ -314,7 +330,10 @@ class BaseGame(FastGame):
     B: BaseTables
     """The tables, as the base game's (the same object as ``T``)."""
     from_deck: list[int]
-    """Per traveller, the meals gained straight from the meal deck (no inn meals)."""
+    """Per traveller, the meals gained straight from the meal deck (no inn meals). This
+    list and the other counts per traveller (``don``, ``eaten``, ``gourmet``, ``ncol``,
+    ``nbath``, ``nchat``, ``nach``, ``ate``) and ``awarded`` are shared by copies of the
+    game: replaced by a changed copy (:func:`_plus`), never changed in place."""
     sect: list[list[int]]
     fam: list[list[int]]
     drawn: list[list[int]]
@@ -322,6 +341,16 @@ class BaseGame(FastGame):
     drew privately: each traveller's row is replaced by a changed copy, never changed in
     place (a game class deriving from this one too), so that copies share the rows and
     :meth:`clone` copies only the lists of rows."""
+    souvenirs: list[int]
+    meals: list[int]
+    springs: list[int]
+    encounters: list[int]
+    offer: list[int]
+    hand: list[int]
+    """The four decks (top first), the village offer and the inn's meal hand: shared by
+    copies of the game, so replaced by a changed copy, never changed in place (a card
+    drawn: ``deck[1:]``; one leaving: :func:`_without`; cards under a deck:
+    :meth:`_return_to_bottom`), by every game class and additive plugin."""
 
     def _deal(self, decks: list[list[int]]) -> None:
         T = self.T
@@ -329,8 +358,8 @@ class BaseGame(FastGame):
         self.B = T
         n = T.pieces
         self._blank_counts(T)
-        self.offer: list[int] = []
-        self.hand: list[int] = []
+        self.offer = []
+        self.hand = []
         self.drawn = [[] for _ in range(n)]
         self.offers: list[tuple[int, ...]] = []
         kept = T.decks_kept
@@ -390,24 +419,24 @@ class BaseGame(FastGame):
         new = FastGame.clone(self)  # of this game's class: clone makes the type of its game
         assert isinstance(new, BaseGame)
         new.B = self.B
-        new.don = self.don[:]
+        new.don = self.don  # the counts: shared, replaced by changed copies (_plus)
         new.sect = self.sect[:]  # per traveller, rows shared: replaced, never changed
         new.fam = self.fam[:]
-        new.eaten = self.eaten[:]
-        new.from_deck = self.from_deck[:]
-        new.gourmet = self.gourmet[:]
-        new.ncol = self.ncol[:]
-        new.nbath = self.nbath[:]
-        new.nchat = self.nchat[:]
-        new.nach = self.nach[:]
-        new.ate = self.ate[:]
-        new.awarded = self.awarded[:]
-        new.souvenirs = self.souvenirs[:]
-        new.meals = self.meals[:]
-        new.springs = self.springs[:]
-        new.encounters = self.encounters[:]
-        new.offer = self.offer[:]
-        new.hand = self.hand[:]
+        new.eaten = self.eaten
+        new.from_deck = self.from_deck
+        new.gourmet = self.gourmet
+        new.ncol = self.ncol
+        new.nbath = self.nbath
+        new.nchat = self.nchat
+        new.nach = self.nach
+        new.ate = self.ate
+        new.awarded = self.awarded
+        new.souvenirs = self.souvenirs  # the decks, offer and hand: shared, replaced
+        new.meals = self.meals  # by changed copies, never changed in place
+        new.springs = self.springs
+        new.encounters = self.encounters
+        new.offer = self.offer
+        new.hand = self.hand
         new.drawn = self.drawn[:]
         new.offers = self.offers
         return new
@@ -530,7 +559,7 @@ class BaseGame(FastGame):
                 if cost:
                     self.coins[piece] -= cost
                     self.seq += 1
-                self.hand.remove(code)
+                self.hand = _without(self.hand, code)
                 self._eat(piece, code)
         elif kind == D_BUY:  # what the purchase costs (``_purchase_cost``)
             T = self.B
@@ -546,14 +575,14 @@ class BaseGame(FastGame):
             if cost:
                 self.coins[piece] -= cost
                 self.seq += 1
-            offer = self.offer
+            offer = self.offer = self.offer[:]  # its own copy: the list is shared
             for card in cards:
                 offer.remove(card)
                 self._gain_souvenir(piece, card)
         elif kind == D_TEMPLE:
             amount = action.amount
             self.coins[piece] -= amount
-            self.don[piece] += amount
+            self.don = _plus(self.don, piece, amount)
             self._add_points(piece, P_DON, amount)
             self.seq += 3
             if self.B.hirotada_auto and self.T.power[self.trav[piece]] == T_HIROTADA:
@@ -571,7 +600,7 @@ class BaseGame(FastGame):
             self.drawn[piece] = []
             others.remove(code)
             self._gain(piece, code, -1, 0)
-            self.encounters.extend(others)
+            self.encounters = self.encounters + others
             self.seq += 1
             new.append((self.T.effect[code], piece, seat, code))
         elif kind == D_SATSUKI:
@@ -580,7 +609,7 @@ class BaseGame(FastGame):
             if action.keep:
                 self._eat(piece, card)
             else:
-                self.meals.append(card)
+                self.meals = [*self.meals, card]
                 self.seq += 1
         elif kind == D_CHOOSE:
             self._set_traveller(piece, self.T.traveller_index[action.traveller])
@@ -600,14 +629,20 @@ class BaseGame(FastGame):
         if kind == C_SOUVENIR:
             self._count_family(piece, T.family[card])
         elif kind == C_MEAL:
-            self.eaten[piece] |= 1 << card
+            eaten = self.eaten[:]  # shared by copies: replaced
+            eaten[piece] |= 1 << card
+            self.eaten = eaten
         elif kind == C_ACHIEVEMENT:
-            self.nach[piece] += 1
-        self.ncol[piece] += T.collector[card]
-        self.nchat[piece] += T.chatterbox[card]
-        self.gourmet[piece] += T.gourmet[card]
+            self.nach = _plus(self.nach, piece, 1)
+        if T.collector[card]:
+            self.ncol = _plus(self.ncol, piece, T.collector[card])
+        if T.chatterbox[card]:
+            self.nchat = _plus(self.nchat, piece, T.chatterbox[card])
+        if T.gourmet[card]:
+            self.gourmet = _plus(self.gourmet, piece, T.gourmet[card])
         bather = T.bather[card]
-        self.nbath[piece] += bather
+        if bather:
+            self.nbath = _plus(self.nbath, piece, bather)
         if (bather or kind == C_ACHIEVEMENT) and T.power[self.trav[piece]] == T_MITSUKUNI:
             self._add_points(piece, P_POWER, 1)
             self.seq += 1
@@ -626,7 +661,7 @@ class BaseGame(FastGame):
         is the deck): a meal so gained is no inn meal (:attr:`from_deck`). A game class
         whose rules tell the two apart overrides it."""
         if self.T.kind[card] == C_MEAL:
-            self.from_deck[piece] += 1
+            self.from_deck = _plus(self.from_deck, piece, 1)
         self._gain(piece, card, category, points)
 
     def _gain_souvenir(self, piece: int, card: int) -> None:
@@ -636,11 +671,13 @@ class BaseGame(FastGame):
 
     def _eat(self, piece: int, card: int) -> None:
         self._gain(piece, card, P_MEAL, self.T.points[card])
-        self.ate[piece] = self.pos[piece]
+        ate = self.ate[:]  # shared by copies: replaced
+        ate[piece] = self.pos[piece]
+        self.ate = ate
         self.seq += 2  # the inn meal counter, the data of where it was eaten
 
     def _bank_coin(self, piece: int) -> None:
-        self.don[piece] += 1
+        self.don = _plus(self.don, piece, 1)
         self._add_points(piece, P_DON, 1)
         self.seq += 2
 
@@ -660,7 +697,9 @@ class BaseGame(FastGame):
         if n == T.sections[k]:
             self.done[piece] |= 1 << k
             if not self.awarded[k]:
-                self.awarded[k] = True
+                awarded = self.awarded[:]  # shared by copies: replaced
+                awarded[k] = True
+                self.awarded = awarded
                 self._award(piece, T.pano_achievement[k])
 
     def _award(self, piece: int, card: int) -> None:
@@ -684,21 +723,30 @@ class BaseGame(FastGame):
         self.seq += 1
         if two and len(deck) >= 2:
             self.drawn[piece] = deck[:2]
-            del deck[:2]
+            self.encounters = deck[2:]
             new.append((D_KEEP, piece, seat, 0))
             return
-        card = deck.pop(0)
+        card = deck[0]
+        self.encounters = deck[1:]
         self.seq -= 1
         self._gain(piece, card, -1, 0)
         new.append((self.T.effect[card], piece, seat, card))
 
-    def _return_to_bottom(self, cards: list[int], deck: list[int], purpose: str) -> None:
-        """Cards under a deck, two or more in a random order (``return_to_bottom``;
-        ``purpose``: its chance kind, ``order.<deck>``)."""
+    def _draw_souvenir(self) -> int:
+        """The souvenir on top of its deck, drawn (the deck not empty): the deck
+        replaced by the rest, as every deck is (copies of the game share them)."""
+        deck = self.souvenirs
+        self.souvenirs = deck[1:]
+        return deck[0]
+
+    def _return_to_bottom(self, cards: list[int], deck: list[int], purpose: str) -> list[int]:
+        """The deck with ``cards`` under it, two or more in a random order
+        (``return_to_bottom``; ``purpose``: its chance kind, ``order.<deck>``): a new
+        list, the deck's being shared with copies of the game."""
         if len(cards) > 1:
             shuffle(cards, self._chance(purpose), 0)
-        deck.extend(cards)
         self.seq += 1
+        return deck + cards
 
     # --- the steps the engine runs ----------------------------------------------------------
     def _run_step(self, step: Step, new: list[Step]) -> None:
@@ -709,36 +757,39 @@ class BaseGame(FastGame):
                 meals = self.meals
                 take = meals[:T.hand_size]
                 if take:
-                    del meals[:T.hand_size]
-                    self.hand.extend(take)
+                    self.meals = meals[T.hand_size:]
+                    self.hand = self.hand + take
                     self.seq += 1
         elif kind == K_INN_CLOSE:
             here = self.pos[piece]
             if self.hand and self.pos.count(here) == len(self.pos):
                 hand = self.hand
                 self.hand = []
-                self._return_to_bottom(hand, self.meals, _ORDER_MEALS)
+                self.meals = self._return_to_bottom(hand, self.meals, _ORDER_MEALS)
         elif kind == K_FARM:
             self.coins[piece] += 3
             self.seq += 1
         elif kind == K_PANO:
             self._take_panorama(piece, T.space_pano[self.pos[piece]])
         elif kind == K_HOT:
-            if self.springs:
-                card = self.springs.pop(0)
+            springs = self.springs
+            if springs:
+                card = springs[0]
+                self.springs = springs[1:]
                 self._gain(piece, card, P_HOT, T.points[card])
         elif kind == K_VILLAGE:
             take = self.souvenirs[:3]
             if take:
-                del self.souvenirs[:3]
-                self.offer.extend(take)
+                self.souvenirs = self.souvenirs[3:]
+                self.offer = self.offer + take
                 self.seq += 1
             new += ((D_BUY, piece, seat, 0), _VILLAGE_END)
         elif kind == K_VILLAGE_END:
             if self.offer:
                 offer = self.offer
                 self.offer = []
-                self._return_to_bottom(offer, self.souvenirs, _ORDER_SOUVENIRS)
+                self.souvenirs = self._return_to_bottom(offer, self.souvenirs,
+                                                        _ORDER_SOUVENIRS)
         elif kind == K_ENCOUNTER:
             self._draw_encounter(piece, seat,
                                  T.power[self.trav[piece]] == T_YOSHIYASU, new)
@@ -749,11 +800,11 @@ class BaseGame(FastGame):
         elif kind == K_HIROTADA:
             new.append((D_BANK, piece, seat, 0))
         elif kind == K_NTEMPLE:
-            self.don[piece] += 1
+            self.don = _plus(self.don, piece, 1)
             self.seq += 1
         elif kind == K_SHOKUNIN:
             if self.souvenirs:
-                self._gain_souvenir(piece, self.souvenirs.pop(0))
+                self._gain_souvenir(piece, self._draw_souvenir())
         elif kind == K_SAMURAI:
             self._add_points(piece, P_ENC, 3)
             self.seq += 1
@@ -761,7 +812,7 @@ class BaseGame(FastGame):
             self.coins[piece] += 3
             self.seq += 1
         elif kind == K_MIKO:
-            self.don[piece] += 1
+            self.don = _plus(self.don, piece, 1)
             self._add_points(piece, P_DON, 1)
             self.seq += 2
         elif kind == K_ANNAIBITO:
@@ -775,16 +826,18 @@ class BaseGame(FastGame):
         elif kind == K_CHUUBEI:
             self._draw_encounter(piece, seat, False, new)
         elif kind == K_SATSUKI_DRAW:
-            if self.meals:
-                self.drawn[piece] = [self.meals.pop(0)]
+            meals = self.meals
+            if meals:
+                self.drawn[piece] = [meals[0]]
+                self.meals = meals[1:]
                 self.seq += 1
                 new.append((D_SATSUKI, piece, seat, 0))
         elif kind == K_NDISCARD:
             hand = self.hand
             if hand:
                 card = hand[draw_below(self._chance(_DISCARD), 0, len(hand))]
-                hand.remove(card)
-                self.meals.append(card)
+                self.hand = _without(hand, card)
+                self.meals = [*self.meals, card]
                 self.seq += 1
         elif kind == K_END_ACH:
             self._end_achievements()

@@ -37,6 +37,8 @@ from tokaido_base.fast import (
     T_SASAYAKKO,
     BaseGame,
     BaseTables,
+    _plus,
+    _without,
 )
 from tokaido_rules import Action, IllegalActionError, Move, Ruleset, StaleActionError
 from tokaido_rules.fast import (
@@ -261,7 +263,7 @@ class CrossroadsGame(BaseGame):
         """A card gained from its deck: a meal so gained is no inn meal (no Nampo bonus;
         counted for Fasting as eaten away from an inn)."""
         if self.T.kind[card] == C_MEAL:
-            self.from_deck[piece] += 1
+            self.from_deck = _plus(self.from_deck, piece, 1)
             BaseGame._gain(self, piece, card, category, points)
         else:
             self._gain(piece, card, category, points)
@@ -449,7 +451,7 @@ class CrossroadsGame(BaseGame):
         elif chosen.TYPE == HOSPITALITY:
             self._spend(piece, T.hospitality)
             meal = T.code[chosen.meal]
-            self.hand.remove(meal)
+            self.hand = _without(self.hand, meal)
             self._eat(piece, meal)
         elif self.devo[piece] == self.turn and step[0] in (D_BUY, D_MEAL):
             self._devoted_purchase(step, chosen)
@@ -517,7 +519,7 @@ class CrossroadsGame(BaseGame):
             self.coins[piece] -= coins
             self.seq += 1
         if coins + from_bank:
-            self.don[piece] += coins + from_bank
+            self.don = _plus(self.don, piece, coins + from_bank)
             self._add_points(piece, P_DON, coins + from_bank)
             self.seq += 2
             book = self._chronicle
@@ -546,8 +548,9 @@ class CrossroadsGame(BaseGame):
             elif len(prices) >= 2 and T.power[self.trav[piece]] == T_SASAYAKKO:
                 cost -= min(prices)
             self._pay(piece, cost, max(prices, default=0))
+            offer = self.offer = self.offer[:]  # its own copy: the list is shared
             for card in cards:
-                self.offer.remove(card)
+                offer.remove(card)
                 self._gain_souvenir(piece, card)
         elif action.meal is not None:
             meal = codes[action.meal]
@@ -555,7 +558,7 @@ class CrossroadsGame(BaseGame):
             if cost and T.power[self.trav[piece]] == T_KINKO:
                 cost -= 1
             self._pay(piece, cost)
-            self.hand.remove(meal)
+            self.hand = _without(self.hand, meal)
             self._eat(piece, meal)
 
     def _resolve_more(self, step: Step, action: Any, new: list[Step]) -> None:
@@ -653,7 +656,7 @@ class CrossroadsGame(BaseGame):
             self._gain_coins(piece, 1)
         elif kind == K_DAIGORO:
             if self.souvenirs:
-                self._gain_souvenir(piece, self.souvenirs.pop(0))
+                self._gain_souvenir(piece, self._draw_souvenir())
         elif kind == K_VITALITY_CHECK:
             if T.space[self.pos[piece]] == S_INN:
                 return

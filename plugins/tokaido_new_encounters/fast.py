@@ -62,8 +62,10 @@ class NewEncountersRules(FastRules):
         K: _Kinds = game.T.extra["new-encounters"]
         promo = K.promo[card]
         if promo == E_SARU:
-            if game.springs:
-                spring = game.springs.pop(0)
+            springs = game.springs
+            if springs:
+                spring = springs[0]
+                game.springs = springs[1:]  # decks are shared by copies: replaced
                 game._gain(piece, spring, P_HOT, game.T.points[spring])
         elif game.coins[piece] >= 1:
             if promo == E_TAKUHATSUSO:
@@ -109,11 +111,13 @@ class NewEncountersRules(FastRules):
             game._add_points(piece, P_ENC, TAKUHATSUSO_POINTS)
             game.seq += 1
             return
-        meal = game.meals.pop(0)
+        meals = game.meals
+        meal = meals[0]
+        game.meals = meals[1:]  # decks are shared by copies: replaced
         game.seq += 1  # drawn privately
         game._note_zone(f"{_DRAWN}.{piece}")
         if game.eaten[piece] >> meal & 1:
-            game.meals.append(meal)
+            game.meals = [*game.meals, meal]
             game.seq += 1
         else:
             game._gain_from_deck(piece, meal, P_MEAL, game.T.points[meal])

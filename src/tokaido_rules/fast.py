@@ -1350,14 +1350,25 @@ class FastGame:
         for _, code, cards in hidden:
             dealt: list[int] = []
             if cards:
-                counts: dict[int, int] = {}
+                first = home_of[cards[0]]
+                alike = True
                 for card in cards:
-                    home = home_of[card]
-                    counts[home] = counts.get(home, 0) + 1
-                for home in sorted(counts):
-                    start = taken[home]
-                    dealt += pools[home][start:start + counts[home]]
-                    taken[home] = start + counts[home]
+                    if home_of[card] != first:
+                        alike = False
+                        break
+                if alike:  # a deck of its own cards: one slice of its pool
+                    start = taken[first]
+                    dealt = pools[first][start:start + len(cards)]
+                    taken[first] = start + len(cards)
+                else:  # from each home in turn, as many as it holds of each
+                    counts: dict[int, int] = {}
+                    for card in cards:
+                        home = home_of[card]
+                        counts[home] = counts.get(home, 0) + 1
+                    for home in sorted(counts):
+                        start = taken[home]
+                        dealt += pools[home][start:start + counts[home]]
+                        taken[home] = start + counts[home]
             how, where = source[code]
             if how == FROM_GAME:
                 setattr(game, where, dealt)
