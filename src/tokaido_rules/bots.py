@@ -522,6 +522,21 @@ class _LookingAhead:
 
     def _choose(self, seat: int | None, actions: tuple[Action, ...],
                 world_of: Callable[[int], World]) -> Action:
+        """The answer: the lone action, else the bot's :meth:`_decide` on the
+        decision's first completion (its seed drawn from the bot's seed and the count of
+        decisions asked)."""
+        self.decisions += 1
+        if len(actions) == 1:
+            return actions[0]
+        if seat is None:
+            raise ValueError(_NO_SEAT)
+        world = world_of(random_below(self.seed, self.decisions, 0, MASK))
+        return self._decide(seat, actions, world, world_of)
+
+    def _decide(self, seat: int, actions: tuple[Action, ...], world: World,
+                world_of: Callable[[int], World]) -> Action:
+        """The bot's choice among several ``actions`` given the first completion
+        ``world`` (and ``world_of``, for more)."""
         raise NotImplementedError
 
 
@@ -538,14 +553,8 @@ class GreedyBot(_LookingAhead):
         self.engine = _check_engine(engine)
         self.decisions = 0
 
-    def _choose(self, seat: int | None, actions: tuple[Action, ...],
+    def _decide(self, seat: int, actions: tuple[Action, ...], world: World,
                 world_of: Callable[[int], World]) -> Action:
-        self.decisions += 1
-        if len(actions) == 1:
-            return actions[0]
-        if seat is None:
-            raise ValueError(_NO_SEAT)
-        world = world_of(random_below(self.seed, self.decisions, 0, MASK))
         if isinstance(world, Game):
             values = [greedy_value(world, a, seat) for a in actions]
         else:  # the completion is this decision's alone: used up
@@ -625,14 +634,8 @@ class SearchBot(_LookingAhead):
         self.engine = _check_engine(engine)
         self.decisions = 0
 
-    def _choose(self, seat: int | None, actions: tuple[Action, ...],
+    def _decide(self, seat: int, actions: tuple[Action, ...], first: World,
                 world_of: Callable[[int], World]) -> Action:
-        self.decisions += 1
-        if len(actions) == 1:
-            return actions[0]
-        if seat is None:
-            raise ValueError(_NO_SEAT)
-        first = world_of(random_below(self.seed, self.decisions, 0, MASK))
         if self._shapes_game(first):
             candidates = list(range(len(actions)))
         else:

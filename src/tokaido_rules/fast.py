@@ -1901,15 +1901,7 @@ def _shuffle_halves(pools: list[list[Any]], stream: int) -> None:
         for i in range(len(items) - 1, 0, -1):
             lo: _Word = stream_low + golden_low[k]
             hi: _Word = (stream_high + golden_high[k] + (lo >> 32)) & 0xFFFFFFFF
-            lo &= 0xFFFFFFFF
-            lo ^= ((hi << 2) & 0xFFFFFFFF) | (lo >> 30)  # z ^= z >> 30
-            hi ^= hi >> 30
-            hi, lo = _times(hi, lo, 0xBF58476D, 0x1CE4E5B9)
-            lo ^= ((hi << 5) & 0xFFFFFFFF) | (lo >> 27)  # z ^= z >> 27
-            hi ^= hi >> 27
-            hi, lo = _times(hi, lo, 0x94D049BB, 0x133111EB)
-            lo ^= ((hi << 1) & 0xFFFFFFFF) | (lo >> 31)  # z ^= z >> 31
-            hi ^= hi >> 31
+            hi, lo = _hash_halves(hi, lo & 0xFFFFFFFF)
             n: _Word = i + 1
             j = (hi * n + ((lo * n) >> 32)) >> 32  # (z * n) >> 64
             items[i], items[j] = items[j], items[i]
