@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
 from tokaido_rules import Action, Ruleset
 from tokaido_rules.fast import (
@@ -37,10 +37,13 @@ _BUILT_FROM: str | None = None
 """In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
 this module it was compiled from; ``None`` in the source itself."""
 
-_SOUVENIRS, _MEALS, _HOT_SPRINGS, _ENCOUNTERS = (
-    "base.souvenirs", "base.meals", "base.hot_springs", "base.encounters")
-_ORDER_MEALS, _ORDER_SOUVENIRS, _DISCARD = (
-    "order.base.meals", "order.base.souvenirs", "discard.base.inn_hand")
+_SOUVENIRS: Final = "base.souvenirs"
+_MEALS: Final = "base.meals"
+_HOT_SPRINGS: Final = "base.hot_springs"
+_ENCOUNTERS: Final = "base.encounters"
+_ORDER_MEALS: Final = "order.base.meals"
+_ORDER_SOUVENIRS: Final = "order.base.souvenirs"
+_DISCARD: Final = "discard.base.inn_hand"
 """The purposes of the base game's chance in play (the reference's chance kinds)."""
 _PANORAMA_KINDS = ("mountain", "paddy", "sea")
 """The panorama types, in sorted order (the order of ``base.choose_panorama``)."""
@@ -55,27 +58,79 @@ CHOOSE, BUY, DONATE, BANK_COIN, KEEP, PANORAMA, SATSUKI, MEAL = _ACTION_TYPES = 
     "base.keep_encounter", "base.choose_panorama", "base.satsuki_meal", "base.buy_meal")
 
 # Space kinds (the board as small integers).
-S_INN, S_VILLAGE, S_TEMPLE, S_ENCOUNTER, S_FARM, S_HOT, S_PANO = range(7)
+S_INN: Final = 0
+S_VILLAGE: Final = 1
+S_TEMPLE: Final = 2
+S_ENCOUNTER: Final = 3
+S_FARM: Final = 4
+S_HOT: Final = 5
+S_PANO: Final = 6
 _SPACES = {"inn": S_INN, "village": S_VILLAGE, "temple": S_TEMPLE, "encounter": S_ENCOUNTER,
            "farm": S_FARM, "hot_spring": S_HOT, "mountain": S_PANO, "paddy": S_PANO,
            "sea": S_PANO}
 # Card kinds.
-C_SOUVENIR, C_MEAL, C_PANORAMA, C_HOT, C_ENCOUNTER, C_ACHIEVEMENT = range(6)
+C_SOUVENIR: Final = 0
+C_MEAL: Final = 1
+C_PANORAMA: Final = 2
+C_HOT: Final = 3
+C_ENCOUNTER: Final = 4
+C_ACHIEVEMENT: Final = 5
 _CARD_KINDS = {"souvenir": C_SOUVENIR, "meal": C_MEAL, "panorama": C_PANORAMA,
                "hot_spring": C_HOT, "encounter": C_ENCOUNTER, "achievement": C_ACHIEVEMENT}
 # Score categories, in the order of _CATEGORIES.
-(P_PANO, P_SOUV, P_MEAL, P_HOT, P_ENC, P_DON, P_RANK, P_ACH, P_POWER) = range(9)
+P_PANO: Final = 0
+P_SOUV: Final = 1
+P_MEAL: Final = 2
+P_HOT: Final = 3
+P_ENC: Final = 4
+P_DON: Final = 5
+P_RANK: Final = 6
+P_ACH: Final = 7
+P_POWER: Final = 8
 # Traveller powers.
-(T_CHUUBEI, T_HIROSHIGE, T_HIROTADA, T_KINKO, T_MITSUKUNI, T_SASAYAKKO, T_SATSUKI,
- T_UMEGAE, T_YOSHIYASU, T_ZENEMON) = range(10)
+T_CHUUBEI: Final = 0
+T_HIROSHIGE: Final = 1
+T_HIROTADA: Final = 2
+T_KINKO: Final = 3
+T_MITSUKUNI: Final = 4
+T_SASAYAKKO: Final = 5
+T_SATSUKI: Final = 6
+T_UMEGAE: Final = 7
+T_YOSHIYASU: Final = 8
+T_ZENEMON: Final = 9
 
 # Step kinds: the base game's run steps from 2 (0 and 1 are the core's), its decisions
 # after the core's move.
-(K_FARM, K_PANO, K_HOT, K_VILLAGE, K_VILLAGE_END, K_ENCOUNTER, K_UMEGAE, K_HIROTADA,
- K_NTEMPLE, K_SHOKUNIN, K_SAMURAI, K_KUGE, K_MIKO, K_ANNAIBITO, K_HIROSHIGE, K_CHUUBEI,
- K_SATSUKI_DRAW, K_INN_HAND, K_NDISCARD, K_INN_CLOSE, K_END_ACH, K_END_TEMPLE) = range(2, 24)
-(D_CHOOSE, D_BUY, D_TEMPLE, D_BANK, D_KEEP, D_PANO, D_SATSUKI, D_MEAL) = range(
-    DECISION + 1, DECISION + 9)
+K_FARM: Final = 2
+K_PANO: Final = 3
+K_HOT: Final = 4
+K_VILLAGE: Final = 5
+K_VILLAGE_END: Final = 6
+K_ENCOUNTER: Final = 7
+K_UMEGAE: Final = 8
+K_HIROTADA: Final = 9
+K_NTEMPLE: Final = 10
+K_SHOKUNIN: Final = 11
+K_SAMURAI: Final = 12
+K_KUGE: Final = 13
+K_MIKO: Final = 14
+K_ANNAIBITO: Final = 15
+K_HIROSHIGE: Final = 16
+K_CHUUBEI: Final = 17
+K_SATSUKI_DRAW: Final = 18
+K_INN_HAND: Final = 19
+K_NDISCARD: Final = 20
+K_INN_CLOSE: Final = 21
+K_END_ACH: Final = 22
+K_END_TEMPLE: Final = 23
+D_CHOOSE: Final = DECISION + 1
+D_BUY: Final = DECISION + 1 + 1
+D_TEMPLE: Final = DECISION + 1 + 2
+D_BANK: Final = DECISION + 1 + 3
+D_KEEP: Final = DECISION + 1 + 4
+D_PANO: Final = DECISION + 1 + 5
+D_SATSUKI: Final = DECISION + 1 + 6
+D_MEAL: Final = DECISION + 1 + 7
 _EFFECT_KINDS = {"base.effect." + name: K_SHOKUNIN + i for i, name in enumerate(_EFFECTS)}
 _KINDS: dict[int, str] = {
     K_FARM: "base.farm", K_PANO: "base.panorama", K_HOT: "base.hot_spring",
@@ -1068,8 +1123,11 @@ _VIEW_DATA = frozenset({"base.offer.", "base.meal_at."})
 _DECK_SOURCES = {_SOUVENIRS: "souvenirs", _MEALS: "meals", _HOT_SPRINGS: "springs",
                  _ENCOUNTERS: "encounters"}
 """The shuffled decks, by zone, and the list of the flat state that holds each."""
-_VILLAGE, _INN_HAND, _DRAWN = "base.village", "base.inn_hand", "base.drawn"
-_DONATION, _INN_MEALS = "base.donation", "base.inn_meals"
+_VILLAGE: Final = "base.village"
+_INN_HAND: Final = "base.inn_hand"
+_DRAWN: Final = "base.drawn"
+_DONATION: Final = "base.donation"
+_INN_MEALS: Final = "base.inn_meals"
 """The counters of a traveller."""
 
 

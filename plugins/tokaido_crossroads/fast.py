@@ -12,7 +12,7 @@ methods (:mod:`tokaido_variants.fast_crossroads`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from tokaido_base.fast import (
     C_MEAL,
@@ -76,17 +76,43 @@ _DIE_PURPOSES = tuple(f"die.crossroads.fortune.{piece}" for piece in range(8))
     "crossroads.use_fortune", "crossroads.use_devotion", "crossroads.friendship_move",
     "crossroads.hospitality_meal")
 
-C_CHERRY, C_BATH, C_LEGENDARY, C_CALLIGRAPHY, C_AMULET = range(6, 11)
+C_CHERRY: Final = 6
+C_BATH: Final = 7
+C_LEGENDARY: Final = 8
+C_CALLIGRAPHY: Final = 9
+C_AMULET: Final = 10
 _CARD_KINDS = {"cherry_tree": C_CHERRY, "bath_house": C_BATH, "legendary": C_LEGENDARY,
                "calligraphy": C_CALLIGRAPHY, "amulet": C_AMULET}
-P_CHERRY, P_BATH, P_LEG, P_CALLI = range(9, 13)  # after the base game's categories
-T_DAIGORO, T_GOTOZAEMON, T_JIROCHO, T_KITA, T_MIYATAKA, T_NAMPO = range(10, 16)
+P_CHERRY: Final = 9  # after the base game's categories
+P_BATH: Final = 10
+P_LEG: Final = 11
+P_CALLI: Final = 12
+T_DAIGORO: Final = 10
+T_GOTOZAEMON: Final = 11
+T_JIROCHO: Final = 12
+T_KITA: Final = 13
+T_MIYATAKA: Final = 14
+T_NAMPO: Final = 15
 
 # Step kinds: the steps the engine runs, then the decisions (a range of Crossroads' own).
-(K_CHOOSE_OPTION, K_CHERRY, K_BATH, K_GAMING, K_AMULET, K_LEGENDARY, K_CALLIGRAPHY, K_GOTO,
- K_DAIGORO, K_VITALITY_CHECK, K_END_CALLIGRAPHY) = range(40, 51)
-(D_OPTION, D_SECOND, D_TAKE_AMULET, D_LEGENDARY, D_CALLIGRAPHY, D_JIROCHO,
- D_VITALITY) = range(DECISION + 21, DECISION + 28)
+K_CHOOSE_OPTION: Final = 40
+K_CHERRY: Final = 41
+K_BATH: Final = 42
+K_GAMING: Final = 43
+K_AMULET: Final = 44
+K_LEGENDARY: Final = 45
+K_CALLIGRAPHY: Final = 46
+K_GOTO: Final = 47
+K_DAIGORO: Final = 48
+K_VITALITY_CHECK: Final = 49
+K_END_CALLIGRAPHY: Final = 50
+D_OPTION: Final = DECISION + 21
+D_SECOND: Final = DECISION + 21 + 1
+D_TAKE_AMULET: Final = DECISION + 21 + 2
+D_LEGENDARY: Final = DECISION + 21 + 3
+D_CALLIGRAPHY: Final = DECISION + 21 + 4
+D_JIROCHO: Final = DECISION + 21 + 5
+D_VITALITY: Final = DECISION + 21 + 6
 _KINDS = {
     K_CHOOSE_OPTION: "crossroads.choose_option", K_CHERRY: "crossroads.cherry_tree",
     K_BATH: "crossroads.bath_house", K_GAMING: "crossroads.gaming_room",
@@ -112,7 +138,11 @@ _OPTION_CODES = {name: kind for kind, name in _OPTION_NAMES.items()}
 _CROSS_OPTION = {K_PANO: K_CHERRY, K_HOT: K_BATH, K_FARM: K_GAMING, D_TEMPLE: K_AMULET,
                  K_VILLAGE: K_LEGENDARY, K_ENCOUNTER: K_CALLIGRAPHY}
 """The Crossroads option of each space, by the base one (``CROSSROADS_OPTION``)."""
-X_CHERRY, X_BATH, X_LEGENDARY, X_CALLIGRAPHY, X_AMULET = range(5)
+X_CHERRY: Final = 0
+X_BATH: Final = 1
+X_LEGENDARY: Final = 2
+X_CALLIGRAPHY: Final = 3
+X_AMULET: Final = 4
 """The Crossroads piles in :attr:`CrossroadsGame.piles` (the order of ``_CROSS_PILES``)."""
 _OPTIONS: dict[str, tuple[object, ...]] = {
     "crossroads.cherry_tree_on_completed_panorama": (False, True),

@@ -10,7 +10,7 @@ which is how a game class that tells inn meals apart learns it is none.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from tokaido_base.fast import _PANORAMA_KINDS, P_ENC, P_HOT, P_MEAL, BaseGame
 from tokaido_rules import Action
@@ -22,9 +22,12 @@ this module it was compiled from; ``None`` in the source itself."""
 
 _PROMOS = ("itamae", "kitoushi", "saru", "takuhatsuso")
 """The promo cards' ids (the plugin registers them)."""
-E_ITAMAE, E_KITOUSHI, E_SARU, E_TAKUHATSUSO = range(len(_PROMOS))
+E_ITAMAE: Final = 0
+E_KITOUSHI: Final = 0 + 1
+E_SARU: Final = 0 + 2
+E_TAKUHATSUSO: Final = 0 + 3
 PAY_PROMO, KITOUSHI = "new-encounters.pay", "new-encounters.kitoushi"
-TAKUHATSUSO_POINTS = 4
+TAKUHATSUSO_POINTS: Final = 4
 _DRAWN = "base.drawn"
 """The base game's zones of the cards a traveller draws privately (Itamae's meal passes
 through one: a zone, once made, stays in the views)."""

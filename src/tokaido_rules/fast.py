@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import attrs
 from attrs import frozen
@@ -118,13 +118,13 @@ class NotCoveredError(TokaidoError, ValueError):
 # range of its own; the kernel numbers additive plugins' kinds from ADDITIVE (run) and
 # DECISION + ADDITIVE (decisions) when a ruleset's tables are made.
 
-K_START_COINS = 0
+K_START_COINS: Final = 0
 """The core's step that sets the coins a setup gives (``core.start_coins``)."""
-K_GAME_OVER = 1
+K_GAME_OVER: Final = 1
 """The core's first end step (``core.game_over``)."""
-ADDITIVE = 128
-DECISION = 256
-D_MOVE = DECISION
+ADDITIVE: Final = 128
+DECISION: Final = 256
+D_MOVE: Final = DECISION
 """The core's move decision (``core.move``)."""
 
 Step = tuple[int, int, int | None, int]
@@ -601,8 +601,8 @@ def _ruleset(plugins: Ruleset | Iterable[str | object],
     return Ruleset.build(plugins, options)
 
 
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
+_MASK: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
 _LANES: dict[tuple[int, ...], tuple[int, tuple[int, ...], int, int]] = {}
 
 
@@ -2247,8 +2247,15 @@ def compare(game: Game, fast: FastGame, choose: Callable[[tuple[Action, ...]], i
 # (FastGame.view; the builder itself is FastGame._direct_view)
 
 # Where a zone's cards are (ViewTables.source) and who sees them (ViewTables.zone_rule).
-FROM_GAME, FROM_PIECES, FROM_COLLECTION, FROM_SUPPLY, FROM_RECORD = range(5)
-HIDDEN, SHOWN, OWNER, OWN_RULE = range(4)
+FROM_GAME: Final = 0
+FROM_PIECES: Final = 1
+FROM_COLLECTION: Final = 2
+FROM_SUPPLY: Final = 3
+FROM_RECORD: Final = 4
+HIDDEN: Final = 0
+SHOWN: Final = 1
+OWNER: Final = 2
+OWN_RULE: Final = 3
 
 _new = object.__new__
 _set = object.__setattr__
