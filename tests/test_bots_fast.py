@@ -320,3 +320,32 @@ def test_the_pools_are_shuffled_alike_on_every_route(halves: bool) -> None:
         else:
             shuffle_pools(pools, stream)
         assert pools == expected
+
+
+@pytest.mark.parametrize("compiled_route", [False, True])
+def test_the_kernels_chance_gives_the_generators_numbers_on_every_route(
+        compiled_route: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel's ``event_stream``, ``draw_below`` and ``shuffle`` (what fast rules draw
+    with, in machine words when compiled) give :mod:`tokaido_rules.chance`'s numbers,
+    streams and seeds at the edges of 64 bits included; the machine-word route is
+    checked in plain Python too, by taking it as the compiled build does."""
+    from tokaido_rules import chance, fast
+
+    if compiled_route and not fast.compiled():
+        monkeypatch.setattr(fast, "_BUILT_FROM", "as if compiled")
+    rng = random.Random(12)
+    edges = [0, 1, 2**31 - 1, 2**32 - 1, 2**32, 2**63 - 1, 2**63, 2**64 - 1]
+    for case in range(200):
+        seed = edges[case % len(edges)] if case < 3 * len(edges) else rng.randrange(2**64)
+        seq = rng.choice([0, 1, 7, 2**31, 2**40, rng.randrange(5000)])
+        assert fast.event_stream(seed, seq) == chance.event_stream(seed, seq)
+        stream = chance.event_stream(seed, seq)
+        draw = rng.choice([0, 1, 5, 2**32 + 3, rng.randrange(100)])
+        n = rng.choice([1, 2, 3, 2**31 - 1, 2**31, 2**40, rng.randrange(1, 60)])
+        assert fast.draw_below(stream, draw, n) == chance.draw_below(stream, draw, n)
+        items = list(range(rng.randrange(0, 40)))
+        expected = items[:]
+        assert fast.shuffle(items, stream, draw) == chance.shuffle(expected, stream, draw)
+        assert items == expected
+    with pytest.raises(ValueError, match="n >= 1"):
+        fast.draw_below(1, 0, 0)

@@ -243,3 +243,53 @@ def test_decision_kinds_and_counts_are_the_reference_ones(players: int) -> None:
         assert fast.state_seq == len(game.events)
         automatic += fast.automatic
     assert automatic > 0
+
+
+_NOT_STATE = frozenset({"T", "B", "X", "_chronicle", "_replica", "setup", "ruleset"})
+"""What :func:`_flat_state` leaves out: the tables and records games share by design."""
+
+
+def _flat_state(game: FastGame) -> dict[str, object]:
+    """Every attribute of a fast game's flat state (of any game class, compiled or
+    not), deep-copied: what a copy sharing rows it should not would change."""
+    import copy
+
+    state = {}
+    for name in dir(game):
+        if name.startswith("__") or name in _NOT_STATE:
+            continue
+        value = getattr(game, name)
+        if callable(value):
+            continue
+        state[name] = copy.deepcopy(value)
+    return state
+
+
+@pytest.mark.parametrize("plugins", [
+    ("base",), ("base", "crossroads"), ("base", "new-encounters"),
+    ("base", "crossroads", "new-encounters", "good-luck", "gastronomy", "preparations")])
+def test_a_clone_shares_nothing_it_changes(plugins: tuple[str, ...]) -> None:
+    """A clone played to the end leaves every part of the original's flat state as it
+    was (score rows, per-traveller rows, decks, offers, hands, counts), and the original
+    played on leaves the clone's: copies share rows only where every rule replaces
+    them rather than changing them in place."""
+    for seed in range(6):
+        rng = random.Random(seed)
+        fast = FastGame.new(2 + seed % 4, seed=seed, plugins=plugins)
+        for _ in range(rng.randrange(10, 80)):
+            if fast.is_over:
+                break
+            fast.apply(rng.choice(fast.legal_actions()))
+        before = _flat_state(fast)
+        twin = fast.clone()
+        twin_before = _flat_state(twin)
+        assert twin_before == before
+        while not twin.is_over:
+            twin.apply(rng.choice(twin.legal_actions()))
+        assert _flat_state(fast) == before
+        twin_after = _flat_state(twin)
+        while not fast.is_over:
+            fast.apply(rng.choice(fast.legal_actions()))
+        assert _flat_state(twin) == twin_after
+        assert fast.scores() == fast.to_game().scores()
+        assert twin.scores() == twin.to_game().scores()

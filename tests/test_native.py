@@ -214,3 +214,49 @@ def test_a_build_without_mypyc_is_a_clear_error(monkeypatch: pytest.MonkeyPatch,
     err = capsys.readouterr().err
     assert err.startswith("error: the compiled build needs mypyc") and err.count("\n") == 1
     assert native.built() == before
+
+
+def _stand_in(root: Path, body: str) -> Path:
+    """A copy of the package without any build, with ``body`` as its compiled copy of
+    the kernel (a plain module named as the build is: what a broken or foreign build
+    does on import, without a C compiler)."""
+    shutil.copytree(PACKAGE, root / "tokaido_rules",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    (root / "tokaido_rules" / f"{native.MODULE}.py").write_text(body, encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ("raise RuntimeError('a library of another build')\n",
+     "failed to load (RuntimeError: a library of another build)"),
+    ("raise ImportError('undefined symbol: CPyDef_x')\n", "failed to load (ImportError"),
+    ("_BUILT_FROM = 'from another fast.py'\n", "built from another version of"),
+    ("FastGame = None  # a build that says nothing of its source\n",
+     "built from another version of"),
+])
+def test_a_build_that_fails_to_load_or_is_from_another_source_leaves_a_warning(
+        tmp_path: Path, body: str, said: str) -> None:
+    """Whatever a compiled copy of the kernel raises on import, or whatever source it
+    was built from, the pure Python simulator runs and plays; one warning says why and
+    what to run; no traceback."""
+    root = _stand_in(tmp_path, body)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent("""
+            import tokaido_rules.fast as fast
+            game = fast.FastGame.new(2, seed=1)
+            while not game.is_over:
+                game.apply(game.legal_actions()[0])
+            print(fast.compiled(), fast.FastGame.__module__)
+        """)], capture_output=True, text=True, timeout=300, check=False,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(map(str, (root, PLUGINS)))})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "tokaido_rules.fast"]
+    assert "Traceback" not in done.stderr
+    assert "CompiledBuildWarning" in done.stderr and said in done.stderr
+    assert "tokaido build-fast" in done.stderr
+    quiet = subprocess.run(  # under TOKAIDO_PURE_PYTHON the build is not even looked at
+        [sys.executable, "-c", "import tokaido_rules.fast"], capture_output=True,
+        text=True, timeout=300, check=False,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(map(str, (root, PLUGINS))),
+             "TOKAIDO_PURE_PYTHON": "1"})
+    assert quiet.returncode == 0 and quiet.stderr == ""

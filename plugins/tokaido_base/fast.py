@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
 from tokaido_rules import Action, Ruleset
 from tokaido_rules.fast import (
@@ -37,10 +37,13 @@ _BUILT_FROM: str | None = None
 """In the compiled build (:mod:`tokaido_rules.native`), the SHA-256 of the source of
 this module it was compiled from; ``None`` in the source itself."""
 
-_SOUVENIRS, _MEALS, _HOT_SPRINGS, _ENCOUNTERS = (
-    "base.souvenirs", "base.meals", "base.hot_springs", "base.encounters")
-_ORDER_MEALS, _ORDER_SOUVENIRS, _DISCARD = (
-    "order.base.meals", "order.base.souvenirs", "discard.base.inn_hand")
+_SOUVENIRS: Final = "base.souvenirs"
+_MEALS: Final = "base.meals"
+_HOT_SPRINGS: Final = "base.hot_springs"
+_ENCOUNTERS: Final = "base.encounters"
+_ORDER_MEALS: Final = "order.base.meals"
+_ORDER_SOUVENIRS: Final = "order.base.souvenirs"
+_DISCARD: Final = "discard.base.inn_hand"
 """The purposes of the base game's chance in play (the reference's chance kinds)."""
 _PANORAMA_KINDS = ("mountain", "paddy", "sea")
 """The panorama types, in sorted order (the order of ``base.choose_panorama``)."""
@@ -55,27 +58,79 @@ CHOOSE, BUY, DONATE, BANK_COIN, KEEP, PANORAMA, SATSUKI, MEAL = _ACTION_TYPES = 
     "base.keep_encounter", "base.choose_panorama", "base.satsuki_meal", "base.buy_meal")
 
 # Space kinds (the board as small integers).
-S_INN, S_VILLAGE, S_TEMPLE, S_ENCOUNTER, S_FARM, S_HOT, S_PANO = range(7)
+S_INN: Final = 0
+S_VILLAGE: Final = 1
+S_TEMPLE: Final = 2
+S_ENCOUNTER: Final = 3
+S_FARM: Final = 4
+S_HOT: Final = 5
+S_PANO: Final = 6
 _SPACES = {"inn": S_INN, "village": S_VILLAGE, "temple": S_TEMPLE, "encounter": S_ENCOUNTER,
            "farm": S_FARM, "hot_spring": S_HOT, "mountain": S_PANO, "paddy": S_PANO,
            "sea": S_PANO}
 # Card kinds.
-C_SOUVENIR, C_MEAL, C_PANORAMA, C_HOT, C_ENCOUNTER, C_ACHIEVEMENT = range(6)
+C_SOUVENIR: Final = 0
+C_MEAL: Final = 1
+C_PANORAMA: Final = 2
+C_HOT: Final = 3
+C_ENCOUNTER: Final = 4
+C_ACHIEVEMENT: Final = 5
 _CARD_KINDS = {"souvenir": C_SOUVENIR, "meal": C_MEAL, "panorama": C_PANORAMA,
                "hot_spring": C_HOT, "encounter": C_ENCOUNTER, "achievement": C_ACHIEVEMENT}
 # Score categories, in the order of _CATEGORIES.
-(P_PANO, P_SOUV, P_MEAL, P_HOT, P_ENC, P_DON, P_RANK, P_ACH, P_POWER) = range(9)
+P_PANO: Final = 0
+P_SOUV: Final = 1
+P_MEAL: Final = 2
+P_HOT: Final = 3
+P_ENC: Final = 4
+P_DON: Final = 5
+P_RANK: Final = 6
+P_ACH: Final = 7
+P_POWER: Final = 8
 # Traveller powers.
-(T_CHUUBEI, T_HIROSHIGE, T_HIROTADA, T_KINKO, T_MITSUKUNI, T_SASAYAKKO, T_SATSUKI,
- T_UMEGAE, T_YOSHIYASU, T_ZENEMON) = range(10)
+T_CHUUBEI: Final = 0
+T_HIROSHIGE: Final = 1
+T_HIROTADA: Final = 2
+T_KINKO: Final = 3
+T_MITSUKUNI: Final = 4
+T_SASAYAKKO: Final = 5
+T_SATSUKI: Final = 6
+T_UMEGAE: Final = 7
+T_YOSHIYASU: Final = 8
+T_ZENEMON: Final = 9
 
 # Step kinds: the base game's run steps from 2 (0 and 1 are the core's), its decisions
 # after the core's move.
-(K_FARM, K_PANO, K_HOT, K_VILLAGE, K_VILLAGE_END, K_ENCOUNTER, K_UMEGAE, K_HIROTADA,
- K_NTEMPLE, K_SHOKUNIN, K_SAMURAI, K_KUGE, K_MIKO, K_ANNAIBITO, K_HIROSHIGE, K_CHUUBEI,
- K_SATSUKI_DRAW, K_INN_HAND, K_NDISCARD, K_INN_CLOSE, K_END_ACH, K_END_TEMPLE) = range(2, 24)
-(D_CHOOSE, D_BUY, D_TEMPLE, D_BANK, D_KEEP, D_PANO, D_SATSUKI, D_MEAL) = range(
-    DECISION + 1, DECISION + 9)
+K_FARM: Final = 2
+K_PANO: Final = 3
+K_HOT: Final = 4
+K_VILLAGE: Final = 5
+K_VILLAGE_END: Final = 6
+K_ENCOUNTER: Final = 7
+K_UMEGAE: Final = 8
+K_HIROTADA: Final = 9
+K_NTEMPLE: Final = 10
+K_SHOKUNIN: Final = 11
+K_SAMURAI: Final = 12
+K_KUGE: Final = 13
+K_MIKO: Final = 14
+K_ANNAIBITO: Final = 15
+K_HIROSHIGE: Final = 16
+K_CHUUBEI: Final = 17
+K_SATSUKI_DRAW: Final = 18
+K_INN_HAND: Final = 19
+K_NDISCARD: Final = 20
+K_INN_CLOSE: Final = 21
+K_END_ACH: Final = 22
+K_END_TEMPLE: Final = 23
+D_CHOOSE: Final = DECISION + 1
+D_BUY: Final = DECISION + 1 + 1
+D_TEMPLE: Final = DECISION + 1 + 2
+D_BANK: Final = DECISION + 1 + 3
+D_KEEP: Final = DECISION + 1 + 4
+D_PANO: Final = DECISION + 1 + 5
+D_SATSUKI: Final = DECISION + 1 + 6
+D_MEAL: Final = DECISION + 1 + 7
 _EFFECT_KINDS = {"base.effect." + name: K_SHOKUNIN + i for i, name in enumerate(_EFFECTS)}
 _KINDS: dict[int, str] = {
     K_FARM: "base.farm", K_PANO: "base.panorama", K_HOT: "base.hot_spring",
@@ -123,6 +178,22 @@ def _temple_ranking(donations: list[int]) -> list[int]:
     distinct = sorted({d for d in donations if d > 0}, reverse=True)
     points = {amount: (10, 7, 4)[i] if i < 3 else 2 for i, amount in enumerate(distinct)}
     return [points.get(d, 0) for d in donations]
+
+
+def _plus(counts: list[int], piece: int, more: int) -> list[int]:
+    """A copy of ``counts`` (a count per traveller) with ``more`` added at ``piece``:
+    how a count changes, the lists of counts being shared by copies of a game."""
+    changed = counts[:]
+    changed[piece] += more
+    return changed
+
+
+def _without(cards: list[int], card: int) -> list[int]:
+    """A copy of ``cards`` without the first ``card`` (which it holds): how a card
+    leaves a deck, an offer or a hand, whose lists copies of a game share."""
+    rest = cards[:]
+    rest.remove(card)
+    return rest
 
 
 class BaseTables(FastTables):
@@ -314,7 +385,10 @@ class BaseGame(FastGame):
     B: BaseTables
     """The tables, as the base game's (the same object as ``T``)."""
     from_deck: list[int]
-    """Per traveller, the meals gained straight from the meal deck (no inn meals)."""
+    """Per traveller, the meals gained straight from the meal deck (no inn meals). This
+    list and the other counts per traveller (``don``, ``eaten``, ``gourmet``, ``ncol``,
+    ``nbath``, ``nchat``, ``nach``, ``ate``) and ``awarded`` are shared by copies of the
+    game: replaced by a changed copy (:func:`_plus`), never changed in place."""
     sect: list[list[int]]
     fam: list[list[int]]
     drawn: list[list[int]]
@@ -322,11 +396,38 @@ class BaseGame(FastGame):
     drew privately: each traveller's row is replaced by a changed copy, never changed in
     place (a game class deriving from this one too), so that copies share the rows and
     :meth:`clone` copies only the lists of rows."""
+    souvenirs: list[int]
+    meals: list[int]
+    springs: list[int]
+    encounters: list[int]
+    offer: list[int]
+    hand: list[int]
+    """The four decks (top first), the village offer and the inn's meal hand: shared by
+    copies of the game, so replaced by a changed copy, never changed in place (a card
+    drawn: ``deck[1:]``; one leaving: :func:`_without`; cards under a deck:
+    :meth:`_return_to_bottom`), by every game class and additive plugin."""
 
     def _deal(self, decks: list[list[int]]) -> None:
         T = self.T
         assert isinstance(T, BaseTables)
         self.B = T
+        n = T.pieces
+        self._blank_counts(T)
+        self.offer = []
+        self.hand = []
+        self.drawn = [[] for _ in range(n)]
+        self.offers: list[tuple[int, ...]] = []
+        kept = T.decks_kept
+        self.souvenirs = decks[kept[0]]
+        self.meals = decks[kept[1]]
+        self.springs = decks[kept[2]]
+        self.encounters = decks[kept[3]]
+
+    def _blank_counts(self, T: BaseTables) -> None:
+        """Per traveller, nothing yet: donations, panorama sections, souvenir families,
+        meals eaten (and those from the deck), the achievements' counts, where it ate;
+        no panorama achievement awarded (the deal's state, and a loaded state's before
+        its collections are counted)."""
         n = T.pieces
         self.don = [0] * n
         self.sect = [[0] * len(_PANORAMA_KINDS) for _ in range(n)]
@@ -340,15 +441,6 @@ class BaseGame(FastGame):
         self.nach = [0] * n
         self.ate = [-1] * n
         self.awarded = [False] * len(_PANORAMA_KINDS)
-        self.offer: list[int] = []
-        self.hand: list[int] = []
-        self.drawn = [[] for _ in range(n)]
-        self.offers: list[tuple[int, ...]] = []
-        kept = T.decks_kept
-        self.souvenirs = decks[kept[0]]
-        self.meals = decks[kept[1]]
-        self.springs = decks[kept[2]]
-        self.encounters = decks[kept[3]]
 
     def _setup_steps(self) -> list[Step]:
         """The traveller offer: two travellers drawn for each seat, each seat's choice."""
@@ -382,24 +474,24 @@ class BaseGame(FastGame):
         new = FastGame.clone(self)  # of this game's class: clone makes the type of its game
         assert isinstance(new, BaseGame)
         new.B = self.B
-        new.don = self.don[:]
+        new.don = self.don  # the counts: shared, replaced by changed copies (_plus)
         new.sect = self.sect[:]  # per traveller, rows shared: replaced, never changed
         new.fam = self.fam[:]
-        new.eaten = self.eaten[:]
-        new.from_deck = self.from_deck[:]
-        new.gourmet = self.gourmet[:]
-        new.ncol = self.ncol[:]
-        new.nbath = self.nbath[:]
-        new.nchat = self.nchat[:]
-        new.nach = self.nach[:]
-        new.ate = self.ate[:]
-        new.awarded = self.awarded[:]
-        new.souvenirs = self.souvenirs[:]
-        new.meals = self.meals[:]
-        new.springs = self.springs[:]
-        new.encounters = self.encounters[:]
-        new.offer = self.offer[:]
-        new.hand = self.hand[:]
+        new.eaten = self.eaten
+        new.from_deck = self.from_deck
+        new.gourmet = self.gourmet
+        new.ncol = self.ncol
+        new.nbath = self.nbath
+        new.nchat = self.nchat
+        new.nach = self.nach
+        new.ate = self.ate
+        new.awarded = self.awarded
+        new.souvenirs = self.souvenirs  # the decks, offer and hand: shared, replaced
+        new.meals = self.meals  # by changed copies, never changed in place
+        new.springs = self.springs
+        new.encounters = self.encounters
+        new.offer = self.offer
+        new.hand = self.hand
         new.drawn = self.drawn[:]
         new.offers = self.offers
         return new
@@ -522,7 +614,7 @@ class BaseGame(FastGame):
                 if cost:
                     self.coins[piece] -= cost
                     self.seq += 1
-                self.hand.remove(code)
+                self.hand = _without(self.hand, code)
                 self._eat(piece, code)
         elif kind == D_BUY:  # what the purchase costs (``_purchase_cost``)
             T = self.B
@@ -538,15 +630,15 @@ class BaseGame(FastGame):
             if cost:
                 self.coins[piece] -= cost
                 self.seq += 1
-            offer = self.offer
+            offer = self.offer = self.offer[:]  # its own copy: the list is shared
             for card in cards:
                 offer.remove(card)
                 self._gain_souvenir(piece, card)
         elif kind == D_TEMPLE:
             amount = action.amount
             self.coins[piece] -= amount
-            self.don[piece] += amount
-            self.score[piece][P_DON] += amount
+            self.don = _plus(self.don, piece, amount)
+            self._add_points(piece, P_DON, amount)
             self.seq += 3
             if self.B.hirotada_auto and self.T.power[self.trav[piece]] == T_HIROTADA:
                 self._bank_coin(piece)
@@ -563,7 +655,7 @@ class BaseGame(FastGame):
             self.drawn[piece] = []
             others.remove(code)
             self._gain(piece, code, -1, 0)
-            self.encounters.extend(others)
+            self.encounters = self.encounters + others
             self.seq += 1
             new.append((self.T.effect[code], piece, seat, code))
         elif kind == D_SATSUKI:
@@ -572,7 +664,7 @@ class BaseGame(FastGame):
             if action.keep:
                 self._eat(piece, card)
             else:
-                self.meals.append(card)
+                self.meals = [*self.meals, card]
                 self.seq += 1
         elif kind == D_CHOOSE:
             self._set_traveller(piece, self.T.traveller_index[action.traveller])
@@ -586,22 +678,28 @@ class BaseGame(FastGame):
         T = self.B
         self.seq += 1
         if points:
-            self.score[piece][category] += points
+            self._add_points(piece, category, points)
             self.seq += 1
         kind = T.kind[card]
         if kind == C_SOUVENIR:
             self._count_family(piece, T.family[card])
         elif kind == C_MEAL:
-            self.eaten[piece] |= 1 << card
+            eaten = self.eaten[:]  # shared by copies: replaced
+            eaten[piece] |= 1 << card
+            self.eaten = eaten
         elif kind == C_ACHIEVEMENT:
-            self.nach[piece] += 1
-        self.ncol[piece] += T.collector[card]
-        self.nchat[piece] += T.chatterbox[card]
-        self.gourmet[piece] += T.gourmet[card]
+            self.nach = _plus(self.nach, piece, 1)
+        if T.collector[card]:
+            self.ncol = _plus(self.ncol, piece, T.collector[card])
+        if T.chatterbox[card]:
+            self.nchat = _plus(self.nchat, piece, T.chatterbox[card])
+        if T.gourmet[card]:
+            self.gourmet = _plus(self.gourmet, piece, T.gourmet[card])
         bather = T.bather[card]
-        self.nbath[piece] += bather
+        if bather:
+            self.nbath = _plus(self.nbath, piece, bather)
         if (bather or kind == C_ACHIEVEMENT) and T.power[self.trav[piece]] == T_MITSUKUNI:
-            self.score[piece][P_POWER] += 1
+            self._add_points(piece, P_POWER, 1)
             self.seq += 1
         if self.hooked:
             self._recorded_gain(piece, card, category if points else -1)
@@ -618,7 +716,7 @@ class BaseGame(FastGame):
         is the deck): a meal so gained is no inn meal (:attr:`from_deck`). A game class
         whose rules tell the two apart overrides it."""
         if self.T.kind[card] == C_MEAL:
-            self.from_deck[piece] += 1
+            self.from_deck = _plus(self.from_deck, piece, 1)
         self._gain(piece, card, category, points)
 
     def _gain_souvenir(self, piece: int, card: int) -> None:
@@ -628,12 +726,14 @@ class BaseGame(FastGame):
 
     def _eat(self, piece: int, card: int) -> None:
         self._gain(piece, card, P_MEAL, self.T.points[card])
-        self.ate[piece] = self.pos[piece]
+        ate = self.ate[:]  # shared by copies: replaced
+        ate[piece] = self.pos[piece]
+        self.ate = ate
         self.seq += 2  # the inn meal counter, the data of where it was eaten
 
     def _bank_coin(self, piece: int) -> None:
-        self.don[piece] += 1
-        self.score[piece][P_DON] += 1
+        self.don = _plus(self.don, piece, 1)
+        self._add_points(piece, P_DON, 1)
         self.seq += 2
 
     def _panorama_open(self, piece: int, k: int) -> bool:
@@ -652,7 +752,9 @@ class BaseGame(FastGame):
         if n == T.sections[k]:
             self.done[piece] |= 1 << k
             if not self.awarded[k]:
-                self.awarded[k] = True
+                awarded = self.awarded[:]  # shared by copies: replaced
+                awarded[k] = True
+                self.awarded = awarded
                 self._award(piece, T.pano_achievement[k])
 
     def _award(self, piece: int, card: int) -> None:
@@ -676,21 +778,30 @@ class BaseGame(FastGame):
         self.seq += 1
         if two and len(deck) >= 2:
             self.drawn[piece] = deck[:2]
-            del deck[:2]
+            self.encounters = deck[2:]
             new.append((D_KEEP, piece, seat, 0))
             return
-        card = deck.pop(0)
+        card = deck[0]
+        self.encounters = deck[1:]
         self.seq -= 1
         self._gain(piece, card, -1, 0)
         new.append((self.T.effect[card], piece, seat, card))
 
-    def _return_to_bottom(self, cards: list[int], deck: list[int], purpose: str) -> None:
-        """Cards under a deck, two or more in a random order (``return_to_bottom``;
-        ``purpose``: its chance kind, ``order.<deck>``)."""
+    def _draw_souvenir(self) -> int:
+        """The souvenir on top of its deck, drawn (the deck not empty): the deck
+        replaced by the rest, as every deck is (copies of the game share them)."""
+        deck = self.souvenirs
+        self.souvenirs = deck[1:]
+        return deck[0]
+
+    def _return_to_bottom(self, cards: list[int], deck: list[int], purpose: str) -> list[int]:
+        """The deck with ``cards`` under it, two or more in a random order
+        (``return_to_bottom``; ``purpose``: its chance kind, ``order.<deck>``): a new
+        list, the deck's being shared with copies of the game."""
         if len(cards) > 1:
             shuffle(cards, self._chance(purpose), 0)
-        deck.extend(cards)
         self.seq += 1
+        return deck + cards
 
     # --- the steps the engine runs ----------------------------------------------------------
     def _run_step(self, step: Step, new: list[Step]) -> None:
@@ -701,60 +812,63 @@ class BaseGame(FastGame):
                 meals = self.meals
                 take = meals[:T.hand_size]
                 if take:
-                    del meals[:T.hand_size]
-                    self.hand.extend(take)
+                    self.meals = meals[T.hand_size:]
+                    self.hand = self.hand + take
                     self.seq += 1
         elif kind == K_INN_CLOSE:
             here = self.pos[piece]
             if self.hand and self.pos.count(here) == len(self.pos):
                 hand = self.hand
                 self.hand = []
-                self._return_to_bottom(hand, self.meals, _ORDER_MEALS)
+                self.meals = self._return_to_bottom(hand, self.meals, _ORDER_MEALS)
         elif kind == K_FARM:
             self.coins[piece] += 3
             self.seq += 1
         elif kind == K_PANO:
             self._take_panorama(piece, T.space_pano[self.pos[piece]])
         elif kind == K_HOT:
-            if self.springs:
-                card = self.springs.pop(0)
+            springs = self.springs
+            if springs:
+                card = springs[0]
+                self.springs = springs[1:]
                 self._gain(piece, card, P_HOT, T.points[card])
         elif kind == K_VILLAGE:
             take = self.souvenirs[:3]
             if take:
-                del self.souvenirs[:3]
-                self.offer.extend(take)
+                self.souvenirs = self.souvenirs[3:]
+                self.offer = self.offer + take
                 self.seq += 1
             new += ((D_BUY, piece, seat, 0), _VILLAGE_END)
         elif kind == K_VILLAGE_END:
             if self.offer:
                 offer = self.offer
                 self.offer = []
-                self._return_to_bottom(offer, self.souvenirs, _ORDER_SOUVENIRS)
+                self.souvenirs = self._return_to_bottom(offer, self.souvenirs,
+                                                        _ORDER_SOUVENIRS)
         elif kind == K_ENCOUNTER:
             self._draw_encounter(piece, seat,
                                  T.power[self.trav[piece]] == T_YOSHIYASU, new)
         elif kind == K_UMEGAE:
-            self.score[piece][P_POWER] += 1
+            self._add_points(piece, P_POWER, 1)
             self.coins[piece] += 1
             self.seq += 2
         elif kind == K_HIROTADA:
             new.append((D_BANK, piece, seat, 0))
         elif kind == K_NTEMPLE:
-            self.don[piece] += 1
+            self.don = _plus(self.don, piece, 1)
             self.seq += 1
         elif kind == K_SHOKUNIN:
             if self.souvenirs:
-                self._gain_souvenir(piece, self.souvenirs.pop(0))
+                self._gain_souvenir(piece, self._draw_souvenir())
         elif kind == K_SAMURAI:
-            self.score[piece][P_ENC] += 3
+            self._add_points(piece, P_ENC, 3)
             self.seq += 1
         elif kind == K_KUGE:
             self.coins[piece] += 3
             self.seq += 1
         elif kind == K_MIKO:
-            self.don[piece] += 1
-            self.score[piece][P_DON] += 1
+            self.don = _plus(self.don, piece, 1)
+            self._add_points(piece, P_DON, 1)
             self.seq += 2
         elif kind == K_ANNAIBITO:
             k = T.shows[data]
@@ -767,16 +881,18 @@ class BaseGame(FastGame):
         elif kind == K_CHUUBEI:
             self._draw_encounter(piece, seat, False, new)
         elif kind == K_SATSUKI_DRAW:
-            if self.meals:
-                self.drawn[piece] = [self.meals.pop(0)]
+            meals = self.meals
+            if meals:
+                self.drawn[piece] = [meals[0]]
+                self.meals = meals[1:]
                 self.seq += 1
                 new.append((D_SATSUKI, piece, seat, 0))
         elif kind == K_NDISCARD:
             hand = self.hand
             if hand:
                 card = hand[draw_below(self._chance(_DISCARD), 0, len(hand))]
-                hand.remove(card)
-                self.meals.append(card)
+                self.hand = _without(hand, card)
+                self.meals = [*self.meals, card]
                 self.seq += 1
         elif kind == K_END_ACH:
             self._end_achievements()
@@ -784,7 +900,7 @@ class BaseGame(FastGame):
             points = _temple_ranking(self.don)
             for i in range(T.players):
                 if points[i]:
-                    self.score[i][P_RANK] += points[i]
+                    self._add_points(i, P_RANK, points[i])
                     self.seq += 1
         else:
             self._run_more(step, new)
@@ -829,18 +945,7 @@ class BaseGame(FastGame):
         self.drawn = [cards(f"{_DRAWN}.{i}") for i in range(n)]
         section_of = {c: k for k, row in enumerate(T.section_card) for c in row[1:]}
         kinds = len(_PANORAMA_KINDS)
-        self.don = [0] * n
-        self.sect = [[0] * kinds for _ in range(n)]
-        self.fam = [[0] * T.families for _ in range(n)]
-        self.eaten = [0] * n
-        self.from_deck = [0] * n
-        self.gourmet = [0] * n
-        self.ncol = [0] * n
-        self.nbath = [0] * n
-        self.nchat = [0] * n
-        self.nach = [0] * n
-        self.ate = [-1] * n
-        self.awarded = [False] * kinds
+        self._blank_counts(T)
         pano_achievement = T.pano_achievement
         for i, piece in enumerate(state.pieces):
             for card in cards(f"core.collection.{i}"):
@@ -1018,8 +1123,11 @@ _VIEW_DATA = frozenset({"base.offer.", "base.meal_at."})
 _DECK_SOURCES = {_SOUVENIRS: "souvenirs", _MEALS: "meals", _HOT_SPRINGS: "springs",
                  _ENCOUNTERS: "encounters"}
 """The shuffled decks, by zone, and the list of the flat state that holds each."""
-_VILLAGE, _INN_HAND, _DRAWN = "base.village", "base.inn_hand", "base.drawn"
-_DONATION, _INN_MEALS = "base.donation", "base.inn_meals"
+_VILLAGE: Final = "base.village"
+_INN_HAND: Final = "base.inn_hand"
+_DRAWN: Final = "base.drawn"
+_DONATION: Final = "base.donation"
+_INN_MEALS: Final = "base.inn_meals"
 """The counters of a traveller."""
 
 

@@ -12,7 +12,7 @@ methods (:mod:`tokaido_variants.fast_crossroads`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from tokaido_base.fast import (
     C_MEAL,
@@ -37,6 +37,8 @@ from tokaido_base.fast import (
     T_SASAYAKKO,
     BaseGame,
     BaseTables,
+    _plus,
+    _without,
 )
 from tokaido_rules import Action, IllegalActionError, Move, Ruleset, StaleActionError
 from tokaido_rules.fast import (
@@ -74,17 +76,43 @@ _DIE_PURPOSES = tuple(f"die.crossroads.fortune.{piece}" for piece in range(8))
     "crossroads.use_fortune", "crossroads.use_devotion", "crossroads.friendship_move",
     "crossroads.hospitality_meal")
 
-C_CHERRY, C_BATH, C_LEGENDARY, C_CALLIGRAPHY, C_AMULET = range(6, 11)
+C_CHERRY: Final = 6
+C_BATH: Final = 7
+C_LEGENDARY: Final = 8
+C_CALLIGRAPHY: Final = 9
+C_AMULET: Final = 10
 _CARD_KINDS = {"cherry_tree": C_CHERRY, "bath_house": C_BATH, "legendary": C_LEGENDARY,
                "calligraphy": C_CALLIGRAPHY, "amulet": C_AMULET}
-P_CHERRY, P_BATH, P_LEG, P_CALLI = range(9, 13)  # after the base game's categories
-T_DAIGORO, T_GOTOZAEMON, T_JIROCHO, T_KITA, T_MIYATAKA, T_NAMPO = range(10, 16)
+P_CHERRY: Final = 9  # after the base game's categories
+P_BATH: Final = 10
+P_LEG: Final = 11
+P_CALLI: Final = 12
+T_DAIGORO: Final = 10
+T_GOTOZAEMON: Final = 11
+T_JIROCHO: Final = 12
+T_KITA: Final = 13
+T_MIYATAKA: Final = 14
+T_NAMPO: Final = 15
 
 # Step kinds: the steps the engine runs, then the decisions (a range of Crossroads' own).
-(K_CHOOSE_OPTION, K_CHERRY, K_BATH, K_GAMING, K_AMULET, K_LEGENDARY, K_CALLIGRAPHY, K_GOTO,
- K_DAIGORO, K_VITALITY_CHECK, K_END_CALLIGRAPHY) = range(40, 51)
-(D_OPTION, D_SECOND, D_TAKE_AMULET, D_LEGENDARY, D_CALLIGRAPHY, D_JIROCHO,
- D_VITALITY) = range(DECISION + 21, DECISION + 28)
+K_CHOOSE_OPTION: Final = 40
+K_CHERRY: Final = 41
+K_BATH: Final = 42
+K_GAMING: Final = 43
+K_AMULET: Final = 44
+K_LEGENDARY: Final = 45
+K_CALLIGRAPHY: Final = 46
+K_GOTO: Final = 47
+K_DAIGORO: Final = 48
+K_VITALITY_CHECK: Final = 49
+K_END_CALLIGRAPHY: Final = 50
+D_OPTION: Final = DECISION + 21
+D_SECOND: Final = DECISION + 21 + 1
+D_TAKE_AMULET: Final = DECISION + 21 + 2
+D_LEGENDARY: Final = DECISION + 21 + 3
+D_CALLIGRAPHY: Final = DECISION + 21 + 4
+D_JIROCHO: Final = DECISION + 21 + 5
+D_VITALITY: Final = DECISION + 21 + 6
 _KINDS = {
     K_CHOOSE_OPTION: "crossroads.choose_option", K_CHERRY: "crossroads.cherry_tree",
     K_BATH: "crossroads.bath_house", K_GAMING: "crossroads.gaming_room",
@@ -110,7 +138,11 @@ _OPTION_CODES = {name: kind for kind, name in _OPTION_NAMES.items()}
 _CROSS_OPTION = {K_PANO: K_CHERRY, K_HOT: K_BATH, K_FARM: K_GAMING, D_TEMPLE: K_AMULET,
                  K_VILLAGE: K_LEGENDARY, K_ENCOUNTER: K_CALLIGRAPHY}
 """The Crossroads option of each space, by the base one (``CROSSROADS_OPTION``)."""
-X_CHERRY, X_BATH, X_LEGENDARY, X_CALLIGRAPHY, X_AMULET = range(5)
+X_CHERRY: Final = 0
+X_BATH: Final = 1
+X_LEGENDARY: Final = 2
+X_CALLIGRAPHY: Final = 3
+X_AMULET: Final = 4
 """The Crossroads piles in :attr:`CrossroadsGame.piles` (the order of ``_CROSS_PILES``)."""
 _OPTIONS: dict[str, tuple[object, ...]] = {
     "crossroads.cherry_tree_on_completed_panorama": (False, True),
@@ -261,7 +293,7 @@ class CrossroadsGame(BaseGame):
         """A card gained from its deck: a meal so gained is no inn meal (no Nampo bonus;
         counted for Fasting as eaten away from an inn)."""
         if self.T.kind[card] == C_MEAL:
-            self.from_deck[piece] += 1
+            self.from_deck = _plus(self.from_deck, piece, 1)
             BaseGame._gain(self, piece, card, category, points)
         else:
             self._gain(piece, card, category, points)
@@ -449,7 +481,7 @@ class CrossroadsGame(BaseGame):
         elif chosen.TYPE == HOSPITALITY:
             self._spend(piece, T.hospitality)
             meal = T.code[chosen.meal]
-            self.hand.remove(meal)
+            self.hand = _without(self.hand, meal)
             self._eat(piece, meal)
         elif self.devo[piece] == self.turn and step[0] in (D_BUY, D_MEAL):
             self._devoted_purchase(step, chosen)
@@ -517,8 +549,8 @@ class CrossroadsGame(BaseGame):
             self.coins[piece] -= coins
             self.seq += 1
         if coins + from_bank:
-            self.don[piece] += coins + from_bank
-            self.score[piece][P_DON] += coins + from_bank
+            self.don = _plus(self.don, piece, coins + from_bank)
+            self._add_points(piece, P_DON, coins + from_bank)
             self.seq += 2
             book = self._chronicle
             if book is not None:  # scored before the cards paid for: the views' order
@@ -546,8 +578,9 @@ class CrossroadsGame(BaseGame):
             elif len(prices) >= 2 and T.power[self.trav[piece]] == T_SASAYAKKO:
                 cost -= min(prices)
             self._pay(piece, cost, max(prices, default=0))
+            offer = self.offer = self.offer[:]  # its own copy: the list is shared
             for card in cards:
-                self.offer.remove(card)
+                offer.remove(card)
                 self._gain_souvenir(piece, card)
         elif action.meal is not None:
             meal = codes[action.meal]
@@ -555,7 +588,7 @@ class CrossroadsGame(BaseGame):
             if cost and T.power[self.trav[piece]] == T_KINKO:
                 cost -= 1
             self._pay(piece, cost)
-            self.hand.remove(meal)
+            self.hand = _without(self.hand, meal)
             self._eat(piece, meal)
 
     def _resolve_more(self, step: Step, action: Any, new: list[Step]) -> None:
@@ -653,7 +686,7 @@ class CrossroadsGame(BaseGame):
             self._gain_coins(piece, 1)
         elif kind == K_DAIGORO:
             if self.souvenirs:
-                self._gain_souvenir(piece, self.souvenirs.pop(0))
+                self._gain_souvenir(piece, self._draw_souvenir())
         elif kind == K_VITALITY_CHECK:
             if T.space[self.pos[piece]] == S_INN:
                 return
@@ -665,7 +698,7 @@ class CrossroadsGame(BaseGame):
                 for card in self.calli[i]:
                     points = self._calligraphy_points(i, card)
                     if points:
-                        self.score[i][P_CALLI] += points
+                        self._add_points(i, P_CALLI, points)
                         self.seq += 1
 
     def _cross_gained(self, piece: int, card: int, kind: int) -> None:
@@ -676,19 +709,19 @@ class CrossroadsGame(BaseGame):
         if kind == C_SOUVENIR:
             xc[0] += 1
             if xc[3]:
-                self.score[piece][P_LEG] += xc[3]
+                self._add_points(piece, P_LEG, xc[3])
                 self.seq += 1
         elif kind == C_LEGENDARY:
             xc[1] += 1
             if T.family[card] >= 0:
                 self._count_family(piece, T.family[card])
             if T.scrolls_count_legendary and xc[3]:
-                self.score[piece][P_LEG] += xc[3]
+                self._add_points(piece, P_LEG, xc[3])
                 self.seq += 1
             xc[3] += T.scroll[card]
         elif kind == C_MEAL:
             if T.power[self.trav[piece]] == T_NAMPO and T.price[card]:
-                self.score[piece][P_POWER] += T.price[card]
+                self._add_points(piece, P_POWER, T.price[card])
                 self.seq += 1
         elif kind == C_CHERRY:
             xc[2] += 1

@@ -10,7 +10,7 @@ which is how a game class that tells inn meals apart learns it is none.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from tokaido_base.fast import _PANORAMA_KINDS, P_ENC, P_HOT, P_MEAL, BaseGame
 from tokaido_rules import Action
@@ -22,9 +22,12 @@ this module it was compiled from; ``None`` in the source itself."""
 
 _PROMOS = ("itamae", "kitoushi", "saru", "takuhatsuso")
 """The promo cards' ids (the plugin registers them)."""
-E_ITAMAE, E_KITOUSHI, E_SARU, E_TAKUHATSUSO = range(len(_PROMOS))
+E_ITAMAE: Final = 0
+E_KITOUSHI: Final = 0 + 1
+E_SARU: Final = 0 + 2
+E_TAKUHATSUSO: Final = 0 + 3
 PAY_PROMO, KITOUSHI = "new-encounters.pay", "new-encounters.kitoushi"
-TAKUHATSUSO_POINTS = 4
+TAKUHATSUSO_POINTS: Final = 4
 _DRAWN = "base.drawn"
 """The base game's zones of the cards a traveller draws privately (Itamae's meal passes
 through one: a zone, once made, stays in the views)."""
@@ -62,8 +65,10 @@ class NewEncountersRules(FastRules):
         K: _Kinds = game.T.extra["new-encounters"]
         promo = K.promo[card]
         if promo == E_SARU:
-            if game.springs:
-                spring = game.springs.pop(0)
+            springs = game.springs
+            if springs:
+                spring = springs[0]
+                game.springs = springs[1:]  # decks are shared by copies: replaced
                 game._gain(piece, spring, P_HOT, game.T.points[spring])
         elif game.coins[piece] >= 1:
             if promo == E_TAKUHATSUSO:
@@ -106,14 +111,16 @@ class NewEncountersRules(FastRules):
         game.coins[piece] -= 1
         game.seq += 1
         if kind == K.takuhatsuso:
-            game.score[piece][P_ENC] += TAKUHATSUSO_POINTS
+            game._add_points(piece, P_ENC, TAKUHATSUSO_POINTS)
             game.seq += 1
             return
-        meal = game.meals.pop(0)
+        meals = game.meals
+        meal = meals[0]
+        game.meals = meals[1:]  # decks are shared by copies: replaced
         game.seq += 1  # drawn privately
         game._note_zone(f"{_DRAWN}.{piece}")
         if game.eaten[piece] >> meal & 1:
-            game.meals.append(meal)
+            game.meals = [*game.meals, meal]
             game.seq += 1
         else:
             game._gain_from_deck(piece, meal, P_MEAL, game.T.points[meal])

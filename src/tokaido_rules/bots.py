@@ -496,7 +496,51 @@ _ENGINE_OPTION = BotOption("engine", "str", "auto", "where it looks ahead: auto 
                            "same choices")
 
 
-class GreedyBot:
+class _LookingAhead:
+    """What the greedy and search bots share: a seed, the engine they look ahead on
+    (:data:`ENGINES`), a count of the decisions asked, and the two ways of being asked
+    (:meth:`choose` from a view, :meth:`choose_sampled` with completions made ready),
+    both answered by the bot's ``_choose`` from its seat, the legal actions and the
+    completions by seed."""
+
+    seed: int
+    engine: str
+    decisions: int
+
+    def choose(self, view: View) -> Action:
+        engine = self.engine
+        return self._choose(view.seat, view.legal_actions,
+                            lambda seed: _world(view, seed, engine))
+
+    def choose_sampled(self, seat: int, actions: tuple[Action, ...], complete: Complete,
+                       view: Callable[[], View]) -> Action:
+        """:meth:`choose` on completions made ready (:class:`SamplingBot`): the same
+        answer."""
+        if self.engine == "reference":
+            return self.choose(view())
+        return self._choose(seat, actions, _completing(complete, view, self.engine))
+
+    def _choose(self, seat: int | None, actions: tuple[Action, ...],
+                world_of: Callable[[int], World]) -> Action:
+        """The answer: the lone action, else the bot's :meth:`_decide` on the
+        decision's first completion (its seed drawn from the bot's seed and the count of
+        decisions asked)."""
+        self.decisions += 1
+        if len(actions) == 1:
+            return actions[0]
+        if seat is None:
+            raise ValueError(_NO_SEAT)
+        world = world_of(random_below(self.seed, self.decisions, 0, MASK))
+        return self._decide(seat, actions, world, world_of)
+
+    def _decide(self, seat: int, actions: tuple[Action, ...], world: World,
+                world_of: Callable[[int], World]) -> Action:
+        """The bot's choice among several ``actions`` given the first completion
+        ``world`` (and ``world_of``, for more)."""
+        raise NotImplementedError
+
+
+class GreedyBot(_LookingAhead):
     """Takes the action with the best immediate gain, judged on a sampled completion of
     its view (ties broken by the order of the legal actions); looks ahead on the fast
     engine wherever it can (option ``engine``: :data:`ENGINES`), with the same choices."""
@@ -509,26 +553,8 @@ class GreedyBot:
         self.engine = _check_engine(engine)
         self.decisions = 0
 
-    def choose(self, view: View) -> Action:
-        return self._choose(view.seat, view.legal_actions,
-                            lambda seed: _world(view, seed, self.engine))
-
-    def choose_sampled(self, seat: int, actions: tuple[Action, ...], complete: Complete,
-                       view: Callable[[], View]) -> Action:
-        """:meth:`choose` on completions made ready (:class:`SamplingBot`): the same
-        answer."""
-        if self.engine == "reference":
-            return self.choose(view())
-        return self._choose(seat, actions, _completing(complete, view, self.engine))
-
-    def _choose(self, seat: int | None, actions: tuple[Action, ...],
+    def _decide(self, seat: int, actions: tuple[Action, ...], world: World,
                 world_of: Callable[[int], World]) -> Action:
-        self.decisions += 1
-        if len(actions) == 1:
-            return actions[0]
-        if seat is None:
-            raise ValueError(_NO_SEAT)
-        world = world_of(random_below(self.seed, self.decisions, 0, MASK))
         if isinstance(world, Game):
             values = [greedy_value(world, a, seat) for a in actions]
         else:  # the completion is this decision's alone: used up
@@ -567,7 +593,7 @@ def outcome(game: World, seat: int) -> float:
     return mine - max(values)
 
 
-class SearchBot:
+class SearchBot(_LookingAhead):
     """Monte Carlo search of its close calls, on samples of what it cannot see.
 
     It ranks its legal actions by :func:`greedy_value` on one sampled completion of its
@@ -608,26 +634,8 @@ class SearchBot:
         self.engine = _check_engine(engine)
         self.decisions = 0
 
-    def choose(self, view: View) -> Action:
-        return self._choose(view.seat, view.legal_actions,
-                            lambda seed: _world(view, seed, self.engine))
-
-    def choose_sampled(self, seat: int, actions: tuple[Action, ...], complete: Complete,
-                       view: Callable[[], View]) -> Action:
-        """:meth:`choose` on completions made ready (:class:`SamplingBot`): the same
-        answer."""
-        if self.engine == "reference":
-            return self.choose(view())
-        return self._choose(seat, actions, _completing(complete, view, self.engine))
-
-    def _choose(self, seat: int | None, actions: tuple[Action, ...],
+    def _decide(self, seat: int, actions: tuple[Action, ...], first: World,
                 world_of: Callable[[int], World]) -> Action:
-        self.decisions += 1
-        if len(actions) == 1:
-            return actions[0]
-        if seat is None:
-            raise ValueError(_NO_SEAT)
-        first = world_of(random_below(self.seed, self.decisions, 0, MASK))
         if self._shapes_game(first):
             candidates = list(range(len(actions)))
         else:

@@ -154,3 +154,11 @@ class LogPluginError(LogError):
 
 class LogStateError(LogError):
     """An event does not fit the state it applies to (e.g. a draw from an empty deck)."""
+
+
+class CompiledBuildWarning(RuntimeWarning):
+    """A compiled build is present but not used: built from another source (``fast.py``
+    or a plugin's fast module changed since ``tokaido build-fast``), or it fails to
+    load (another Python, a build cut short, a library of another build). The pure
+    Python simulator runs instead, with the same games; the message says why and what
+    to run (``tokaido build-fast`` again, or ``tokaido build-fast --remove``)."""

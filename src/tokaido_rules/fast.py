@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import attrs
 from attrs import frozen
@@ -76,13 +76,13 @@ from .chance import (
     _MACHINE_WORDS,
     EVENT,
     PURPOSE,
-    draw_below,
-    event_stream,
     purpose_stream,
-    shuffle,
 )
+from .chance import draw_below as _draw_below
+from .chance import event_stream as _event_stream
+from .chance import shuffle as _shuffle
 from .engine import Game, Score, make_rules, new_game, with_keying
-from .errors import IllegalActionError, StaleActionError, TokaidoError
+from .errors import CompiledBuildWarning, IllegalActionError, StaleActionError, TokaidoError
 from .events import Action, Move, field_names
 from .frozen import EMPTY, FrozenMap
 from .log import dump_log
@@ -95,9 +95,9 @@ try:  # a local annotated ``_Word`` is a machine word in the compiled build (myp
 except ImportError:  # plain Python without mypy: the annotation is never read
     _Word = int  # type: ignore[misc]
 
-__all__ = ["DifferentialReport", "FastGame", "FastRules", "FastTables", "NotCoveredError",
-           "StateLike", "ViewTables", "ViewableGame", "compare", "compiled", "covers",
-           "differential", "draw_below", "event_stream", "from_state", "purpose_stream",
+__all__ = ["CompiledBuildWarning", "DifferentialReport", "FastGame", "FastRules", "FastTables",
+           "NotCoveredError", "StateLike", "ViewTables", "ViewableGame", "compare", "compiled",
+           "covers", "differential", "draw_below", "event_stream", "from_state", "purpose_stream",
            "shuffle", "shuffle_pools", "take_compiled", "views_direct", "why_not_covered",
            "why_not_loadable"]
 
@@ -118,13 +118,13 @@ class NotCoveredError(TokaidoError, ValueError):
 # range of its own; the kernel numbers additive plugins' kinds from ADDITIVE (run) and
 # DECISION + ADDITIVE (decisions) when a ruleset's tables are made.
 
-K_START_COINS = 0
+K_START_COINS: Final = 0
 """The core's step that sets the coins a setup gives (``core.start_coins``)."""
-K_GAME_OVER = 1
+K_GAME_OVER: Final = 1
 """The core's first end step (``core.game_over``)."""
-ADDITIVE = 128
-DECISION = 256
-D_MOVE = DECISION
+ADDITIVE: Final = 128
+DECISION: Final = 256
+D_MOVE: Final = DECISION
 """The core's move decision (``core.move``)."""
 
 Step = tuple[int, int, int | None, int]
@@ -601,8 +601,8 @@ def _ruleset(plugins: Ruleset | Iterable[str | object],
     return Ruleset.build(plugins, options)
 
 
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
+_MASK: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
 _LANES: dict[tuple[int, ...], tuple[int, tuple[int, ...], int, int]] = {}
 
 
@@ -883,6 +883,15 @@ class FastGame:
         chances[purpose] = count + 1
         return purpose_stream(self.seed, purpose, count)
 
+    def _add_points(self, piece: int, category: int, points: int) -> None:
+        """``points`` more in ``piece``'s score row at ``category`` (no event counted:
+        the caller counts it). The row is replaced by a changed copy, never changed in
+        place, so that copies of the game share the rows (:meth:`clone` copies only the
+        list of rows): every fast rule that scores goes through here."""
+        row = self.score[piece][:]
+        row[category] += points
+        self.score[piece] = row
+
     def _set_traveller(self, seat: int, code: int) -> None:
         trav = self.trav[:]  # replaced, never changed in place: copies share it (clone)
         trav[seat] = code
@@ -984,17 +993,25 @@ class FastGame:
             game = game.apply(action)
         return game
 
-    def view(self, seat: int | None) -> View:
-        """What ``seat`` may see now (``None``: the public view), the very view
+    def view(self, seat: object) -> View:
+        """What ``seat`` (an ``int``) may see now (``None``: the public view), the very view
         :meth:`Game.view` of :meth:`to_game` gives: built straight from the flat state for
         the rulesets whose fast rules say how (:func:`views_direct`), else from
-        :meth:`to_game` (slow: a replay of the game)."""
+        :meth:`to_game` (slow: a replay of the game). Anything but a seat of the game
+        (``True``, ``"0"``, ``1.0`` included) raises
+        :class:`~tokaido_rules.views.UnknownSeatError`, as the reference does: the
+        parameter is typed ``object`` so that the compiled build checks it here rather
+        than refusing it with its own ``TypeError`` at the call."""
+        players = self.T.players
+        if seat is not None and (type(seat) is not int or not 0 <= seat < players):
+            raise UnknownSeatError(f"no seat {seat!r} in a {players}-player game")
+        checked: int | None = seat if seat is None or isinstance(seat, int) else None
         V = self.T.view_tables
         if V is None:
             V = self._view_tables()
         if not V.direct:
-            return self.to_game().view(seat)
-        return self._direct_view(V, seat)
+            return self.to_game().view(checked)
+        return self._direct_view(V, checked)
 
     # --- a game at a given state (from_state) -------------------------------------------
     def _load_state(self, state: StateLike) -> None:
@@ -1117,9 +1134,6 @@ class FastGame:
         """The view of ``seat`` (``None``: the public one), made as
         :func:`~tokaido_rules.views.make_view` makes it from the reference state."""
         T = self.T
-        players = T.players
-        if seat is not None and (type(seat) is not int or not 0 <= seat < players):
-            raise UnknownSeatError(f"no seat {seat!r} in a {players}-player game")
         book = self._chronicle_now()
         last = book.last_view
         if last is not None and last[0] == self.seq and last[1] == seat:
@@ -1156,7 +1170,7 @@ class FastGame:
         steps = V.steps
         view = _new(View)
         _set(view, "__dict__", {
-            "seat": seat, "players": players, "seq": self.seq, "turn": book.turn,
+            "seat": seat, "players": T.players, "seq": self.seq, "turn": book.turn,
             "over": self.is_over, "pieces": pieces, "zones": FrozenMap(shown),
             "zone_sizes": sizes,
             "hidden_backs": _hidden_backs(T.ruleset.registry, hidden) if hidden else EMPTY,
@@ -1340,14 +1354,25 @@ class FastGame:
         for _, code, cards in hidden:
             dealt: list[int] = []
             if cards:
-                counts: dict[int, int] = {}
+                first = home_of[cards[0]]
+                alike = True
                 for card in cards:
-                    home = home_of[card]
-                    counts[home] = counts.get(home, 0) + 1
-                for home in sorted(counts):
-                    start = taken[home]
-                    dealt += pools[home][start:start + counts[home]]
-                    taken[home] = start + counts[home]
+                    if home_of[card] != first:
+                        alike = False
+                        break
+                if alike:  # a deck of its own cards: one slice of its pool
+                    start = taken[first]
+                    dealt = pools[first][start:start + len(cards)]
+                    taken[first] = start + len(cards)
+                else:  # from each home in turn, as many as it holds of each
+                    counts: dict[int, int] = {}
+                    for card in cards:
+                        home = home_of[card]
+                        counts[home] = counts.get(home, 0) + 1
+                    for home in sorted(counts):
+                        start = taken[home]
+                        dealt += pools[home][start:start + counts[home]]
+                        taken[home] = start + counts[home]
             how, where = source[code]
             if how == FROM_GAME:
                 setattr(game, where, dealt)
@@ -1379,7 +1404,7 @@ class FastGame:
         new.coins = self.coins[:]
         new.trav = self.trav  # replaced, never changed in place (_set_traveller)
         new.seat = self.seat
-        new.score = [s[:] for s in self.score]
+        new.score = self.score[:]  # rows replaced, never changed in place (_add_points)
         new.occ = self.occ[:]
         new.taken = self.taken
         new.done = self.done[:]
@@ -1458,10 +1483,12 @@ class FastGame:
         after the agenda is written and an automatic marker; with nothing pending the
         rearmost traveller moves, or, everyone at the final inn, the game ends and is
         scored. The agenda is written (an event) wherever it differs from the
-        reference's. A recording game runs :meth:`_run_recorded` instead."""
-        if self._chronicle is not None:
-            self._run_recorded(working)
-            return
+        reference's. A recording game (with :attr:`_chronicle`) records what the views
+        need after the decision just applied, each step run and each decision taken
+        alone."""
+        recording = self._chronicle is not None
+        if recording:
+            self._note_decisions()
         legal: tuple[Action, ...] = ()
         pending: Step | None = None
         while True:
@@ -1482,6 +1509,8 @@ class FastGame:
                             self.agenda = working[1:]
                             new: list[Step] = []
                             self._resolve(step, legal[0], 0, new)
+                            if recording:
+                                self._noticed(step[1])
                             del working[0]
                             if new:
                                 working[:0] = new
@@ -1492,39 +1521,20 @@ class FastGame:
                 del working[0]
                 new = []
                 self._run_step(step, new)
+                if recording:
+                    self._noticed(step[1])
                 if new:
                     working[:0] = new
             if working or self.is_over:
                 break
-            # nothing pending: the rearmost traveller moves (none: everyone has arrived);
-            # the seated traveller furthest ahead decides the neutral traveller's.
-            # Travellers are ordered by ``order``, ``position * 8 - slot`` (a later
-            # arrival is further back), which no two share.
-            order = self.order
-            rearmost = min(order)
-            if rearmost < self.T.end * 8 - 7:
-                piece = order.index(rearmost)
-                seat = self.seat[piece]
-                if seat is None:
-                    seated = order[:self.T.players]
-                    seat = seated.index(max(seated))
-                pending = _MOVES[piece][seat]
+            pending = self._pending_move(working)
+            if pending is not None:
                 break
-            working.extend(self.T.end_steps)
-        if working != self.agenda:
-            self.seq += 1
-            self.agenda = working
-        if working:
-            self._step = working[0]
-            self._legal = legal
-        else:
-            self._step = pending
-            self._legal = None if pending is not None else ()
+        self._settle(working, legal, pending)
 
-    def _run_recorded(self, working: list[Step]) -> None:
-        """As :meth:`_run`, recording what the views need after the decision just
-        applied, each step run and each decision taken alone (a game with
-        :attr:`_chronicle`)."""
+    def _note_decisions(self) -> None:
+        """A recording game's record of the decisions applied since its last run (the
+        moves among them: the turn) and of what the last one made appear."""
         book = self._chronicle
         assert book is not None
         decisions = self._decisions
@@ -1533,61 +1543,37 @@ class FastGame:
                 book.turn += 1
         book.decided = len(decisions)
         book.notice(self, -1)  # what the decision applied made appear
-        legal: tuple[Action, ...] = ()
-        pending: Step | None = None
-        while True:
-            while working:
-                step = working[0]
-                kind = step[0]
-                if kind >= DECISION:
-                    legal = self._legal_for(step)
-                    if legal:
-                        if len(legal) == 1 and (
-                                (auto := self.T.auto[kind]) == 1
-                                or (auto == 2 and self._lone(step))) and not (
-                                self.asks and self._asks_anyway(step)):
-                            if working != self.agenda:
-                                self.seq += 1  # the agenda is written
-                            self.seq += 2  # the automatic marker, then the action
-                            self.automatic += 1
-                            self.agenda = working[1:]
-                            new: list[Step] = []
-                            self._resolve(step, legal[0], 0, new)
-                            book = self._chronicle
-                            if book is not None:
-                                book.notice(self, step[1])
-                            del working[0]
-                            if new:
-                                working[:0] = new
-                            continue
-                        break
-                    del working[0]  # nothing to decide: the decision lapses
-                    continue
-                del working[0]
-                new = []
-                self._run_step(step, new)
-                book = self._chronicle
-                if book is not None:
-                    book.notice(self, step[1])
-                if new:
-                    working[:0] = new
-            if working or self.is_over:
-                break
-            # nothing pending: the rearmost traveller moves (none: everyone has arrived);
-            # the seated traveller furthest ahead decides the neutral traveller's.
-            # Travellers are ordered by ``order``, ``position * 8 - slot`` (a later
-            # arrival is further back), which no two share.
-            order = self.order
-            rearmost = min(order)
-            if rearmost < self.T.end * 8 - 7:
-                piece = order.index(rearmost)
-                seat = self.seat[piece]
-                if seat is None:
-                    seated = order[:self.T.players]
-                    seat = seated.index(max(seated))
-                pending = _MOVES[piece][seat]
-                break
-            working.extend(self.T.end_steps)
+
+    def _noticed(self, piece: int) -> None:
+        """What a step just run, or a decision taken alone, made appear (``piece``: whose
+        step), in a recording game's record."""
+        book = self._chronicle
+        if book is not None:
+            book.notice(self, piece)
+
+    def _pending_move(self, working: list[Step]) -> Step | None:
+        """With nothing pending, the rearmost traveller's move; ``None`` when everyone
+        has arrived, the end steps then added to ``working``. The seated traveller
+        furthest ahead decides the neutral traveller's. Travellers are ordered by
+        ``order``, ``position * 8 - slot`` (a later arrival is further back), which no
+        two share."""
+        order = self.order
+        rearmost = min(order)
+        if rearmost < self.T.end * 8 - 7:
+            piece = order.index(rearmost)
+            seat = self.seat[piece]
+            if seat is None:
+                seated = order[:self.T.players]
+                seat = seated.index(max(seated))
+            return _MOVES[piece][seat]
+        working.extend(self.T.end_steps)
+        return None
+
+    def _settle(self, working: list[Step], legal: tuple[Action, ...],
+                pending: Step | None) -> None:
+        """The end of a run: the agenda written (an event) where it differs from the
+        reference's, and the decision now (the agenda's first step, with its ``legal``
+        actions, else the ``pending`` move; none: the game is over)."""
         if working != self.agenda:
             self.seq += 1
             self.agenda = working
@@ -1919,19 +1905,71 @@ def _shuffle_halves(pools: list[list[Any]], stream: int) -> None:
         for i in range(len(items) - 1, 0, -1):
             lo: _Word = stream_low + golden_low[k]
             hi: _Word = (stream_high + golden_high[k] + (lo >> 32)) & 0xFFFFFFFF
-            lo &= 0xFFFFFFFF
-            lo ^= ((hi << 2) & 0xFFFFFFFF) | (lo >> 30)  # z ^= z >> 30
-            hi ^= hi >> 30
-            hi, lo = _times(hi, lo, 0xBF58476D, 0x1CE4E5B9)
-            lo ^= ((hi << 5) & 0xFFFFFFFF) | (lo >> 27)  # z ^= z >> 27
-            hi ^= hi >> 27
-            hi, lo = _times(hi, lo, 0x94D049BB, 0x133111EB)
-            lo ^= ((hi << 1) & 0xFFFFFFFF) | (lo >> 31)  # z ^= z >> 31
-            hi ^= hi >> 31
+            hi, lo = _hash_halves(hi, lo & 0xFFFFFFFF)
             n: _Word = i + 1
             j = (hi * n + ((lo * n) >> 32)) >> 32  # (z * n) >> 64
             items[i], items[j] = items[j], items[i]
             k += 1
+
+
+def _hash_halves(hi: _Word, lo: _Word) -> tuple[_Word, _Word]:
+    """The SplitMix64 finaliser of the 64-bit number ``(hi, lo)`` (its 32-bit halves),
+    in machine words when compiled (:func:`_times`)."""
+    lo ^= ((hi << 2) & 0xFFFFFFFF) | (lo >> 30)  # z ^= z >> 30
+    hi ^= hi >> 30
+    hi, lo = _times(hi, lo, 0xBF58476D, 0x1CE4E5B9)
+    lo ^= ((hi << 5) & 0xFFFFFFFF) | (lo >> 27)  # z ^= z >> 27
+    hi ^= hi >> 27
+    hi, lo = _times(hi, lo, 0x94D049BB, 0x133111EB)
+    lo ^= ((hi << 1) & 0xFFFFFFFF) | (lo >> 31)  # z ^= z >> 31
+    hi ^= hi >> 31
+    return hi, lo
+
+
+def _offset_halves(stream: int, count: int) -> tuple[_Word, _Word]:
+    """``stream + _GOLDEN * count`` modulo ``2**64``, as its 32-bit halves."""
+    g_hi, g_lo = _times(_GOLDEN >> 32, _GOLDEN & 0xFFFFFFFF, count >> 32 & 0xFFFFFFFF,
+                        count & 0xFFFFFFFF)
+    lo: _Word = (stream & 0xFFFFFFFF) + g_lo
+    hi: _Word = ((stream >> 32 & 0xFFFFFFFF) + g_hi + (lo >> 32)) & 0xFFFFFFFF
+    return hi, lo & 0xFFFFFFFF
+
+
+def event_stream(seed: int, seq: int) -> int:
+    """:func:`tokaido_rules.chance.event_stream`, the same numbers: in 32-bit halves in
+    machine words in the compiled build (a call into the generator's big-integer
+    arithmetic costs more than the hash there), else the generator's own."""
+    if _BUILT_FROM is None or _MACHINE_WORDS or not 0 <= seq < 1 << 62:
+        return _event_stream(seed, seq)
+    hi, lo = _hash_halves(*_offset_halves(seed, seq + 1))
+    return int(hi) << 32 | int(lo)
+
+
+def draw_below(stream: int, draw: int, n: int) -> int:
+    """:func:`tokaido_rules.chance.draw_below`, the same numbers (in machine words in
+    the compiled build, as :func:`event_stream`); ``n <= 0`` raises its
+    ``ValueError``."""
+    if _BUILT_FROM is None or _MACHINE_WORDS or not 0 < n < 1 << 31 or not (
+            0 <= draw < 1 << 62):
+        return _draw_below(stream, draw, n)
+    hi, lo = _hash_halves(*_offset_halves(stream, draw + 1))
+    m: _Word = n
+    return int((hi * m + ((lo * m) >> 32)) >> 32)
+
+
+def shuffle(items: list[Any], stream: int, draw: int = 0) -> int:
+    """:func:`tokaido_rules.chance.shuffle`, the same permutation and the same next draw
+    number returned (in machine words in the compiled build, as :func:`event_stream`)."""
+    if _BUILT_FROM is None or _MACHINE_WORDS or len(items) >= 1 << 31 or not (
+            0 <= draw < 1 << 61):
+        return _shuffle(items, stream, draw)
+    for i in range(len(items) - 1, 0, -1):
+        hi, lo = _hash_halves(*_offset_halves(stream, draw + 1))
+        m: _Word = i + 1
+        j = (hi * m + ((lo * m) >> 32)) >> 32  # (z * m) >> 64
+        items[i], items[j] = items[j], items[i]
+        draw += 1
+    return draw
 
 
 class StateLike(Protocol):
@@ -2213,8 +2251,15 @@ def compare(game: Game, fast: FastGame, choose: Callable[[tuple[Action, ...]], i
 # (FastGame.view; the builder itself is FastGame._direct_view)
 
 # Where a zone's cards are (ViewTables.source) and who sees them (ViewTables.zone_rule).
-FROM_GAME, FROM_PIECES, FROM_COLLECTION, FROM_SUPPLY, FROM_RECORD = range(5)
-HIDDEN, SHOWN, OWNER, OWN_RULE = range(4)
+FROM_GAME: Final = 0
+FROM_PIECES: Final = 1
+FROM_COLLECTION: Final = 2
+FROM_SUPPLY: Final = 3
+FROM_RECORD: Final = 4
+HIDDEN: Final = 0
+SHOWN: Final = 1
+OWNER: Final = 2
+OWN_RULE: Final = 3
 
 _new = object.__new__
 _set = object.__setattr__
@@ -2593,30 +2638,61 @@ def compiled() -> bool:
     return _BUILT_FROM is not None
 
 
+def _load_compiled(name: str, source: str) -> Any:
+    """The compiled copy ``name`` of the module whose source file is ``source``, or
+    ``None`` (nothing built: silently; built from another source, or failing to load
+    however it fails: with a :class:`CompiledBuildWarning`, never an exception)."""
+    import hashlib
+    import importlib
+    import importlib.util
+    import warnings
+
+    try:
+        if importlib.util.find_spec(name) is None:
+            return None  # nothing built
+    except (ImportError, ValueError):
+        return None
+    again = "run `tokaido build-fast` again, or `tokaido build-fast --remove`"
+    try:
+        built = importlib.import_module(name)
+    except Exception as exc:  # whatever a broken build raises, the source runs
+        warnings.warn(CompiledBuildWarning(
+            f"the compiled build {name} failed to load ({type(exc).__name__}: {exc}); "
+            f"the pure Python simulator runs instead: {again}"), stacklevel=3)
+        return None
+    try:
+        with open(source, "rb") as file:
+            digest = hashlib.sha256(file.read()).hexdigest()
+    except OSError:
+        return None  # no source to compare with (a frozen install): not taken
+    if getattr(built, "_BUILT_FROM", None) != digest:
+        warnings.warn(CompiledBuildWarning(
+            f"the compiled build {name} was built from another version of {source}; "
+            f"the pure Python simulator runs instead: {again}"), stacklevel=3)
+        return None
+    return built
+
+
 def take_compiled(namespace: dict[str, Any]) -> bool:
     """Take every name of a plugin's fast module (whose globals are ``namespace``) from
     its compiled copy (``tokaido_rules.native.compiled_name``), when there is one built
     from this very source, the kernel in use is compiled too and so is every fast module
-    the copy was compiled against; whether it did. A plugin's fast module calls it last::
+    the copy was compiled against; whether it did. A copy built from another source, or
+    one that fails to load, is left with a :class:`CompiledBuildWarning`. A plugin's
+    fast module calls it last::
 
         if not __name__.endswith("_compiled"):  # not in the compiled copy itself
             take_compiled(globals())
     """
-    import hashlib
-    import importlib
     import os
     import sys
 
     if os.environ.get("TOKAIDO_PURE_PYTHON") or not compiled():
         return False
     package, _, name = str(namespace["__name__"]).rpartition(".")
-    try:
-        built = importlib.import_module(f"{package}._{name}_compiled")
-    except ImportError:
+    built = _load_compiled(f"{package}._{name}_compiled", str(namespace["__file__"]))
+    if built is None:
         return False
-    with open(str(namespace["__file__"]), "rb") as source:
-        if hashlib.sha256(source.read()).hexdigest() != getattr(built, "_BUILT_FROM", None):
-            return False
     for needed in getattr(built, "_NEEDS", ()):
         module = sys.modules.get(needed)
         if module is None or getattr(module, "_BUILT_FROM", None) is None:
@@ -2629,20 +2705,16 @@ def take_compiled(namespace: dict[str, Any]) -> bool:
 
 def _use_compiled() -> None:
     """Take every name of this module from the compiled build when there is one, built
-    from this very source (a build left over from an older source is ignored), unless
-    ``TOKAIDO_PURE_PYTHON`` is set in the environment."""
-    import hashlib
+    from this very source, unless ``TOKAIDO_PURE_PYTHON`` is set in the environment; a
+    build from another source, or one that fails to load, is left with a
+    :class:`CompiledBuildWarning` (the source runs)."""
     import os
 
     if os.environ.get("TOKAIDO_PURE_PYTHON"):
         return
-    try:
-        from . import _fast_compiled as built  # type: ignore[attr-defined]
-    except ImportError:
+    built = _load_compiled("tokaido_rules._fast_compiled", __file__)
+    if built is None:
         return
-    with open(__file__, "rb") as source:
-        if hashlib.sha256(source.read()).hexdigest() != built._BUILT_FROM:
-            return
     namespace = globals()
     for name, value in vars(built).items():
         if not name.startswith("__"):

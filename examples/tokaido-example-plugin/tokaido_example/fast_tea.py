@@ -58,7 +58,7 @@ class TeaRules(FastRules):
         if here == game.T.end or game.pos.count(here) != len(game.pos):
             return
         K: _Tea = game.T.extra["tea-ceremony"]
-        game.score[piece][K.category] += K.points
+        game._add_points(piece, K.category, K.points)
         game.seq += 1  # the reference's TeaServed
 
 
