@@ -34,18 +34,21 @@ from .bots import (
     MASK,
     BotOption,
     World,
+    _fast_values,
+    completions_fast,
     determinize,
-    determinize_fast,
     fast_lookahead,
     greedy_action,
     greedy_value,
 )
 from .chance import draw_below, event_stream, random_below
+from .engine import Game
 from .errors import BotError
 from .estimates import ActionEstimate
 from .events import Action, Move
 
 if TYPE_CHECKING:
+    from .fast import FastGame
     from .views import View
 
 __all__ = [
@@ -203,7 +206,7 @@ class ISMCTSBot:
     def _world_maker(self, view: View) -> Callable[[int], World]:
         if self.engine != "reference":
             if fast_lookahead(view.ruleset, view.players):
-                return lambda seed: determinize_fast(view, seed)
+                return completions_fast(view)  # determinize_fast, the census made once
             if self.engine == "fast":
                 from .fast import why_not_loadable
 
@@ -256,17 +259,10 @@ class ISMCTSBot:
             if edge.visits == 0:  # a new node: play out from here
                 break
             node = edge.children
-        draw = 0
-        rollout = self.rollout
-        while not world.is_over:
-            legal = world.legal_actions()
-            if len(legal) == 1:
-                world = world.apply(legal[0])
-            elif rollout == "greedy":
-                world = world.apply(greedy_action(world, 0))
-            else:
-                world = world.apply(_rollout_choice(legal, stream, draw, rollout == "near"))
-                draw += 2
+        if isinstance(world, Game):
+            world = _play_out(world, stream, self.rollout)
+        else:
+            _play_out_fast(world, stream, self.rollout)
         margins, wins = _results(world)
         for edge, mover in path:
             margin = margins[mover]
@@ -338,6 +334,59 @@ def _add_priors(world: World, node: _Node, legal: tuple[Action, ...], mover: int
             edge.prior = value = greedy_value(world, action, mover, PRIOR_DEPTH)
             if value > node.best:
                 node.best = value
+
+
+def _play_out(world: Game, stream: int, rollout: str) -> Game:
+    """The playout from ``world`` to the end of the game (:data:`ROLLOUTS`), on the
+    reference engine: what :func:`_play_out_fast` does on a fast game."""
+    draw = 0
+    while not world.is_over:
+        legal = world.legal_actions()
+        if len(legal) == 1:
+            world = world.apply(legal[0])
+        elif rollout == "greedy":
+            world = world.apply(greedy_action(world, 0))
+        else:
+            world = world.apply(_rollout_choice(legal, stream, draw, rollout == "near"))
+            draw += 2
+    return world
+
+
+def _play_out_fast(world: FastGame, stream: int, rollout: str) -> None:
+    """:func:`_play_out` on a fast game, in place (the world is the iteration's own):
+    the same choices, with the calls of the playout's loop written out (it is most of
+    an iteration)."""
+    apply = world.apply
+    legal_actions = world.legal_actions
+    if rollout == "greedy":
+        while not world.is_over:
+            legal = legal_actions()
+            if len(legal) == 1:
+                apply(legal[0])
+                continue
+            seat = world.current_player
+            assert seat is not None
+            values = _fast_values(world.clone(), legal, seat, 0)
+            apply(legal[values.index(max(values))])
+        return
+    near = rollout == "near"
+    draw = 0
+    while not world.is_over:
+        legal = legal_actions()
+        n = len(legal)
+        if n == 1:
+            apply(legal[0])
+            continue
+        first = legal[0]
+        if near and isinstance(first, Move) and draw_below(stream, draw + 1, 4):
+            nearest = first
+            for action in legal:
+                if isinstance(action, Move) and action.position < nearest.position:
+                    nearest = action
+            apply(nearest)
+        else:
+            apply(legal[draw_below(stream, draw, n)])
+        draw += 2
 
 
 def _rollout_choice(legal: tuple[Action, ...], stream: int, draw: int,
