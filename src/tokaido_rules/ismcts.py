@@ -55,6 +55,7 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "ENGINES",
     "LEVELS",
+    "OPPONENTS",
     "REWARDS",
     "ROLLOUTS",
     "ISMCTSBot",
@@ -76,6 +77,13 @@ REWARDS = ("mixed", "win", "margin")
 place (a tie for first shares it); ``"margin"``, its final margin (its score minus the
 best other seat's) squashed by ``(1 + tanh(margin / 10)) / 2``; ``"mixed"``, the mean
 of the two (a win, and by how much)."""
+
+OPPONENTS = ("tree", "greedy")
+"""How the other seats decide on an iteration's way down the tree (option
+``opponents``): ``"tree"``, by the tree, each for itself (UCB1 on its own reward);
+``"greedy"``, by the greedy playout policy, so that the tree holds the seat's own
+decisions only and every iteration spends its budget on them (the others answer as
+a greedy player would, as in :class:`~tokaido_rules.bots.SearchBot`'s playouts)."""
 
 ENGINES = ("auto", "fast", "reference")
 """Where the playouts run (option ``engine``): ``"auto"``, on the fast engine wherever it
@@ -152,7 +160,7 @@ class ISMCTSBot:
     def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS,
                  ms: float | None = None, exploration: float = 0.7, prior: float = 1.0,
                  rollout: str = "near", reward: str = "mixed", engine: str = "auto",
-                 name: str = "ismcts") -> None:
+                 opponents: str = "tree", name: str = "ismcts") -> None:
         self.bot_name = name
         _check(name, isinstance(iterations, int) and iterations >= 1,
                f"iterations must be a whole number >= 1, got {iterations!r}")
@@ -168,6 +176,8 @@ class ISMCTSBot:
                f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
         _check(name, engine in ENGINES,
                f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+        _check(name, opponents in OPPONENTS,
+               f"opponents must be one of {', '.join(OPPONENTS)}, got {opponents!r}")
         self.seed = seed & MASK
         self.iterations = iterations
         self.ms = ms
@@ -176,6 +186,7 @@ class ISMCTSBot:
         self.rollout = rollout
         self.reward = reward
         self.engine = engine
+        self.opponents = opponents
         self.searched = 0
         """Iterations run by the last search (with ``ms``, how many fitted)."""
 
@@ -238,20 +249,26 @@ class ISMCTSBot:
             elif done and time.perf_counter() >= deadline:
                 break
             world_seed = random_below(base, done, 0, MASK)
-            self._iterate(make(world_seed), root, event_stream(world_seed, 1))
+            self._iterate(make(world_seed), root, event_stream(world_seed, 1), seat)
             done += 1
         self.searched = done
         return [root.edges.get(action) or _Edge() for action in actions]
 
-    def _iterate(self, world: World, root: _Node, stream: int) -> None:
-        """One iteration on ``world``: select, expand one node, play out, back up."""
+    def _iterate(self, world: World, root: _Node, stream: int, seat: int) -> None:
+        """One iteration on ``world``: select, expand one node, play out, back up.
+        With ``opponents="greedy"`` the other seats' decisions on the way down are the
+        greedy policy's, not the tree's: the tree holds ``seat``'s own decisions."""
         path: list[tuple[_Edge, int]] = []
         node = root
         at_root = True
+        greedy_others = self.opponents == "greedy"
         while not world.is_over:
             legal = world.legal_actions()
             mover = world.current_player
             assert mover is not None
+            if greedy_others and mover != seat:
+                world = world.apply(_greedy_choice(world, legal, mover))
+                continue
             chosen, edge = self._select(world, node, legal, mover, at_root)
             at_root = False
             path.append((edge, mover))
@@ -364,9 +381,9 @@ def _play_out_fast(world: FastGame, stream: int, rollout: str) -> None:
             if len(legal) == 1:
                 apply(legal[0])
                 continue
-            seat = world.current_player
-            assert seat is not None
-            values = _fast_values(world.clone(), legal, seat, 0)
+            mover = world.current_player
+            assert mover is not None
+            values = _fast_values(world.clone(), legal, mover, 0)
             apply(legal[values.index(max(values))])
         return
     near = rollout == "near"
@@ -387,6 +404,18 @@ def _play_out_fast(world: FastGame, stream: int, rollout: str) -> None:
         else:
             apply(legal[draw_below(stream, draw, n)])
         draw += 2
+
+
+def _greedy_choice(world: World, legal: tuple[Action, ...], mover: int) -> Action:
+    """What the greedy playout policy plays in ``world`` (``legal``: its legal actions,
+    ``mover`` the seat deciding): :func:`~tokaido_rules.bots.greedy_action` looking no
+    further than the action, on either engine."""
+    if len(legal) == 1:
+        return legal[0]
+    if isinstance(world, Game):
+        return greedy_action(world, 0)
+    values = _fast_values(world.clone(), legal, mover, 0)
+    return legal[values.index(max(values))]
 
 
 def _rollout_choice(legal: tuple[Action, ...], stream: int, draw: int,
@@ -453,6 +482,8 @@ def _options(iterations: int) -> tuple[BotOption, ...]:
         BotOption("reward", "str", "mixed", "what a playout is worth: mixed, win or margin"),
         BotOption("engine", "str", "auto", "where playouts run: auto (the fast engine where "
                   "it covers the ruleset), fast or reference; the same figures"),
+        BotOption("opponents", "str", "tree", "the other seats on the way down the tree: "
+                  "tree (searched) or greedy (the greedy policy)"),
     )
 
 
