@@ -10,6 +10,7 @@ import math
 import pickle
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -42,7 +43,7 @@ def points(plugins: tuple[str, ...], players: int, seed: int, every: int) -> lis
 # --- hidden information ---------------------------------------------------------------
 
 
-GREEDY_TREE = {"rollout": "greedy", "opponents": "greedy"}
+GREEDY_TREE: dict[str, Any] = {"rollout": "greedy", "opponents": "greedy"}
 """The options of a search whose playouts and other seats are the greedy policy's."""
 
 
@@ -50,7 +51,7 @@ GREEDY_TREE = {"rollout": "greedy", "opponents": "greedy"}
     (("base",), {}), (("base", "crossroads", "new-encounters"), {}),
     (("base", "crossroads"), GREEDY_TREE)], ids=["base", "expansions", "greedy-others"])
 def test_the_same_decisions_and_figures_in_twin_games(plugins: tuple[str, ...],
-                                                      options: dict[str, str]) -> None:
+                                                      options: dict[str, Any]) -> None:
     """A twin of the game with everything the seat cannot see dealt otherwise (the
     other hands, the decks' order) looks the same to the seat, and the bot decides and
     evaluates alike in both: it never reads the true hidden state (nor do the other
@@ -198,18 +199,21 @@ def test_undeclared_or_mistyped_options_are_refused_before_play() -> None:
         make_bot("ismcts-fast", 1, {"iterations": "many"})
 
 
-def test_the_ladder_is_registered_by_name_with_growing_budgets() -> None:
+def test_the_ladder_is_registered_by_name_with_its_levels_defaults() -> None:
     assert {"ismcts-fast", "ismcts", "ismcts-strong"} <= set(BOTS)
-    budgets = [LEVELS[n] for n in ("ismcts-fast", "ismcts", "ismcts-strong")]
-    assert budgets == sorted(budgets) and len(set(budgets)) == 3
-    for name, budget in LEVELS.items():
+    fast, middle, strong = (LEVELS[n] for n in ("ismcts-fast", "ismcts", "ismcts-strong"))
+    assert fast.iterations < middle.iterations  # the same playouts, more of them
+    assert (fast.rollout, fast.opponents) == (middle.rollout, middle.opponents)
+    assert (strong.rollout, strong.opponents) == ("greedy", "greedy")
+    for name, level in LEVELS.items():
         bot = make_bot(name, 4)
         assert isinstance(bot, ISMCTSBot)
-        assert bot.iterations == budget
+        assert (bot.iterations, bot.rollout, bot.opponents) == tuple(level)
         assert bot_name(bot) == name
         assert make_bot(name, 4, {"iterations": "7"}).iterations == 7  # type: ignore[attr-defined]
+        assert make_bot(name, 4, {"rollout": "random"}).rollout == "random"  # type: ignore[attr-defined]
         copied = pickle.loads(pickle.dumps(bot))  # bots given to --jobs must pickle
-        assert copied.iterations == budget and copied.bot_name == name
+        assert copied.iterations == level.iterations and copied.bot_name == name
 
 
 def test_tokaido_bots_lists_the_ladder() -> None:
@@ -236,6 +240,7 @@ def test_the_same_figures_on_either_engine() -> None:
     fast = ISMCTSBot(seed=2, iterations=12, engine="fast").evaluate(view)
     reference = ISMCTSBot(seed=2, iterations=12, engine="reference").evaluate(view)
     assert fast == reference
+    options: dict[str, Any]
     for options in ({"rollout": "near"}, GREEDY_TREE):
         assert (ISMCTSBot(seed=3, iterations=6, engine="fast", **options).evaluate(view)
                 == ISMCTSBot(seed=3, iterations=6, engine="reference", **options).evaluate(view))
