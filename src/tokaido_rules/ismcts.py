@@ -154,8 +154,8 @@ class ISMCTSBot:
     ``seed``, view and ``iterations`` give the same decision and the same
     :meth:`evaluate` figures. ``exploration`` is UCB1's constant (rewards are in [0, 1]);
     ``rollout`` one of :data:`ROLLOUTS`, ``reward`` one of :data:`REWARDS`, ``engine``
-    one of :data:`ENGINES`; ``name`` is what statistics and errors call it (a ladder
-    level's name). Bad values raise :class:`~tokaido_rules.BotError`."""
+    one of :data:`ENGINES`, ``opponents`` one of :data:`OPPONENTS`; ``name`` is what
+    statistics and errors call it (a ladder level's name). Bad values raise :class:`~tokaido_rules.BotError`."""
 
     bot_options: ClassVar[tuple[BotOption, ...]]
     """What ``--bot-option ismcts.KEY=VALUE`` sets (the same for every level)."""
