@@ -155,7 +155,8 @@ class ISMCTSBot:
     :meth:`evaluate` figures. ``exploration`` is UCB1's constant (rewards are in [0, 1]);
     ``rollout`` one of :data:`ROLLOUTS`, ``reward`` one of :data:`REWARDS`, ``engine``
     one of :data:`ENGINES`, ``opponents`` one of :data:`OPPONENTS`; ``name`` is what
-    statistics and errors call it (a ladder level's name). Bad values raise :class:`~tokaido_rules.BotError`."""
+    statistics and errors call it (a ladder level's name). Bad values raise
+    :class:`~tokaido_rules.BotError`."""
 
     bot_options: ClassVar[tuple[BotOption, ...]]
     """What ``--bot-option ismcts.KEY=VALUE`` sets (the same for every level)."""
