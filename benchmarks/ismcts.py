@@ -42,7 +42,7 @@ def main() -> None:
         spent = time.process_time() - start
         total += spent
         print(f"game {seed}: {spent:.1f} s CPU, scores {[s.total for s in game.scores()]}")
-    budget = args.iterations or LEVELS[args.level]
+    budget = args.iterations or LEVELS[args.level].iterations
     print(f"{args.level} ({budget} iterations): {total / args.games:.1f} s CPU per 4-player "
           f"game of four seats, {1000 * total / max(1, searched):.0f} ms per searched "
           f"decision ({searched / args.games:.0f} per game)")

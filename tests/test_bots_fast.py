@@ -14,6 +14,7 @@ from tokaido_rules import Action, BotError, Ruleset, new_game
 from tokaido_rules.bots import (
     GreedyBot,
     SearchBot,
+    completions_fast,
     determinize,
     determinize_fast,
     fast_lookahead,
@@ -93,6 +94,9 @@ def test_the_fast_completion_of_a_view_is_the_reference_completion() -> None:
         reference = determinize(view, seed)
         assert flat_state(determinize_fast(view, seed)) == flat_state(
             from_state(reference.state, ruleset, 4, seed))
+    complete = completions_fast(view)  # one census for many seeds: the same deals
+    for seed in (99, 1, 2, 1):
+        assert flat_state(complete(seed)) == flat_state(determinize_fast(view, seed))
 
 
 def _same_choices(plugins: tuple[str, ...], players: int, seed: int, make: Any,

@@ -10,6 +10,7 @@ import math
 import pickle
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -42,12 +43,19 @@ def points(plugins: tuple[str, ...], players: int, seed: int, every: int) -> lis
 # --- hidden information ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("plugins", [("base",), ("base", "crossroads", "new-encounters")],
-                         ids="+".join)
-def test_the_same_decisions_and_figures_in_twin_games(plugins: tuple[str, ...]) -> None:
+GREEDY_TREE: dict[str, Any] = {"rollout": "greedy", "opponents": "greedy"}
+"""The options of a search whose playouts and other seats are the greedy policy's."""
+
+
+@pytest.mark.parametrize(("plugins", "options"), [
+    (("base",), {}), (("base", "crossroads", "new-encounters"), {}),
+    (("base", "crossroads"), GREEDY_TREE)], ids=["base", "expansions", "greedy-others"])
+def test_the_same_decisions_and_figures_in_twin_games(plugins: tuple[str, ...],
+                                                      options: dict[str, Any]) -> None:
     """A twin of the game with everything the seat cannot see dealt otherwise (the
     other hands, the decks' order) looks the same to the seat, and the bot decides and
-    evaluates alike in both: it never reads the true hidden state."""
+    evaluates alike in both: it never reads the true hidden state (nor do the other
+    seats' greedy answers on the way down the tree, made on the same completions)."""
     found = points(plugins, 4, seed=31, every=9)
     assert len(found) >= 5
     differing = 0
@@ -58,10 +66,10 @@ def test_the_same_decisions_and_figures_in_twin_games(plugins: tuple[str, ...]) 
         differing += twin.state.zones != game.state.zones
         view, twin_view = game.view(seat), twin.view(seat)
         assert view == twin_view
-        assert (ISMCTSBot(k, iterations=SMALL).evaluate(view)
-                == ISMCTSBot(k, iterations=SMALL).evaluate(twin_view))
-        assert next_action(ISMCTSBot(k, iterations=SMALL), game) == next_action(
-            ISMCTSBot(k, iterations=SMALL), twin)
+        assert (ISMCTSBot(k, iterations=SMALL, **options).evaluate(view)
+                == ISMCTSBot(k, iterations=SMALL, **options).evaluate(twin_view))
+        assert next_action(ISMCTSBot(k, iterations=SMALL, **options), game) == next_action(
+            ISMCTSBot(k, iterations=SMALL, **options), twin)
     assert differing > len(found) // 2  # the twins really differ in hidden cards
 
 
@@ -172,6 +180,7 @@ def test_the_last_decision_of_a_game_is_played_best() -> None:
     ({"reward": "points"}, "reward must be one of"),
     ({"engine": "quick"}, "engine must be one of"),
     ({"prior": -1.0}, "prior must be"),
+    ({"opponents": "clever"}, "opponents must be one of"),
 ])
 def test_bad_options_are_refused_with_a_bot_error(options: dict[str, object],
                                                   match: str) -> None:
@@ -190,18 +199,21 @@ def test_undeclared_or_mistyped_options_are_refused_before_play() -> None:
         make_bot("ismcts-fast", 1, {"iterations": "many"})
 
 
-def test_the_ladder_is_registered_by_name_with_growing_budgets() -> None:
+def test_the_ladder_is_registered_by_name_with_its_levels_defaults() -> None:
     assert {"ismcts-fast", "ismcts", "ismcts-strong"} <= set(BOTS)
-    budgets = [LEVELS[n] for n in ("ismcts-fast", "ismcts", "ismcts-strong")]
-    assert budgets == sorted(budgets) and len(set(budgets)) == 3
-    for name, budget in LEVELS.items():
+    fast, middle, strong = (LEVELS[n] for n in ("ismcts-fast", "ismcts", "ismcts-strong"))
+    assert fast.iterations < middle.iterations  # the same playouts, more of them
+    assert (fast.rollout, fast.opponents) == (middle.rollout, middle.opponents)
+    assert (strong.rollout, strong.opponents) == ("greedy", "greedy")
+    for name, level in LEVELS.items():
         bot = make_bot(name, 4)
         assert isinstance(bot, ISMCTSBot)
-        assert bot.iterations == budget
+        assert (bot.iterations, bot.rollout, bot.opponents) == tuple(level)
         assert bot_name(bot) == name
         assert make_bot(name, 4, {"iterations": "7"}).iterations == 7  # type: ignore[attr-defined]
+        assert make_bot(name, 4, {"rollout": "random"}).rollout == "random"  # type: ignore[attr-defined]
         copied = pickle.loads(pickle.dumps(bot))  # bots given to --jobs must pickle
-        assert copied.iterations == budget and copied.bot_name == name
+        assert copied.iterations == level.iterations and copied.bot_name == name
 
 
 def test_tokaido_bots_lists_the_ladder() -> None:
@@ -228,6 +240,10 @@ def test_the_same_figures_on_either_engine() -> None:
     fast = ISMCTSBot(seed=2, iterations=12, engine="fast").evaluate(view)
     reference = ISMCTSBot(seed=2, iterations=12, engine="reference").evaluate(view)
     assert fast == reference
+    options: dict[str, Any]
+    for options in ({"rollout": "near"}, GREEDY_TREE):
+        assert (ISMCTSBot(seed=3, iterations=6, engine="fast", **options).evaluate(view)
+                == ISMCTSBot(seed=3, iterations=6, engine="reference", **options).evaluate(view))
 
 
 class _Silent:

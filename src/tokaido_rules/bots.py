@@ -96,39 +96,58 @@ def _sampled_zones(view: View, seed: int) -> dict[str, tuple[str, ...]]:
     (:func:`~tokaido_rules.chance.shuffle`, draws counted on across the pools, from the
     stream of event 0); the hidden zones, by name, then take from the top of the pools
     of their card backs, by back."""
-    census = view.ruleset.registry.deck_census()
-    seen = Counter(chain.from_iterable(view.zones.values()))
-    pools: dict[str, list[str]] = {}
-    for card, home, copies in census:
-        left = copies - seen[card] if card in seen else copies
-        if left > 0:
-            pool = pools.get(home)
-            if pool is None:
-                pool = pools[home] = []
-            if left == 1:
-                pool.append(card)
-            else:
-                pool.extend([card] * left)
-    from .fast import shuffle_pools
+    return _Sampler(view).zones(seed)
 
-    shuffle_pools(list(pools.values()), event_stream(seed, 0))
-    zones = dict(view.zones)
-    hidden_backs = view.hidden_backs
-    for name in sorted(hidden_backs):
-        backs = hidden_backs[name]
-        if len(backs) == 1:
-            for home, count in backs.items():
+
+class _Sampler:
+    """What every completion of one view shares (the pools of the cards it does not
+    show, before the shuffle), made once: :meth:`zones` deals one completion's zones
+    from a seed. A search that samples many completions of one view pays for the census
+    once (:func:`completions_fast`)."""
+
+    __slots__ = ("hidden", "pools", "shown")
+
+    def __init__(self, view: View) -> None:
+        census = view.ruleset.registry.deck_census()
+        seen = Counter(chain.from_iterable(view.zones.values()))
+        pools: dict[str, list[str]] = {}
+        for card, home, copies in census:
+            left = copies - seen[card] if card in seen else copies
+            if left > 0:
+                pool = pools.get(home)
+                if pool is None:
+                    pool = pools[home] = []
+                if left == 1:
+                    pool.append(card)
+                else:
+                    pool.extend([card] * left)
+        self.pools = pools
+        self.shown = view.zones
+        hidden_backs = view.hidden_backs
+        self.hidden = [(name, sorted(hidden_backs[name].items()))
+                       for name in sorted(hidden_backs)]
+
+    def zones(self, seed: int) -> dict[str, tuple[str, ...]]:
+        """The zones of the completion from ``seed`` (:func:`_sampled_zones`)."""
+        pools = {home: pool[:] for home, pool in self.pools.items()}
+        from .fast import shuffle_pools
+
+        shuffle_pools(list(pools.values()), event_stream(seed, 0))
+        zones = dict(self.shown)
+        for name, backs in self.hidden:
+            if len(backs) == 1:
+                home, count = backs[0]
                 pool = pools.get(home, [])
                 zones[name] = tuple(pool[:count])
                 del pool[:count]
-            continue
-        dealt: list[str] = []
-        for home, count in sorted(backs.items()):
-            pool = pools.get(home, [])
-            dealt.extend(pool[:count])
-            del pool[:count]
-        zones[name] = tuple(dealt)
-    return zones
+                continue
+            dealt: list[str] = []
+            for home, count in backs:
+                pool = pools.get(home, [])
+                dealt.extend(pool[:count])
+                del pool[:count]
+            zones[name] = tuple(dealt)
+        return zones
 
 
 class _Completion:
@@ -157,6 +176,23 @@ def determinize_fast(view: View, seed: int) -> FastGame:
 
     return from_state(_Completion(view, _sampled_zones(view, seed)), view.ruleset,
                       view.players, seed)
+
+
+def completions_fast(view: View) -> Callable[[int], FastGame]:
+    """:func:`determinize_fast` of ``view`` by seed, for many seeds: the census of the
+    cards the view does not show is made once, not once per completion (what a search
+    that samples a completion per iteration pays). The same games as
+    :func:`determinize_fast`."""
+    from .fast import from_state
+
+    sampler = _Sampler(view)
+    ruleset = view.ruleset
+    players = view.players
+
+    def complete(seed: int) -> FastGame:
+        return from_state(_Completion(view, sampler.zones(seed)), ruleset, players, seed)
+
+    return complete
 
 
 _FAST: weakref.WeakKeyDictionary[Ruleset, dict[int, bool]] = weakref.WeakKeyDictionary()
