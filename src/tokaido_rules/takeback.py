@@ -55,7 +55,7 @@ from .visibility import (
     zone_visible_to_all,
 )
 
-__all__ = ["TakeBack", "check_take_back"]
+__all__ = ["TakeBack", "TakeBackChecker", "check_take_back"]
 
 
 @frozen
@@ -152,6 +152,72 @@ def check_take_back(game: Game, seat: int,
             return TakeBack(seat, index, why)
         state = after
     return TakeBack(seat, index, None)
+
+
+class TakeBackChecker:
+    """:func:`check_take_back` for one game as it goes on, each event folded once: what
+    the rule reads of an event (why it forbids a take-back, and for a decision whom its
+    decider saw more than) is the same for every seat and every later check, so a
+    server asking each seat at each decision folds each event once instead of once per
+    seat and per check. Its answers are :func:`check_take_back`'s. A game whose events
+    are not those seen before (a take-back, a table read again) starts it afresh."""
+
+    def __init__(self) -> None:
+        self._events: tuple[Event, ...] = ()
+        self._why: dict[int, str | None] = {}  # event index: why it forbids, or None
+        self._more: dict[int, frozenset[int]] = {}  # a decision's index: seats seen past
+        self._start = 0  # the first index with its facts known (to len(self._events))
+        self._state: GameState | None = None  # the state after self._events
+
+    def check(self, game: Game, seat: int, others_undoable: Collection[int] = (),
+              states: Mapping[int, GameState] | None = None) -> TakeBack:
+        """As :func:`check_take_back` (same arguments and answer)."""
+        if game.is_over:
+            return TakeBack(seat, None, "the journey is over")
+        events = game.events
+        index, other = _last_decision(events, seat, others_undoable)
+        if index is None:
+            return TakeBack(seat, None, f"seat {seat} has made no decision to take back")
+        if other is not None:
+            return TakeBack(seat, index, other)
+        self._learn(game, index, states)
+        why, more = self._why, self._more
+        for at in range(index, len(events)):
+            if at > index and seat in more.get(at, ()):
+                return TakeBack(seat, index, f"seat {events[at].seat} decided since, "  # type: ignore[attr-defined]
+                                f"seeing what seat {seat} cannot")
+            found = why[at]
+            if found is not None:
+                return TakeBack(seat, index, found)
+        return TakeBack(seat, index, None)
+
+    def _learn(self, game: Game, index: int,
+               states: Mapping[int, GameState] | None) -> None:
+        """Know the facts of every event of ``game`` from ``index`` on."""
+        events, known = game.events, self._events
+        same = (self._state is not None and len(events) >= len(known)
+                and (not known or events[len(known) - 1] is known[-1])
+                and index >= self._start)
+        if same:
+            assert self._state is not None
+            state, first = self._state, len(known)
+        else:
+            found = None if states is None else states.get(index)
+            state = found if found is not None and found.seq == index else replay(
+                game.state.rules, game.seed, events[:index])
+            first = self._start = index
+            self._why, self._more = {}, {}
+        players = state.players
+        for at in range(first, len(events)):
+            event = events[at]
+            if (at > 0 and isinstance(event, Action)
+                    and type(events[at - 1]) is not Automatic):
+                self._more[at] = frozenset(s for s in range(players) if s != event.seat
+                                           and _sees_more(state, event.seat, s))
+            after = fold(state, event)
+            self._why[at] = _why_not(event, state, after)
+            state = after
+        self._events, self._state = events, state
 
 
 def _sees_more(state: GameState, other: int, seat: int) -> bool:
