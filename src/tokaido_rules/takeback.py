@@ -156,18 +156,25 @@ def check_take_back(game: Game, seat: int,
 
 class TakeBackChecker:
     """:func:`check_take_back` for one game as it goes on, each event folded once: what
-    the rule reads of an event (why it forbids a take-back, and for a decision whom its
-    decider saw more than) is the same for every seat and every later check, so a
-    server asking each seat at each decision folds each event once instead of once per
-    seat and per check. Its answers are :func:`check_take_back`'s. A game whose events
-    are not those seen before (a take-back, a table read again) starts it afresh."""
+    the rule reads of an event (why it forbids a take-back) is the same for every seat
+    and every later check, and whether a decision's seat saw more than another is the
+    same for every later check, so a server asking each seat at each decision folds
+    each event at most once instead of once per seat and per check, and only as far as
+    a check reads (the first refusal ends it, as in :func:`check_take_back`). Its
+    answers are :func:`check_take_back`'s. A game whose events are not those seen
+    before (a take-back, a table read again) starts it afresh."""
+
+    _KEPT = 64
+    """How many states before a decision are kept for the decision's seat's view."""
 
     def __init__(self) -> None:
         self._events: tuple[Event, ...] = ()
         self._why: dict[int, str | None] = {}  # event index: why it forbids, or None
-        self._more: dict[int, frozenset[int]] = {}  # a decision's index: seats seen past
-        self._start = 0  # the first index with its facts known (to len(self._events))
-        self._state: GameState | None = None  # the state after self._events
+        self._more: dict[tuple[int, int], bool] = {}  # (decision, seat): saw more
+        self._before: dict[int, GameState] = {}  # a decision's index: the state before
+        self._start = 0  # the first index with its facts known (to self._end)
+        self._end = 0
+        self._state: GameState | None = None  # the state before event self._end
 
     def check(self, game: Game, seat: int, others_undoable: Collection[int] = (),
               states: Mapping[int, GameState] | None = None) -> TakeBack:
@@ -180,44 +187,67 @@ class TakeBackChecker:
             return TakeBack(seat, None, f"seat {seat} has made no decision to take back")
         if other is not None:
             return TakeBack(seat, index, other)
-        self._learn(game, index, states)
-        why, more = self._why, self._more
+        self._follow(game, index, states)
         for at in range(index, len(events)):
-            if at > index and seat in more.get(at, ()):
-                return TakeBack(seat, index, f"seat {events[at].seat} decided since, "  # type: ignore[attr-defined]
-                                f"seeing what seat {seat} cannot")
-            found = why[at]
+            event = events[at]
+            if (at > index and isinstance(event, Action) and event.seat != seat
+                    and type(events[at - 1]) is not Automatic
+                    and self._sees_more(game, at, seat, states)):
+                return TakeBack(seat, index, f"seat {event.seat} decided since, seeing "
+                                f"what seat {seat} cannot")
+            found = self._fact(events, at)
             if found is not None:
                 return TakeBack(seat, index, found)
         return TakeBack(seat, index, None)
 
-    def _learn(self, game: Game, index: int,
-               states: Mapping[int, GameState] | None) -> None:
-        """Know the facts of every event of ``game`` from ``index`` on."""
+    def _follow(self, game: Game, index: int,
+                states: Mapping[int, GameState] | None) -> None:
+        """Start afresh at ``index`` unless the events known are ``game``'s and its
+        facts are known from before ``index``."""
         events, known = game.events, self._events
-        same = (self._state is not None and len(events) >= len(known)
-                and (not known or events[len(known) - 1] is known[-1])
-                and index >= self._start)
-        if same:
-            assert self._state is not None
-            state, first = self._state, len(known)
-        else:
-            found = None if states is None else states.get(index)
-            state = found if found is not None and found.seq == index else replay(
-                game.state.rules, game.seed, events[:index])
-            first = self._start = index
-            self._why, self._more = {}, {}
-        players = state.players
-        for at in range(first, len(events)):
-            event = events[at]
-            if (at > 0 and isinstance(event, Action)
-                    and type(events[at - 1]) is not Automatic):
-                self._more[at] = frozenset(s for s in range(players) if s != event.seat
-                                           and _sees_more(state, event.seat, s))
+        if (self._state is not None and len(events) >= len(known) and index >= self._start
+                and (not known or events[len(known) - 1] is known[-1])):
+            self._events = events
+            return
+        found = None if states is None else states.get(index)
+        self._state = found if found is not None and found.seq == index else replay(
+            game.state.rules, game.seed, events[:index])
+        self._events, self._start, self._end = events, index, index
+        self._why, self._more, self._before = {}, {}, {}
+
+    def _fact(self, events: tuple[Event, ...], at: int) -> str | None:
+        """Why event ``at`` forbids a take-back (folding the events up to it once)."""
+        while self._end <= at:
+            state = self._state
+            assert state is not None
+            end = self._end
+            event = events[end]
+            if isinstance(event, Action):
+                self._before[end] = state
+                while len(self._before) > self._KEPT:
+                    del self._before[next(iter(self._before))]
             after = fold(state, event)
-            self._why[at] = _why_not(event, state, after)
-            state = after
-        self._events, self._state = events, state
+            self._why[end] = _why_not(event, state, after)
+            self._state, self._end = after, end + 1
+        return self._why[at]
+
+    def _sees_more(self, game: Game, at: int, seat: int,
+                   states: Mapping[int, GameState] | None) -> bool:
+        """Whether the seat deciding at ``at`` could see what ``seat`` cannot then."""
+        key = (at, seat)
+        found = self._more.get(key)
+        if found is None:
+            state = None if states is None else states.get(at)
+            if state is None or state.seq != at:
+                self._fact(game.events, at - 1)  # the state before ``at`` folded once
+                state = self._before.get(at)
+                if state is None:
+                    state = self._state if self._end == at else replay(
+                        game.state.rules, game.seed, game.events[:at])
+            assert state is not None
+            decider = game.events[at].seat  # type: ignore[attr-defined]
+            found = self._more[key] = _sees_more(state, decider, seat)
+        return found
 
 
 def _sees_more(state: GameState, other: int, seat: int) -> bool:
