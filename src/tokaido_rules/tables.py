@@ -70,7 +70,7 @@ from .store import (
     TakeBackRecord,
     TakeBackRequest,
 )
-from .takeback import TakeBack, TakeBackChecker
+from .takeback import TakeBack, check_take_back
 from .viewer import Narrator
 from .wire import decode_action, encode_action, encode_view
 
@@ -389,7 +389,6 @@ class Table:
         self._checks: dict[tuple[int, int, int], TakeBack] = {}  # (story, seq, seat)
         self._answered: dict[tuple[int, str], tuple[int, int, int]] = {}  # see answered()
         self._check_inputs: tuple[tuple[int, int], set[int], dict[int, Any]] | None = None
-        self._checker = (-1, TakeBackChecker())  # (story): each event folded once
         self._held = 0
         self._deferred = False
         self.stalled: str | None = None
@@ -1049,9 +1048,7 @@ class Table:
                     # what every seat's check reads: made once per seq, not per seat
                     self._check_inputs = (story, self._undoable(),
                                           {seq: g.state for seq, g in self._recent.items()})
-                if self._checker[0] != story[0]:  # another story: its events afresh
-                    self._checker = (story[0], TakeBackChecker())
-                found = self._checks[key] = self._checker[1].check(
+                found = self._checks[key] = check_take_back(
                     self.game, seat, self._check_inputs[1], self._check_inputs[2])
             return found
 

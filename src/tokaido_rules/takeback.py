@@ -55,7 +55,7 @@ from .visibility import (
     zone_visible_to_all,
 )
 
-__all__ = ["TakeBack", "TakeBackChecker", "check_take_back"]
+__all__ = ["TakeBack", "check_take_back"]
 
 
 @frozen
@@ -152,102 +152,6 @@ def check_take_back(game: Game, seat: int,
             return TakeBack(seat, index, why)
         state = after
     return TakeBack(seat, index, None)
-
-
-class TakeBackChecker:
-    """:func:`check_take_back` for one game as it goes on, each event folded once: what
-    the rule reads of an event (why it forbids a take-back) is the same for every seat
-    and every later check, and whether a decision's seat saw more than another is the
-    same for every later check, so a server asking each seat at each decision folds
-    each event at most once instead of once per seat and per check, and only as far as
-    a check reads (the first refusal ends it, as in :func:`check_take_back`). Its
-    answers are :func:`check_take_back`'s. A game whose events are not those seen
-    before (a take-back, a table read again) starts it afresh."""
-
-    _KEPT = 64
-    """How many states before a decision are kept for the decision's seat's view."""
-
-    def __init__(self) -> None:
-        self._events: tuple[Event, ...] = ()
-        self._why: dict[int, str | None] = {}  # event index: why it forbids, or None
-        self._more: dict[tuple[int, int], bool] = {}  # (decision, seat): saw more
-        self._before: dict[int, GameState] = {}  # a decision's index: the state before
-        self._start = 0  # the first index with its facts known (to self._end)
-        self._end = 0
-        self._state: GameState | None = None  # the state before event self._end
-
-    def check(self, game: Game, seat: int, others_undoable: Collection[int] = (),
-              states: Mapping[int, GameState] | None = None) -> TakeBack:
-        """As :func:`check_take_back` (same arguments and answer)."""
-        if game.is_over:
-            return TakeBack(seat, None, "the journey is over")
-        events = game.events
-        index, other = _last_decision(events, seat, others_undoable)
-        if index is None:
-            return TakeBack(seat, None, f"seat {seat} has made no decision to take back")
-        if other is not None:
-            return TakeBack(seat, index, other)
-        self._follow(game, index, states)
-        for at in range(index, len(events)):
-            event = events[at]
-            if (at > index and isinstance(event, Action) and event.seat != seat
-                    and type(events[at - 1]) is not Automatic
-                    and self._sees_more(game, at, seat, states)):
-                return TakeBack(seat, index, f"seat {event.seat} decided since, seeing "
-                                f"what seat {seat} cannot")
-            found = self._fact(events, at)
-            if found is not None:
-                return TakeBack(seat, index, found)
-        return TakeBack(seat, index, None)
-
-    def _follow(self, game: Game, index: int,
-                states: Mapping[int, GameState] | None) -> None:
-        """Start afresh at ``index`` unless the events known are ``game``'s and its
-        facts are known from before ``index``."""
-        events, known = game.events, self._events
-        if (self._state is not None and len(events) >= len(known) and index >= self._start
-                and (not known or events[len(known) - 1] is known[-1])):
-            self._events = events
-            return
-        found = None if states is None else states.get(index)
-        self._state = found if found is not None and found.seq == index else replay(
-            game.state.rules, game.seed, events[:index])
-        self._events, self._start, self._end = events, index, index
-        self._why, self._more, self._before = {}, {}, {}
-
-    def _fact(self, events: tuple[Event, ...], at: int) -> str | None:
-        """Why event ``at`` forbids a take-back (folding the events up to it once)."""
-        while self._end <= at:
-            state = self._state
-            assert state is not None
-            end = self._end
-            event = events[end]
-            if isinstance(event, Action):
-                self._before[end] = state
-                while len(self._before) > self._KEPT:
-                    del self._before[next(iter(self._before))]
-            after = fold(state, event)
-            self._why[end] = _why_not(event, state, after)
-            self._state, self._end = after, end + 1
-        return self._why[at]
-
-    def _sees_more(self, game: Game, at: int, seat: int,
-                   states: Mapping[int, GameState] | None) -> bool:
-        """Whether the seat deciding at ``at`` could see what ``seat`` cannot then."""
-        key = (at, seat)
-        found = self._more.get(key)
-        if found is None:
-            state = None if states is None else states.get(at)
-            if state is None or state.seq != at:
-                self._fact(game.events, at - 1)  # the state before ``at`` folded once
-                state = self._before.get(at)
-                if state is None:
-                    state = self._state if self._end == at else replay(
-                        game.state.rules, game.seed, game.events[:at])
-            assert state is not None
-            decider = game.events[at].seat  # type: ignore[attr-defined]
-            found = self._more[key] = _sees_more(state, decider, seat)
-        return found
 
 
 def _sees_more(state: GameState, other: int, seat: int) -> bool:
