@@ -32,6 +32,7 @@ and the same input always gives the same output.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -170,6 +171,17 @@ class _Words:
         each space's entry by its slots taken (shared: read only)."""
         self.scene_boards: dict[tuple[int, ...], list[dict[str, Any]]] = {}
         """The road's list of entries in a scene, by its slots (shared: read only)."""
+        self.scene_last: dict[tuple[int, int], tuple[Any, Any, dict[str, Any],
+                                                     dict[str, Any] | None]] = {}
+        """A scene's entry of a piece by the piece's identity and number, with the
+        piece and collection it was made from (kept: their identity stays theirs) and
+        the entry with the cards, as its own seat's scene shows it (shared: read
+        only): the entries of a scene found with no key hashed."""
+        self.scene_notes: dict[Note, dict[str, Any]] = {}
+        """A scene's entries of notes, by note (shared: read only)."""
+        self.scene_status: dict[int, tuple[Any, Any, bool, str]] = {}
+        """A scene's ``status``, by the identity of the pieces it names (with them,
+        whose decision, whether over): the same in every audience's scene of a seq."""
 
 
 _WORDS: weakref.WeakKeyDictionary[Ruleset, _Words] = weakref.WeakKeyDictionary()
@@ -1109,7 +1121,12 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
         # a piece's entry is made from the piece and its collection alone (all that is
         # in the key): made once, it is shared by every scene that shows the same
         key = (i, p, cards)
-        piece: dict[str, Any] | None = made_pieces.get(key)
+        last = words.scene_last.get((id(p), i))  # the same objects: no key hashed
+        piece: dict[str, Any] | None = None
+        if last is not None and last[0] is p and last[1] is cards:
+            piece = last[2]
+        else:
+            piece = made_pieces.get(key)
         if piece is None:
             piece = {
                 "seat": p.seat, "position": p.position, "slot": p.slot, "coins": p.coins,
@@ -1121,17 +1138,54 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
             if len(made_pieces) >= 4096:
                 made_pieces.clear()
             made_pieces[key] = piece
+        if last is None or last[0] is not p or last[1] is not cards:
+            if len(words.scene_last) >= 4096:
+                words.scene_last.clear()
+            last = words.scene_last[(id(p), i)] = (p, cards, piece, None)
         if p.seat is not None and p.seat == sc.seat:
-            piece = {**piece, "cards": facts(cards)}
+            facts(cards)
+            own = last[3]  # with the cards' list, the same for its seat's scenes
+            if own is None:
+                own = {**piece, "cards": list(cards)}
+                words.scene_last[(id(p), i)] = (p, cards, piece, own)
+            piece = own
         pieces.append(piece)
+    # the notes' entries and the status are shared by the scenes that show the same
+    # (every audience's alike at a seq, for the most part): the same objects, whose
+    # texts a server makes once (``tables.py``)
+    made_notes = words.scene_notes
+    notes_made = []
+    for said_note in picture.notes:
+        facts(said_note.cards)
+        try:
+            note = made_notes.get(said_note)
+            keyed = True
+        except TypeError:  # a note whose fields cannot be a key: made each time
+            note, keyed = None, False
+        if note is None:
+            note = {"label": said_note.label, "text": said_note.text,
+                    "piece": said_note.piece, "cards": list(said_note.cards)}
+            if keyed:
+                if len(made_notes) >= 4096:
+                    made_notes.clear()
+                made_notes[said_note] = note
+        notes_made.append(note)
+    said = words.scene_status.get(id(sc.pieces))
+    if (said is not None and said[0] is sc.pieces and said[1] == sc.current_player
+            and said[2] == sc.over):
+        status = said[3]
+    else:
+        status = _status(sc)
+        if len(words.scene_status) >= 256:
+            words.scene_status.clear()
+        words.scene_status[id(sc.pieces)] = (sc.pieces, sc.current_player, sc.over, status)
     return {
         "format": SCENE_FORMAT, "version": SCENE_VERSION, "seat": sc.seat,
         "spectator": sc.spectator, "players": sc.players, "turn": sc.turn, "seq": sc.seq,
-        "over": sc.over, "current_player": sc.current_player, "status": _status(sc),
+        "over": sc.over, "current_player": sc.current_player, "status": status,
         "plugins": list(sc.ruleset.ids), "colours": picture.colours,
         "neutral_colour": NEUTRAL_COLOUR, "board": board, "pieces": pieces,
-        "notes": [{"label": n.label, "text": n.text, "piece": n.piece,
-                   "cards": facts(n.cards)} for n in picture.notes],
+        "notes": notes_made,
         "cards": shown,
         "standings": None if standings is None else [
             {"seat": r.seat, "rank": r.rank, "winner": r.winner} for r in standings],
@@ -1164,11 +1218,20 @@ class _Picture:
         self.out = _Svg()
         self.colours = [_colour(c, SEAT_COLOURS[n % len(SEAT_COLOURS)])
                         for n, c in enumerate(colours)] or list(SEAT_COLOURS)
-        self.at = _occupants(sc)
-        self.ringed = {i for i, p in enumerate(sc.pieces)
-                       if p.seat is not None and p.seat == sc.current_player}
         self.standings = list(standings or ())
         self.ranks = {r.seat: r for r in self.standings}
+
+    @functools.cached_property
+    def at(self) -> dict[int, list[tuple[int, int]]]:
+        """Who is where (drawn pictures only: a scene's JSON does not need it)."""
+        return _occupants(self.sc)
+
+    @functools.cached_property
+    def ringed(self) -> set[int]:
+        """The pieces whose seat is to play."""
+        sc = self.sc
+        return {i for i, p in enumerate(sc.pieces)
+                if p.seat is not None and p.seat == sc.current_player}
 
     def standing(self, piece: int) -> Standing | None:
         seat = self.sc.pieces[piece].seat

@@ -206,12 +206,34 @@ _Parts = dict[str, Any]
 each item (each entry), so that a patch names only the items that changed."""
 
 
+_Texts = dict[int, tuple[Any, str]]
+"""The JSON text of the entries of scenes, by the identity of the entry (kept with its
+text, so that the identity is not another's): the entries :func:`render.scene_json`
+shares between scenes (pieces, spaces, notes, cards' facts: read only) are each
+written once for every audience that shows them, not once per audience."""
+
+
+def _entry_text(item: Any, memo: _Texts) -> str:
+    found = memo.get(id(item))
+    if found is not None and found[0] is item:
+        return found[1]
+    text = _dumps(item)
+    if isinstance(item, dict):  # only the entries that may be shared: not a number
+        if len(memo) >= 8192:
+            memo.clear()
+        memo[id(item)] = (item, text)
+    return text
+
+
 def _scene_parts(scene: Mapping[str, Any],
-                 before: tuple[Mapping[str, Any], _Parts] | None) -> _Parts:
+                 before: tuple[Mapping[str, Any], _Parts] | None,
+                 memo: _Texts | None = None) -> _Parts:
     """``scene``'s parts as JSON text (:data:`_Parts`); those equal in the scene made
     ``before`` (the same audience's, at an earlier seq) are its texts, not made again
-    (the road of the board, most collections and facts)."""
+    (the road of the board, most collections and facts), and the entries written for
+    another audience's scene are their texts in ``memo`` (:data:`_Texts`)."""
     old, texts = before if before is not None else ({}, {})
+    memo = {} if memo is None else memo
     parts: _Parts = {}
     for key, value in scene.items():
         was = old.get(key, parts)  # parts: a value no scene holds
@@ -220,11 +242,11 @@ def _scene_parts(scene: Mapping[str, Any],
         elif isinstance(value, list):
             kept = texts.get(key) if isinstance(was, list) else None
             parts[key] = [kept[n] if kept is not None and n < len(was) and was[n] == item
-                          else _dumps(item) for n, item in enumerate(value)]
+                          else _entry_text(item, memo) for n, item in enumerate(value)]
         elif isinstance(value, dict):
             kept = texts.get(key) if isinstance(was, dict) else None
             parts[key] = {k: kept[k] if kept is not None and k in was and was[k] == item
-                          else _dumps(item) for k, item in value.items()}
+                          else _entry_text(item, memo) for k, item in value.items()}
         else:
             parts[key] = _dumps(value)
     return parts
@@ -356,6 +378,7 @@ class Table:
         self._pictures: dict[tuple[int | str, int], str] = {}
         self._scenes: dict[tuple[int | str, int], tuple[dict[str, Any], _Parts]] = {}
         self._views: dict[tuple[int | str, int], Any] = {}  # (audience, seq): its view
+        self._texts: _Texts = {}  # the scenes' shared entries' texts, see _scene_parts
         self._card_entries: dict[str, dict[str, Any]] = {}  # a purse's card (read only)
         self._opening: tuple[Game, FeedShare] | None = None  # see _audience()
         self._changed: Callable[[Table], None] = lambda table: None
@@ -1249,7 +1272,7 @@ class Table:
                          default=None)
             scene = scene_json(self._view(game, seat))
             parts = _scene_parts(scene, None if before is None
-                                 else self._scenes[(audience, before)])
+                                 else self._scenes[(audience, before)], self._texts)
             if before is not None:  # its texts are kept, its data no longer needed:
                 # fewer objects alive, less for the garbage collector to go through
                 self._scenes[(audience, before)] = ({}, self._scenes[(audience, before)][1])
