@@ -76,11 +76,18 @@ def test_simulate_description_says_what_it_does() -> None:
     assert "bots" in simulate.description and "batch" in simulate.description
 
 
+def _at_a_terminal() -> None:
+    """Ctrl-C as at a terminal: a suite started in the background (``cmd &`` in a
+    script) ignores SIGINT, and a child would inherit that and never see the signal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(argv: list[str], cwd: Path) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return watched(subprocess.Popen([sys.executable, "-m", "tokaido_rules", *argv], cwd=cwd,
                                     env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True))
+                                    stderr=subprocess.PIPE, text=True,
+                                    preexec_fn=_at_a_terminal))
 
 
 def _wait_for(stream: IO[str], text: str) -> str:
