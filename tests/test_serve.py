@@ -29,7 +29,7 @@ from processes import call, free_port, started
 from tokaido_rules import Game, load_log, web
 from tokaido_rules.store import TableStore
 from tokaido_rules.store_pg import PgTableStore
-from tokaido_rules.tables import BOT_DELAY_VARIABLE, Lobby
+from tokaido_rules.tables import BOT_DELAY_VARIABLE, Lobby, _new_table_id
 from tokaido_rules.web import bind, make_server
 
 
@@ -542,6 +542,14 @@ def test_tables_expire_unless_a_person_is_connected(tmp_path: Path) -> None:
         stop.set()
         _stop_server(proc)
     assert _tables_cli("list", "--db", str(db)).stdout.endswith("0 tables\n")
+
+
+def test_a_table_id_never_reads_as_an_option() -> None:
+    """``tokaido tables delete --db F ID`` takes ids as arguments: one beginning with
+    ``-`` would be read as an option (one id in 64 did)."""
+    ids = [_new_table_id() for _ in range(3000)]
+    assert not [i for i in ids if i.startswith("-")]
+    assert len(set(ids)) == len(ids) and {len(i) for i in ids} == {12}
 
 
 def test_the_host_and_the_operator_delete_tables(tmp_path: Path) -> None:

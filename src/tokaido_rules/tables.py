@@ -150,6 +150,15 @@ class TableError(TokaidoError):
         self.status = status
 
 
+def _new_table_id() -> str:
+    """A new table's id: 12 random URL-safe characters, never a leading ``-``, so that
+    ``tokaido tables delete --db F ID`` does not read an id as an option."""
+    while True:
+        table_id = secrets.token_urlsafe(9)
+        if not table_id.startswith("-"):
+            return table_id
+
+
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -1894,7 +1903,7 @@ class Lobby:
                 host = secrets.token_urlsafe(32)
             feed = LogFeed(game)
             first = [line.rstrip("\n") for line in feed.new_lines(game)]
-            table_id = secrets.token_urlsafe(9)
+            table_id = _new_table_id()
             given = kinds(table_id, host)
             token = None if seated is None else secrets.token_urlsafe(32)
             if seated is not None and token is not None:
