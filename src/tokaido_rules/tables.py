@@ -90,7 +90,11 @@ PICTURES_KEPT = 12
 them when asked (the page plays the other seats' turns back with them); older steps are
 told in words only."""
 
-_KEEP_EVERY = 2.0  # seconds between the keeper's rounds (web.KEEP_SECONDS) unless told
+KEEP_SECONDS = 2.0
+"""How often the server's keeper runs (``tokaido serve``: every this many seconds): it
+lets the bots play a decision left unplayed, plays a clock run out, marks seats away,
+drops the tables deleted from outside and expires tables. On a shared store a seat is
+marked away only after twice this at least (see :meth:`Table.keep`)."""
 
 PICTURES_CACHED = 16
 """How many pictures a table keeps once drawn (about 45 kB each), the latest first out
@@ -704,7 +708,7 @@ class Table:
                 self._store.set_clock(self.id, *(wanted or (seq, None)))
         self.deadline = wanted
 
-    def keep(self, now: float | None = None, every: float = _KEEP_EVERY) -> None:
+    def keep(self, now: float | None = None, every: float = KEEP_SECONDS) -> None:
         """What the server's keeper (every ``every`` seconds) does for this table: a
         decision whose clock ran out is played by the stand-in bot (recorded
         ``bot:NAME (clock)``), and a seat with no page connected for ``away_after``
@@ -745,7 +749,7 @@ class Table:
                 return
             self._advance()
 
-    def _due(self, now: float, every: float = _KEEP_EVERY) -> bool:
+    def _due(self, now: float, every: float = KEEP_SECONDS) -> bool:
         """Whether :meth:`keep` has something to do: a bot's decision at hand, a clock
         run out, or a seat to be marked away. On a shared store a seat is looked at
         only by a process that saw its page or read when another did (the others
@@ -758,7 +762,7 @@ class Table:
             return True
         return bool(self._absent(now, every))
 
-    def _absent(self, now: float, every: float = _KEEP_EVERY) -> list[int]:
+    def _absent(self, now: float, every: float = KEEP_SECONDS) -> list[int]:
         """The seats whose person is away now: no page connected for ``away_after``
         seconds (counted from the first look when none was ever seen); on a shared
         store ``2 * every`` seconds at least (see :meth:`keep`)."""
@@ -2130,7 +2134,7 @@ class Lobby:
             table.deadline = clock
         table._wind_clock()
 
-    def keep_clocks(self, now: float | None = None, every: float = _KEEP_EVERY) -> None:
+    def keep_clocks(self, now: float | None = None, every: float = KEEP_SECONDS) -> None:
         """Clocks run out and departures (:meth:`Table.keep`) at every table with a
         clock or an ``away_after``, or a seat away; the keeper calls it every
         ``every`` seconds. On a shared store, a table another process moved is looked
