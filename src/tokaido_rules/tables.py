@@ -2142,10 +2142,13 @@ class Lobby:
         exactly one live process plays it, under the table's lock) or this process
         served its pages; and first the seats whose pages this process served since
         the last call are stored (:meth:`_share_seen`), so that the others do not mark
-        them away."""
+        them away, and the stored sightings no live process refreshes any more are
+        read (:meth:`_read_stale_seen`), so that the seats whose pages a process that
+        died held are marked away here."""
         due: set[str] | None = None
         if self.store is not None and self.store.shared:
             self._share_seen(time.time() if now is None else now)
+            self._read_stale_seen(every)
             try:
                 due = set(self.store.due())
             except StoreError:
@@ -2157,6 +2160,30 @@ class Lobby:
                         and not table.seen:
                     continue
                 table.keep(now, every)
+
+    def _read_stale_seen(self, every: float) -> None:
+        """Take the stored sightings older than ``2 * every`` (the least time after
+        which a seat is away on a shared store) of the seats not away at this
+        process's unfinished tables with an ``away_after``. A live process stores
+        ``now`` for the pages it holds at each round, so a sighting this old is of a
+        page no live process holds: one closed, or one a process that died held.
+        This process may never have seen that seat's page itself, and
+        :meth:`Table.keep` looks only at the seats it knows were seen. A read that
+        fails is tried again at the next call."""
+        assert self.store is not None
+        tables = {t.id: t for t in self.tables() if t.rules.away_after is not None
+                  and not t.gone and not t.game.is_over}
+        if not tables:
+            return
+        try:
+            stale = self.store.stale_seen(list(tables), 2 * every)
+        except StoreError:
+            return
+        for table_id, rows in stale.items():
+            table = tables.get(table_id)
+            if table is not None:
+                with table._lock:
+                    table._merge_seen(rows)
 
     def _share_seen(self, now: float) -> None:
         """Store, in one write, when this process last saw each seat's page at its
