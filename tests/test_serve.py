@@ -8,6 +8,7 @@ import contextlib
 import http.client
 import json
 import os
+import queue
 import re
 import signal
 import socket
@@ -766,3 +767,224 @@ def test_a_moves_answer_is_not_sent_again_on_its_own_pages_channel(
     finally:
         for conn, _ in channels.values():
             conn.close()
+
+
+# --- kill -9 with pages following: what a page is told across a restart -----------------
+
+
+class _Page:
+    """A seat's page as ``pages/table.html`` follows a table: the whole story first
+    (``?since=0&form=update``), then its push channel named ``stream`` from its seq
+    (read as it comes, by a thread of its own), its moves answered as updates on that
+    name, and a catch-up (``?since=SEQ&form=update``) when an update starts past its
+    seq or a move is refused. It keeps each step it was told by seq (a step told again
+    is kept aside, not shown twice), and every wait has a deadline: none hangs."""
+
+    def __init__(self, url: str, token: str, deadline: float) -> None:
+        self.url, self.token, self.deadline = url, token, deadline
+        self.stream = "page-k9"
+        self.steps: dict[int, dict[str, Any]] = {}
+        self.again: list[tuple[dict[str, Any], dict[str, Any]]] = []  # (kept, told again)
+        self.updates = 0  # updates the channels sent
+        self.seq = 0
+        self.over = False
+        self.actions: list[dict[str, Any]] = []
+        self.channel: http.client.HTTPConnection | None = None
+        self.socket: socket.socket | None = None
+        self.reader: threading.Thread | None = None
+        self.told: queue.Queue[dict[str, Any] | None] = queue.Queue()
+
+    def take(self, update: dict[str, Any]) -> None:
+        assert not update.get("reset"), "no take-back was asked: no reset"
+        for step in update["steps"]:
+            kept = self.steps.setdefault(step["seq"], step)
+            if kept is not step:
+                self.again.append((kept, step))
+        if update["seq"] >= self.seq:
+            self.seq, self.over = update["seq"], update["over"]
+            self.actions = update["actions"]
+
+    def catch_up(self) -> None:
+        status, update = call(f"{self.url}?since={self.seq}&form=update", token=self.token,
+                              timeout=10)
+        assert status == 200, update
+        self.take(update)
+
+    def open(self) -> None:
+        """The push channel from the page's seq, read into :attr:`told` by a thread
+        (``None`` once it ends)."""
+        parts = urllib.parse.urlsplit(self.url)
+        conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
+        conn.connect()
+        self.channel, self.socket = conn, conn.sock
+        conn.request("GET", f"{parts.path}/events?since={self.seq}&stream={self.stream}",
+                     headers={"Authorization": f"Bearer {self.token}"})
+        answer = conn.getresponse()
+        assert answer.status == 200
+        assert answer.getheader("content-type", "").startswith("text/event-stream")
+        told = self.told
+
+        def read() -> None:
+            try:
+                while True:
+                    told.put(_next_update(answer)[0])
+            except (OSError, AssertionError, ValueError, http.client.HTTPException):
+                told.put(None)  # the channel ended (closed, or its server died)
+
+        self.reader = threading.Thread(target=read, daemon=True)
+        self.reader.start()
+
+    def close(self) -> None:
+        """Close the channel: its socket shut (the reader's read ends), then, the
+        reader gone, the connection; what it sent before is taken."""
+        if self.socket is not None:
+            with contextlib.suppress(OSError):
+                self.socket.shutdown(socket.SHUT_RDWR)
+            self.socket = None
+        if self.reader is not None:
+            self.reader.join(30)
+            assert not self.reader.is_alive(), "the channel's reader did not end"
+            self.reader = None
+        if self.channel is not None:
+            self.channel.close()
+            self.channel = None
+        self.drain()
+
+    def _channel_update(self, update: dict[str, Any] | None) -> None:
+        if update is None:
+            return
+        self.updates += 1
+        if update["since"] > self.seq:
+            self.catch_up()
+        self.take(update)
+
+    def drain(self) -> None:
+        """Take the updates the channel has sent so far."""
+        while not self.told.empty():
+            self._channel_update(self.told.get_nowait())
+
+    def listen(self, seconds: float | None = None) -> None:
+        """Wait for the channel's next update (``seconds`` at most; else until the
+        page's deadline, which fails the test) and take it."""
+        left = self.deadline - time.monotonic()
+        try:
+            update = self.told.get(timeout=max(0.0, left if seconds is None else seconds))
+        except queue.Empty:
+            assert seconds is not None, f"the game did not end; at seq {self.seq}"
+            return
+        assert update is not None or seconds is not None, "the push channel ended"
+        self._channel_update(update)
+
+    def move(self) -> dict[str, Any]:
+        """The body of a move: the first legal action, at the page's seq."""
+        return {"action": self.actions[0]["action"], "expected_seq": self.seq}
+
+    def send(self, move: dict[str, Any]) -> int:
+        """Send ``move``; its answer taken, or (refused: 409) a catch-up. The status."""
+        status, answer = call(f"{self.url}/action?form=update&stream={self.stream}", move,
+                              token=self.token, timeout=10)
+        assert status in (200, 409), answer
+        if status == 200:
+            self.take(answer)
+        else:
+            self.catch_up()
+        return status
+
+
+def _decisions(db: Path, table: str, seat: int) -> dict[int, str]:
+    """Seat ``seat``'s stored decisions: seq to who played it (read-only)."""
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True,
+                                            timeout=30)) as conn:
+        return dict(conn.execute("SELECT seq, played_by FROM decisions WHERE "
+                                 "table_id = ? AND seat = ?", (table, seat)).fetchall())
+
+
+def _answer_into(answers: list[tuple[int, Any]], url: str, body: Any, token: str) -> None:
+    """POST ``body`` to ``url``; its answer appended to ``answers`` (none if the server
+    died meanwhile)."""
+    with contextlib.suppress(OSError):
+        answers.append(call(url, body, token=token, timeout=30))
+
+
+def test_kill_9_mid_game_a_page_is_told_every_step_once(tmp_path: Path) -> None:
+    """A four-seat table, seat 0 played over HTTP by a page-like client (:class:`_Page`),
+    three bots each waiting a moment before they play (the test hook). After the
+    person's eighth acknowledged move, the server is killed with SIGKILL at the first
+    move of the person's that is stored while the bots after it are still to play (as
+    the database shows a moment before the kill); that move's answer never comes.
+    Started again on the same database, the server plays the bots; the page sends the
+    move again (refused, 409: it was played; the page catches up), opens its push
+    channel again from its seq, and plays to the end. Every move acknowledged, and the
+    one stored before the kill, is stored as the person's; the steps the page holds are
+    those of a fresh ``?since=0`` document of the finished table (the same seqs, the
+    same words), and none was told to the page twice, by an answer, a catch-up or its
+    push channel."""
+    db, port = tmp_path / "tables.db", str(free_port())
+    url = f"http://127.0.0.1:{port}"
+    proc, lines = _start(db, "--port", port, "--players", "4", "--human", "0",
+                         "--bots", "random,greedy,random", "--seed", "11",
+                         env={BOT_DELAY_VARIABLE: "0.1"})
+    found = re.search(r"/t/([\w-]+)#token=([\w-]+)", "".join(lines))
+    assert found, lines
+    table, token = found.groups()
+    page = _Page(f"{url}/api/tables/{table}", token, time.monotonic() + 120)
+    acknowledged: list[int] = []
+    lost: dict[str, Any] | None = None
+    try:
+        _until_up(url)
+        page.take(call(f"{page.url}?since=0&form=update", token=token, timeout=10)[1])
+        page.open()
+        while lost is None:
+            page.drain()
+            assert not page.over, "the game ended before a kill between moves"
+            if not page.actions:
+                page.listen()
+                continue
+            move = page.move()
+            if len(acknowledged) < 8:
+                assert page.send(move) == 200
+                acknowledged.append(move["expected_seq"])
+                continue
+            answers: list[tuple[int, Any]] = []
+            sender = threading.Thread(target=_answer_into, daemon=True, args=(
+                answers, f"{page.url}/action?form=update&stream={page.stream}", move, token))
+            sender.start()
+            deadline = time.monotonic() + 30
+            while move["expected_seq"] not in _decisions(db, table, 0):
+                assert time.monotonic() < deadline, "a move was not stored in 30 s"
+                time.sleep(0.005)
+            if _waits_on_bot(db, table):
+                _stop_server(proc, signal.SIGKILL)  # the bots still to play
+                lost = move
+                break
+            sender.join(30)  # the person's decision again: the move is answered
+            assert answers and answers[0][0] == 200, answers
+            page.take(answers[0][1])
+            acknowledged.append(move["expected_seq"])
+        page.close()
+        proc, _ = _start(db, "--port", port, env={BOT_DELAY_VARIABLE: "0.02"})
+        _until_up(url)
+        assert page.send(lost) == 409  # played already: refused, and the page caught up
+        page.open()
+        while not page.over:
+            page.drain()
+            if page.actions:
+                move = page.move()
+                assert page.send(move) == 200
+                acknowledged.append(move["expected_seq"])
+            else:
+                page.listen()
+        page.listen(seconds=0.5)  # anything the channel still sends
+        status, fresh = call(f"{page.url}?since=0", token=token, timeout=10)
+        assert status == 200, fresh
+    finally:
+        page.close()
+        _stop_server(proc)
+    stored = _decisions(db, table, 0)
+    played = [*acknowledged, lost["expected_seq"]]
+    assert {seq: stored.get(seq) for seq in played} == dict.fromkeys(played, "human")
+    assert fresh["over"] and fresh["seq"] == page.seq
+    assert [(s["seq"], s["words"]) for s in fresh["steps"]] == \
+        [(seq, page.steps[seq]["words"]) for seq in sorted(page.steps)]
+    assert page.again == [], f"{len(page.again)} steps told to the page again"
+    assert page.updates >= 2  # each channel's first update, sent at once, was read

@@ -374,3 +374,56 @@ def test_a_seat_whose_page_another_process_serves_is_not_marked_away(pg_url: str
     finally:
         store.close()
         servers.stop()
+
+
+def test_the_seats_of_a_killed_processs_pages_are_marked_away_by_a_survivor(
+        pg_url: str) -> None:
+    """With ``away_after: 1``: seat 0's page held open at process A, seat 1's at process
+    B (long polls, one after another). A is killed with ``kill -9`` (its pages' polls
+    end with no answer, and the page is not opened again): B marks seat 0 away
+    (``absent``) once its last sighting, as A stored it, is older than the rule's time
+    on a shared store (``away_after`` or twice the keeper's interval), and never seat 1,
+    whose page B serves."""
+    doomed = Servers(pg_url, 1)
+    live = Servers(pg_url, 1)
+    store = PgTableStore(pg_url)
+    stop = threading.Event()
+    pages: list[threading.Thread] = []
+    try:
+        url_a, url_b = doomed.urls[0], live.urls[0]
+        table, tokens = two_people([url_a, url_b], away_after=1, stand_in="random")
+        seq = _doc(url_a, table, tokens[0])["seq"]
+        _doc(url_b, table, tokens[1])
+
+        def hold_open(url: str, seat: int) -> None:  # a page waiting for news, again
+            while not stop.is_set():
+                try:
+                    call(f"{url}/api/tables/{table}?since={seq}&wait=2",
+                         token=tokens[seat], timeout=30)
+                except OSError:
+                    return  # its server is gone: the page is closed
+        pages += [threading.Thread(target=hold_open, args=(url_a, 0)),
+                  threading.Thread(target=hold_open, args=(url_b, 1))]
+        for page in pages:
+            page.start()
+        end = time.monotonic() + 6  # present at both: nobody is marked away
+        while time.monotonic() < end:
+            assert store.away().get(table, {}) == {}, "a seat present was marked away"
+            time.sleep(0.5)
+        doomed.procs[0].send_signal(signal.SIGKILL)
+        away = _eventually(lambda: store.away().get(table, {}), lambda a: 0 in a,
+                           "the killed process's seat is marked away by the survivor",
+                           30)
+        assert away == {0: "absent"}
+        end = time.monotonic() + 5  # and seat 1, whose page B serves, stays present
+        while time.monotonic() < end:
+            assert 1 not in store.away().get(table, {}), "seat 1 was marked away"
+            time.sleep(0.5)
+    finally:
+        stop.set()
+        for page in pages:
+            page.join(40)
+        store.close()
+        doomed.stop()
+        live.stop()
+    assert not any(page.is_alive() for page in pages)

@@ -116,6 +116,30 @@ def test_the_pages_seen_are_stored_for_the_other_processes_on_postgresql(
     assert store.seen(table.id) == {}
 
 
+def test_the_sightings_no_process_refreshes_are_read_as_stale(where: str) -> None:
+    """On PostgreSQL, the seats whose page no process has seen for longer than asked
+    are read (a page closed, or held by a process that died): only at the tables
+    named, and not once the seat is away. SQLite has none to read: its one process
+    sees every page."""
+    store = open_store(where)
+    lobby = Lobby(store)
+    table, _ = lobby.create(2, ["base"], seed=5, away_after=60)
+    other, _ = lobby.create(2, ["base"], seed=6, away_after=60)
+    now = time.time()
+    store.set_seen({(table.id, 0): now - 30, (table.id, 1): now - 5,
+                    (other.id, 0): now - 30})
+    stale = store.stale_seen([table.id], 10)
+    if not store.shared:
+        assert stale == {}
+        return
+    assert list(stale) == [table.id] and list(stale[table.id]) == [0]
+    assert abs(stale[table.id][0] - (now - 30)) < 2  # give or take the round trips
+    assert set(store.stale_seen([table.id, other.id], 10)) == {table.id, other.id}
+    assert store.stale_seen([], 10) == {}
+    store.set_away(table.id, 0, "absent")
+    assert store.stale_seen([table.id], 10) == {}
+
+
 def test_an_sqlite_file_is_the_embedded_store() -> None:
     """A path (or ``:memory:``) opens the SQLite store, which no other process
     writes."""

@@ -350,6 +350,13 @@ class Store(Protocol):
         stored (in this process's ``time.time()``)."""
         ...
 
+    def stale_seen(self, table_ids: Sequence[str], older: float) -> dict[str, dict[int, float]]:
+        """By table (of ``table_ids``), the seats not away whose page was last seen
+        more than ``older`` seconds ago as stored (in this process's ``time.time()``):
+        pages no live process holds, e.g. those of a process that died, which
+        refreshed its pages' times until then."""
+        ...
+
     def due(self) -> list[str]:
         """The tables whose stored clock has run out."""
         ...
@@ -633,6 +640,10 @@ class TableStore:
         (its tables' ``seen`` in memory are the whole truth)."""
 
     def seen(self, table_id: str) -> dict[int, float]:
+        """Nothing stored (see :meth:`set_seen`)."""
+        return {}
+
+    def stale_seen(self, table_ids: Sequence[str], older: float) -> dict[str, dict[int, float]]:
         """Nothing stored (see :meth:`set_seen`)."""
         return {}
 

@@ -764,3 +764,23 @@ class PgTableStore:
                                 "WHERE table_id = %s", (table_id,)).fetchall()
         now = time.time()
         return {seat: now + ago for seat, ago in rows}
+
+    def stale_seen(self, table_ids: Sequence[str], older: float) -> dict[str, dict[int, float]]:
+        """By table (of ``table_ids``), the seats not away whose page was last seen by
+        any process more than ``older`` seconds ago (the database's clock; given in
+        this host's ``time.time()``). A live process stores ``now`` for the pages it
+        holds at every keeper round, so these are the pages no live process holds:
+        closed, or held by a process that died (``kill -9``) and stored no more."""
+        if not table_ids:
+            return {}
+        with self._reading() as conn:
+            rows = conn.execute(
+                "SELECT s.table_id, s.seat, s.at - " + _DB_NOW + " FROM seen s "
+                "WHERE s.table_id = ANY(%s) AND s.at < " + _DB_NOW + " - %s "
+                "AND NOT EXISTS (SELECT 1 FROM away a WHERE a.table_id = s.table_id "
+                "AND a.seat = s.seat)", (list(table_ids), older)).fetchall()
+        now = time.time()
+        out: dict[str, dict[int, float]] = {}
+        for table_id, seat, ago in rows:
+            out.setdefault(table_id, {})[seat] = now + ago
+        return out

@@ -90,7 +90,11 @@ PICTURES_KEPT = 12
 them when asked (the page plays the other seats' turns back with them); older steps are
 told in words only."""
 
-_KEEP_EVERY = 2.0  # seconds between the keeper's rounds (web.KEEP_SECONDS) unless told
+KEEP_SECONDS = 2.0
+"""How often the server's keeper runs (``tokaido serve``: every this many seconds): it
+lets the bots play a decision left unplayed, plays a clock run out, marks seats away,
+drops the tables deleted from outside and expires tables. On a shared store a seat is
+marked away only after twice this at least (see :meth:`Table.keep`)."""
 
 PICTURES_CACHED = 16
 """How many pictures a table keeps once drawn (about 45 kB each), the latest first out
@@ -704,7 +708,7 @@ class Table:
                 self._store.set_clock(self.id, *(wanted or (seq, None)))
         self.deadline = wanted
 
-    def keep(self, now: float | None = None, every: float = _KEEP_EVERY) -> None:
+    def keep(self, now: float | None = None, every: float = KEEP_SECONDS) -> None:
         """What the server's keeper (every ``every`` seconds) does for this table: a
         decision whose clock ran out is played by the stand-in bot (recorded
         ``bot:NAME (clock)``), and a seat with no page connected for ``away_after``
@@ -745,7 +749,7 @@ class Table:
                 return
             self._advance()
 
-    def _due(self, now: float, every: float = _KEEP_EVERY) -> bool:
+    def _due(self, now: float, every: float = KEEP_SECONDS) -> bool:
         """Whether :meth:`keep` has something to do: a bot's decision at hand, a clock
         run out, or a seat to be marked away. On a shared store a seat is looked at
         only by a process that saw its page or read when another did (the others
@@ -758,7 +762,7 @@ class Table:
             return True
         return bool(self._absent(now, every))
 
-    def _absent(self, now: float, every: float = _KEEP_EVERY) -> list[int]:
+    def _absent(self, now: float, every: float = KEEP_SECONDS) -> list[int]:
         """The seats whose person is away now: no page connected for ``away_after``
         seconds (counted from the first look when none was ever seen); on a shared
         store ``2 * every`` seconds at least (see :meth:`keep`)."""
@@ -2130,7 +2134,7 @@ class Lobby:
             table.deadline = clock
         table._wind_clock()
 
-    def keep_clocks(self, now: float | None = None, every: float = _KEEP_EVERY) -> None:
+    def keep_clocks(self, now: float | None = None, every: float = KEEP_SECONDS) -> None:
         """Clocks run out and departures (:meth:`Table.keep`) at every table with a
         clock or an ``away_after``, or a seat away; the keeper calls it every
         ``every`` seconds. On a shared store, a table another process moved is looked
@@ -2138,10 +2142,13 @@ class Lobby:
         exactly one live process plays it, under the table's lock) or this process
         served its pages; and first the seats whose pages this process served since
         the last call are stored (:meth:`_share_seen`), so that the others do not mark
-        them away."""
+        them away, and the stored sightings no live process refreshes any more are
+        read (:meth:`_read_stale_seen`), so that the seats whose pages a process that
+        died held are marked away here."""
         due: set[str] | None = None
         if self.store is not None and self.store.shared:
             self._share_seen(time.time() if now is None else now)
+            self._read_stale_seen(every)
             try:
                 due = set(self.store.due())
             except StoreError:
@@ -2153,6 +2160,30 @@ class Lobby:
                         and not table.seen:
                     continue
                 table.keep(now, every)
+
+    def _read_stale_seen(self, every: float) -> None:
+        """Take the stored sightings older than ``2 * every`` (the least time after
+        which a seat is away on a shared store) of the seats not away at this
+        process's unfinished tables with an ``away_after``. A live process stores
+        ``now`` for the pages it holds at each round, so a sighting this old is of a
+        page no live process holds: one closed, or one a process that died held.
+        This process may never have seen that seat's page itself, and
+        :meth:`Table.keep` looks only at the seats it knows were seen. A read that
+        fails is tried again at the next call."""
+        assert self.store is not None
+        tables = {t.id: t for t in self.tables() if t.rules.away_after is not None
+                  and not t.gone and not t.game.is_over}
+        if not tables:
+            return
+        try:
+            stale = self.store.stale_seen(list(tables), 2 * every)
+        except StoreError:
+            return
+        for table_id, rows in stale.items():
+            table = tables.get(table_id)
+            if table is not None:
+                with table._lock:
+                    table._merge_seen(rows)
 
     def _share_seen(self, now: float) -> None:
         """Store, in one write, when this process last saw each seat's page at its

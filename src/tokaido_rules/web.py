@@ -67,12 +67,12 @@ connections is bounded, in all and from one address, and so are the tables an ad
 creates in a minute. The server binds to 127.0.0.1 unless told otherwise.
 
 Beside the requests, the server keeps its tables alive (:class:`Server`): from its start
-on, and every :data:`KEEP_SECONDS` after, the bots play every decision at hand that is a
-bot's (a restart, or a write that failed, left it unplayed), finished and abandoned
-tables expire, and tables deleted from the database by ``tokaido tables delete`` are
-dropped. A clean stop (Ctrl-C, SIGTERM) answers every waiting request at once (503, with
-``"stopping": true``: the pages say the server is gone, and come back with it), lets the
-bots play, and ends.
+on, and every :data:`~tokaido_rules.tables.KEEP_SECONDS` after, the bots play every
+decision at hand that is a bot's (a restart, or a write that failed, left it unplayed),
+finished and abandoned tables expire, and tables deleted from the database by
+``tokaido tables delete`` are dropped. A clean stop (Ctrl-C, SIGTERM) answers every
+waiting request at once (503, with ``"stopping": true``: the pages say the server is
+gone, and come back with it), lets the bots play, and ends.
 """
 
 from __future__ import annotations
@@ -96,12 +96,12 @@ from .bots import BOTS
 from .errors import TokaidoError
 from .ruleset import installed_plugins
 from .store import StoreError
-from .tables import Lobby, Table, TableError
+from .tables import KEEP_SECONDS, Lobby, Table, TableError
 
 __all__ = ["create_app", "serve", "make_server", "Server", "bind", "ServeError",
            "LOCAL_HOSTS", "MAX_BODY", "MAX_CONNECTIONS", "HEADER_SECONDS", "BODY_SECONDS",
            "IDLE_SECONDS", "MAX_WAIT", "MAX_PER_ADDRESS", "CREATES_PER_MINUTE",
-           "EXPIRE_FINISHED_DAYS", "EXPIRE_ABANDONED_DAYS", "KEEP_SECONDS", "STOP_SECONDS",
+           "EXPIRE_FINISHED_DAYS", "EXPIRE_ABANDONED_DAYS", "STOP_SECONDS",
            "reachable_hosts", "WILDCARD_HOSTS"]
 
 MAX_BODY = 64_000
@@ -129,10 +129,6 @@ deleted."""
 EXPIRE_ABANDONED_DAYS = 3.0
 """Days with no action and no request of a seat after which an unfinished table is
 deleted; a table where a seat's page is connected never expires."""
-
-KEEP_SECONDS = 2.0
-"""How often the server lets the bots play a decision left unplayed, drops the tables
-deleted from outside, and expires tables."""
 
 HEADER_SECONDS = 10.0
 """How long a connection may take to send a request's headers, from when it opens or
