@@ -60,11 +60,14 @@ GREEDY_TREE: dict[str, Any] = {"rollout": "greedy", "opponents": "greedy"}
 CLOSE_PAIRED: dict[str, Any] = {**GREEDY_TREE, "root": "close", "paired": True}
 """The same, searching the greedy evaluation's close calls on shared determinisations."""
 
+DEEP: dict[str, Any] = {**CLOSE_PAIRED, "rollout_depth": 1}
+"""The same, the greedy playouts and answers looking one decision of the stop further."""
+
 
 @pytest.mark.parametrize(("plugins", "options"), [
     (("base",), {}), (("base", "crossroads", "new-encounters"), {}),
-    (("base", "crossroads"), GREEDY_TREE), (("base", "crossroads"), CLOSE_PAIRED)],
-    ids=["base", "expansions", "greedy-others", "close-paired"])
+    (("base", "crossroads"), GREEDY_TREE), (("base", "crossroads"), DEEP)],
+    ids=["base", "expansions", "greedy-others", "close-paired-deep"])
 def test_the_same_decisions_and_figures_in_twin_games(plugins: tuple[str, ...],
                                                       options: dict[str, Any]) -> None:
     """A twin of the game with everything the seat cannot see dealt otherwise (the
@@ -271,6 +274,7 @@ def test_paired_must_be_true_or_false() -> None:
     ({"opponents": "clever"}, "opponents must be one of"),
     ({"root": "some"}, "root must be one of"),
     ({"margin": -1.0}, "margin must be"),
+    ({"rollout_depth": -1}, "rollout_depth must be"),
 ])
 def test_bad_options_are_refused_with_a_bot_error(options: dict[str, object],
                                                   match: str) -> None:
@@ -300,7 +304,7 @@ def test_the_ladder_is_registered_by_name_with_its_levels_defaults() -> None:
         bot = make_bot(name, 4)
         assert isinstance(bot, ISMCTSBot)
         assert (bot.iterations, bot.rollout, bot.opponents, bot.reward, bot.root,
-                bot.paired) == tuple(level)
+                bot.paired, bot.rollout_depth) == tuple(level)
         assert bot_name(bot) == name
         assert make_bot(name, 4, {"iterations": "7"}).iterations == 7  # type: ignore[attr-defined]
         assert make_bot(name, 4, {"rollout": "random"}).rollout == "random"  # type: ignore[attr-defined]
@@ -333,7 +337,7 @@ def test_the_same_figures_on_either_engine() -> None:
     reference = ISMCTSBot(seed=2, iterations=12, engine="reference").evaluate(view)
     assert fast == reference
     options: dict[str, Any]
-    for options in ({"rollout": "near"}, GREEDY_TREE, CLOSE_PAIRED):
+    for options in ({"rollout": "near"}, GREEDY_TREE, DEEP):
         assert (ISMCTSBot(seed=3, iterations=6, engine="fast", **options).evaluate(view)
                 == ISMCTSBot(seed=3, iterations=6, engine="reference", **options).evaluate(view))
 

@@ -75,7 +75,10 @@ space it may take three times in four (else to any of them) and answers every ot
 decision at random, which is how Tokaido is mostly played (stops are scarce);
 ``"random"`` chooses uniformly everywhere (both well under a millisecond per 4-player
 game on the fast engine); ``"greedy"`` plays every seat by the greedy evaluation
-(:func:`~tokaido_rules.bots.greedy_action`, about 15 times dearer)."""
+(:func:`~tokaido_rules.bots.greedy_action`, about 15 times dearer), looking through
+``rollout_depth`` of the seat's further decisions of the same stop (0 by default: a
+move is judged by itself, not by the purchase it leads to; ``search``'s playouts look
+through 1)."""
 
 REWARDS = ("mixed", "win", "margin")
 """What a playout is worth to a seat, between 0 and 1: ``"win"``, its share of first
@@ -177,7 +180,8 @@ class ISMCTSBot:
                  ms: float | None = None, exploration: float = 0.7, prior: float = 1.0,
                  rollout: str = "near", reward: str = "mixed", engine: str = "auto",
                  opponents: str = "tree", root: str = "all", margin: float = 3.0,
-                 paired: bool = False, name: str = "ismcts") -> None:
+                 paired: bool = False, rollout_depth: int = 0,
+                 name: str = "ismcts") -> None:
         self.bot_name = name
         _check(name, isinstance(iterations, int) and iterations >= 1,
                f"iterations must be a whole number >= 1, got {iterations!r}")
@@ -199,6 +203,8 @@ class ISMCTSBot:
         _check(name, isinstance(margin, int | float) and margin >= 0,
                f"margin must be a number >= 0, got {margin!r}")
         _check(name, isinstance(paired, bool), f"paired must be true or false, got {paired!r}")
+        _check(name, isinstance(rollout_depth, int) and 0 <= rollout_depth <= 3,
+               f"rollout_depth must be a whole number from 0 to 3, got {rollout_depth!r}")
         self.seed = seed & MASK
         self.iterations = iterations
         self.ms = ms
@@ -211,6 +217,7 @@ class ISMCTSBot:
         self.root = root
         self.margin = float(margin)
         self.paired = paired
+        self.rollout_depth = rollout_depth
         self.searched = 0
         """Iterations run by the last search (with ``ms``, how many fitted)."""
 
@@ -343,12 +350,13 @@ class ISMCTSBot:
         node = root
         at_root = True
         greedy_others = self.opponents == "greedy"
+        depth = self.rollout_depth
         while not world.is_over:
             legal = world.legal_actions()
             mover = world.current_player
             assert mover is not None
             if greedy_others and mover != seat:
-                world = world.apply(_greedy_choice(world, legal, mover))
+                world = world.apply(_greedy_choice(world, legal, mover, depth))
                 continue
             if at_root:
                 if forced is not None:
@@ -366,9 +374,9 @@ class ISMCTSBot:
                 break
             node = edge.children
         if isinstance(world, Game):
-            world = _play_out(world, stream, self.rollout)
+            world = _play_out(world, stream, self.rollout, depth)
         else:
-            _play_out_fast(world, stream, self.rollout)
+            _play_out_fast(world, stream, self.rollout, depth)
         margins, wins = _results(world)
         for edge, mover in path:
             margin = margins[mover]
@@ -453,23 +461,24 @@ def _add_priors(world: World, node: _Node, legal: tuple[Action, ...], mover: int
                 node.best = value
 
 
-def _play_out(world: Game, stream: int, rollout: str) -> Game:
-    """The playout from ``world`` to the end of the game (:data:`ROLLOUTS`), on the
-    reference engine: what :func:`_play_out_fast` does on a fast game."""
+def _play_out(world: Game, stream: int, rollout: str, depth: int) -> Game:
+    """The playout from ``world`` to the end of the game (:data:`ROLLOUTS`; ``depth``:
+    the greedy policy's lookahead), on the reference engine: what
+    :func:`_play_out_fast` does on a fast game."""
     draw = 0
     while not world.is_over:
         legal = world.legal_actions()
         if len(legal) == 1:
             world = world.apply(legal[0])
         elif rollout == "greedy":
-            world = world.apply(greedy_action(world, 0))
+            world = world.apply(greedy_action(world, depth))
         else:
             world = world.apply(_rollout_choice(legal, stream, draw, rollout == "near"))
             draw += 2
     return world
 
 
-def _play_out_fast(world: FastGame, stream: int, rollout: str) -> None:
+def _play_out_fast(world: FastGame, stream: int, rollout: str, depth: int) -> None:
     """:func:`_play_out` on a fast game, in place (the world is the iteration's own):
     the same choices, with the calls of the playout's loop written out (it is most of
     an iteration)."""
@@ -483,7 +492,7 @@ def _play_out_fast(world: FastGame, stream: int, rollout: str) -> None:
                 continue
             mover = world.current_player
             assert mover is not None
-            values = _fast_values(world.clone(), legal, mover, 0)
+            values = _fast_values(world.clone(), legal, mover, depth)
             apply(legal[values.index(max(values))])
         return
     near = rollout == "near"
@@ -506,15 +515,17 @@ def _play_out_fast(world: FastGame, stream: int, rollout: str) -> None:
         draw += 2
 
 
-def _greedy_choice(world: World, legal: tuple[Action, ...], mover: int) -> Action:
+def _greedy_choice(world: World, legal: tuple[Action, ...], mover: int,
+                   depth: int) -> Action:
     """What the greedy playout policy plays in ``world`` (``legal``: its legal actions,
-    ``mover`` the seat deciding): :func:`~tokaido_rules.bots.greedy_action` looking no
-    further than the action, on either engine."""
+    ``mover`` the seat deciding): :func:`~tokaido_rules.bots.greedy_action` looking
+    ``depth`` of the seat's further decisions of the same stop ahead, on either
+    engine."""
     if len(legal) == 1:
         return legal[0]
     if isinstance(world, Game):
-        return greedy_action(world, 0)
-    values = _fast_values(world.clone(), legal, mover, 0)
+        return greedy_action(world, depth)
+    values = _fast_values(world.clone(), legal, mover, depth)
     return legal[values.index(max(values))]
 
 
@@ -577,6 +588,7 @@ class Level(NamedTuple):
     reward: str = "mixed"
     root: str = "all"
     paired: bool = False
+    rollout_depth: int = 0
 
 
 LEVELS: dict[str, Level] = {
@@ -611,6 +623,8 @@ def _options(level: Level) -> tuple[BotOption, ...]:
                   "call (root close)"),
         BotOption("paired", "bool", level.paired, "search the root's actions in rounds, "
                   "each on the same determinisation, and play the best mean reward"),
+        BotOption("rollout_depth", "int", level.rollout_depth, "how many of a seat's further "
+                  "decisions of the same stop the greedy playouts and answers look through"),
     )
 
 
