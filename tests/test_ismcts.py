@@ -299,6 +299,7 @@ def test_the_ladder_is_registered_by_name_with_its_levels_defaults() -> None:
     assert fast.iterations < middle.iterations  # the same playouts, more of them
     assert (fast.rollout, fast.opponents) == (middle.rollout, middle.opponents)
     assert (strong.rollout, strong.opponents) == ("greedy", "greedy")
+    assert (strong.root, strong.paired) == ("close", True)
     assert (fast.root, fast.paired, fast.reward) == (middle.root, middle.paired, middle.reward)
     for name, level in LEVELS.items():
         bot = make_bot(name, 4)
