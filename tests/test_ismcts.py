@@ -14,7 +14,18 @@ from typing import Any
 
 import pytest
 
-from tokaido_rules import Action, Game, PluginInfo, Registry, Ruleset, hookimpl, new_game
+import scenario
+from tokaido_rules import (
+    Action,
+    Game,
+    Move,
+    PluginInfo,
+    Registry,
+    Ruleset,
+    Setup,
+    hookimpl,
+    new_game,
+)
 from tokaido_rules.bots import BOTS, Bot, GreedyBot, RandomBot, bot_name, make_bot, next_action
 from tokaido_rules.errors import BotError, UnknownBotError
 from tokaido_rules.estimates import Evaluates
@@ -46,16 +57,24 @@ def points(plugins: tuple[str, ...], players: int, seed: int, every: int) -> lis
 GREEDY_TREE: dict[str, Any] = {"rollout": "greedy", "opponents": "greedy"}
 """The options of a search whose playouts and other seats are the greedy policy's."""
 
+CLOSE_PAIRED: dict[str, Any] = {**GREEDY_TREE, "root": "close", "paired": True}
+"""The same, searching the greedy evaluation's close calls on shared determinisations."""
+
+DEEP: dict[str, Any] = {**CLOSE_PAIRED, "rollout_depth": 1}
+"""The same, the greedy playouts and answers looking one decision of the stop further."""
+
 
 @pytest.mark.parametrize(("plugins", "options"), [
     (("base",), {}), (("base", "crossroads", "new-encounters"), {}),
-    (("base", "crossroads"), GREEDY_TREE)], ids=["base", "expansions", "greedy-others"])
+    (("base", "crossroads"), GREEDY_TREE), (("base", "crossroads"), DEEP)],
+    ids=["base", "expansions", "greedy-others", "close-paired-deep"])
 def test_the_same_decisions_and_figures_in_twin_games(plugins: tuple[str, ...],
                                                       options: dict[str, Any]) -> None:
     """A twin of the game with everything the seat cannot see dealt otherwise (the
     other hands, the decks' order) looks the same to the seat, and the bot decides and
     evaluates alike in both: it never reads the true hidden state (nor do the other
-    seats' greedy answers on the way down the tree, made on the same completions)."""
+    seats' greedy answers on the way down the tree, made on the same completions, nor
+    the close calls ``root="close"`` picks)."""
     found = points(plugins, 4, seed=31, every=9)
     assert len(found) >= 5
     differing = 0
@@ -86,6 +105,11 @@ def test_a_seed_and_a_budget_give_the_same_decision_and_figures() -> None:
     assert first.evaluate(view) == again.evaluate(view)  # asking twice changes nothing
     other = ISMCTSBot(seed=10, iterations=60).evaluate(view)
     assert other != first.evaluate(view)  # the seed matters
+    paired = ISMCTSBot(seed=9, iterations=30, **CLOSE_PAIRED)
+    again = ISMCTSBot(seed=9, iterations=30, **CLOSE_PAIRED)
+    assert paired.evaluate(view) == again.evaluate(view)
+    assert paired.choose(view) == again.choose(view)
+    assert paired.searched == again.searched
 
 
 def test_evaluate_gives_one_estimate_per_legal_action_in_order() -> None:
@@ -169,6 +193,73 @@ def test_the_last_decision_of_a_game_is_played_best() -> None:
         assert truth[bot.choose(view)] == max(truth.values())
 
 
+# --- the root's candidates and paired determinisations ---------------------------------
+
+
+def test_a_clear_choice_is_taken_without_a_search_when_the_root_is_close() -> None:
+    """With ``root="close"`` only the actions within ``margin`` of the greedy best are
+    searched: one alone is played at once (here the village worth 5 points, the next
+    stop 1.9); ``root="all"`` searches every move."""
+    game = scenario.start(["kinko", "zenemon", "sasayakko"], queue=(1, 2, 0),
+                          coins={0: 10, 1: 0, 2: 0}, plugins=("base", "crossroads"))
+    view = game.view(0)
+    close = ISMCTSBot(seed=1, iterations=20, root="close", **GREEDY_TREE)
+    choice = close.choose(view)
+    assert isinstance(choice, Move) and choice.position == 1 and close.searched == 0
+    every = ISMCTSBot(seed=1, iterations=20, **GREEDY_TREE)
+    every.choose(view)
+    assert every.searched == 20
+    wide = ISMCTSBot(seed=1, iterations=1, root="close", margin=100.0, paired=True)
+    wide.choose(view)
+    assert wide.searched == len(view.legal_actions)  # one round: every move is close
+
+
+def test_every_traveller_tile_is_searched_when_the_root_is_close() -> None:
+    """The choice of a traveller shapes the whole game (registered ``shapes_game``):
+    both tiles are searched, though the starting coins put them 7 points apart."""
+    game = new_game(3, seed=4, setup=Setup(chance={"travellers.0": [("satsuki", "yoshiyasu")]}))
+    bot = ISMCTSBot(seed=1, iterations=1, root="close", margin=0.0, paired=True)
+    bot.choose(game.view(0))
+    assert bot.searched == 2
+
+
+def test_evaluate_gives_every_action_figures_whatever_the_root() -> None:
+    """The analysis reads ``evaluate``: every legal action gets figures even where
+    ``choose`` would search only the close calls; ``paired`` plays each the same number
+    of times (whole rounds, at least the budget)."""
+    for game in points(("base",), 4, seed=8, every=11)[:3]:
+        view = game.view(game.current_player)
+        bot = ISMCTSBot(seed=1, iterations=25, **CLOSE_PAIRED)
+        estimates = bot.evaluate(view)
+        n = len(view.legal_actions)
+        assert [e.action for e in estimates] == list(view.legal_actions)
+        rounds = -(-25 // n)
+        assert {e.playouts for e in estimates} == {rounds}
+        assert bot.searched == rounds * n == sum(e.playouts for e in estimates)
+        for e in estimates:
+            assert e.margin_low <= e.margin <= e.margin_high
+            assert 0.0 <= e.win_low <= e.win <= e.win_high <= 1.0
+
+
+def test_paired_choice_is_the_best_mean_reward() -> None:
+    """With ``paired`` (and the root's actions all searched) the choice is the action
+    whose playouts were worth most on average: here the reward is the win share, so
+    the best win share of ``evaluate``'s figures, which come from the same search."""
+    for game in points(("base",), 4, seed=8, every=11)[:3]:
+        view = game.view(game.current_player)
+        options = {**GREEDY_TREE, "paired": True, "reward": "win"}
+        estimates = ISMCTSBot(seed=2, iterations=24, **options).evaluate(view)
+        best = max(e.win for e in estimates)
+        assert ISMCTSBot(seed=2, iterations=24, **options).choose(view) == next(
+            e.action for e in estimates if e.win == best)
+
+
+def test_paired_must_be_true_or_false() -> None:
+    with pytest.raises(BotError, match="paired must be true or false"):
+        ISMCTSBot(paired="yes")  # type: ignore[arg-type]
+    assert make_bot("ismcts", 1, {"paired": "true", "root": "close"}).paired is True  # type: ignore[attr-defined]
+
+
 # --- options and the ladder -----------------------------------------------------------
 
 
@@ -181,6 +272,9 @@ def test_the_last_decision_of_a_game_is_played_best() -> None:
     ({"engine": "quick"}, "engine must be one of"),
     ({"prior": -1.0}, "prior must be"),
     ({"opponents": "clever"}, "opponents must be one of"),
+    ({"root": "some"}, "root must be one of"),
+    ({"margin": -1.0}, "margin must be"),
+    ({"rollout_depth": -1}, "rollout_depth must be"),
 ])
 def test_bad_options_are_refused_with_a_bot_error(options: dict[str, object],
                                                   match: str) -> None:
@@ -205,10 +299,13 @@ def test_the_ladder_is_registered_by_name_with_its_levels_defaults() -> None:
     assert fast.iterations < middle.iterations  # the same playouts, more of them
     assert (fast.rollout, fast.opponents) == (middle.rollout, middle.opponents)
     assert (strong.rollout, strong.opponents) == ("greedy", "greedy")
+    assert (strong.root, strong.paired) == ("close", True)
+    assert (fast.root, fast.paired, fast.reward) == (middle.root, middle.paired, middle.reward)
     for name, level in LEVELS.items():
         bot = make_bot(name, 4)
         assert isinstance(bot, ISMCTSBot)
-        assert (bot.iterations, bot.rollout, bot.opponents) == tuple(level)
+        assert (bot.iterations, bot.rollout, bot.opponents, bot.reward, bot.root,
+                bot.paired, bot.rollout_depth) == tuple(level)
         assert bot_name(bot) == name
         assert make_bot(name, 4, {"iterations": "7"}).iterations == 7  # type: ignore[attr-defined]
         assert make_bot(name, 4, {"rollout": "random"}).rollout == "random"  # type: ignore[attr-defined]
@@ -241,7 +338,7 @@ def test_the_same_figures_on_either_engine() -> None:
     reference = ISMCTSBot(seed=2, iterations=12, engine="reference").evaluate(view)
     assert fast == reference
     options: dict[str, Any]
-    for options in ({"rollout": "near"}, GREEDY_TREE):
+    for options in ({"rollout": "near"}, GREEDY_TREE, DEEP):
         assert (ISMCTSBot(seed=3, iterations=6, engine="fast", **options).evaluate(view)
                 == ISMCTSBot(seed=3, iterations=6, engine="reference", **options).evaluate(view))
 

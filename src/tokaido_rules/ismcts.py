@@ -21,7 +21,8 @@ reference engine, with the same figures either way.
 :meth:`ISMCTSBot.choose` plays the action visited most. The difficulty ladder is three
 registered factories (:data:`LEVELS`): :func:`ismcts_fast` and :func:`ismcts` (50 and
 200 iterations of cheap playouts), :func:`ismcts_strong` (greedy playouts, the other
-seats answering by the greedy policy on the way down the tree) (``--bots ismcts-fast``,
+seats answering by the greedy policy on the way down the tree, the budget spent on the
+greedy evaluation's close calls, compared on the same determinisations) (``--bots ismcts-fast``,
 ``ismcts``, ``ismcts-strong``).
 """
 
@@ -33,6 +34,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from .bots import (
+    GREEDY_DEPTH,
     MASK,
     BotOption,
     World,
@@ -61,6 +63,7 @@ __all__ = [
     "Level",
     "REWARDS",
     "ROLLOUTS",
+    "ROOTS",
     "ISMCTSBot",
     "ismcts",
     "ismcts_fast",
@@ -73,7 +76,10 @@ space it may take three times in four (else to any of them) and answers every ot
 decision at random, which is how Tokaido is mostly played (stops are scarce);
 ``"random"`` chooses uniformly everywhere (both well under a millisecond per 4-player
 game on the fast engine); ``"greedy"`` plays every seat by the greedy evaluation
-(:func:`~tokaido_rules.bots.greedy_action`, about 15 times dearer)."""
+(:func:`~tokaido_rules.bots.greedy_action`, about 15 times dearer), looking through
+``rollout_depth`` of the seat's further decisions of the same stop (0 by default: a
+move is judged by itself, not by the purchase it leads to; ``search``'s playouts look
+through 1)."""
 
 REWARDS = ("mixed", "win", "margin")
 """What a playout is worth to a seat, between 0 and 1: ``"win"``, its share of first
@@ -87,6 +93,16 @@ OPPONENTS = ("tree", "greedy")
 ``"greedy"``, by the greedy playout policy, so that the tree holds the seat's own
 decisions only and every iteration spends its budget on them (the others answer as
 a greedy player would, as in :class:`~tokaido_rules.bots.SearchBot`'s playouts)."""
+
+ROOTS = ("all", "close")
+"""Which actions :meth:`ISMCTSBot.choose` searches at the root (option ``root``):
+``"all"``, every legal action; ``"close"``, the greedy evaluation's close calls, as
+:class:`~tokaido_rules.bots.SearchBot` has them: the actions within ``margin`` points of
+the best greedy value (:func:`~tokaido_rules.bots.greedy_value`) on the search's first
+determinisation, or every action of a decision that shapes the whole game (its step
+registered ``shapes_game=True``, such as the choice of a traveller); a lone candidate is
+played without a search. :meth:`ISMCTSBot.evaluate` always searches every legal action
+(the analysis gives figures for each)."""
 
 ENGINES = ("auto", "fast", "reference")
 """Where the playouts run (option ``engine``): ``"auto"``, on the fast engine wherever it
@@ -164,7 +180,9 @@ class ISMCTSBot:
     def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS,
                  ms: float | None = None, exploration: float = 0.7, prior: float = 1.0,
                  rollout: str = "near", reward: str = "mixed", engine: str = "auto",
-                 opponents: str = "tree", name: str = "ismcts") -> None:
+                 opponents: str = "tree", root: str = "all", margin: float = 3.0,
+                 paired: bool = False, rollout_depth: int = 0,
+                 name: str = "ismcts") -> None:
         self.bot_name = name
         _check(name, isinstance(iterations, int) and iterations >= 1,
                f"iterations must be a whole number >= 1, got {iterations!r}")
@@ -182,6 +200,12 @@ class ISMCTSBot:
                f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
         _check(name, opponents in OPPONENTS,
                f"opponents must be one of {', '.join(OPPONENTS)}, got {opponents!r}")
+        _check(name, root in ROOTS, f"root must be one of {', '.join(ROOTS)}, got {root!r}")
+        _check(name, isinstance(margin, int | float) and margin >= 0,
+               f"margin must be a number >= 0, got {margin!r}")
+        _check(name, isinstance(paired, bool), f"paired must be true or false, got {paired!r}")
+        _check(name, isinstance(rollout_depth, int) and 0 <= rollout_depth <= 3,
+               f"rollout_depth must be a whole number from 0 to 3, got {rollout_depth!r}")
         self.seed = seed & MASK
         self.iterations = iterations
         self.ms = ms
@@ -191,29 +215,49 @@ class ISMCTSBot:
         self.reward = reward
         self.engine = engine
         self.opponents = opponents
+        self.root = root
+        self.margin = float(margin)
+        self.paired = paired
+        self.rollout_depth = rollout_depth
         self.searched = 0
         """Iterations run by the last search (with ``ms``, how many fitted)."""
 
     # --- the bot ------------------------------------------------------------------------
     def choose(self, view: View) -> Action:
         """The action visited most from the root (ties: the better mean reward, then the
-        order of the legal actions); a lone legal action is taken without a search."""
+        order of the legal actions); with ``paired``, where every candidate has as many
+        playouts, the one with the best mean reward (ties: the order). A lone legal
+        action, or with ``root="close"`` a lone close call, is taken without a search."""
         actions = view.legal_actions
         if len(actions) == 1:
+            self.searched = 0
             return actions[0]
-        root = self._search(view)
-        best = max(range(len(actions)), key=lambda i: (
-            root[i].visits, root[i].reward / root[i].visits if root[i].visits else 0.0, -i))
-        return actions[best]
+        searching = self._searching(view)
+        candidates = (tuple(range(len(actions))) if self.root == "all"
+                      else self._close_calls(view, searching))
+        if len(candidates) == 1:
+            self.searched = 0
+            return actions[candidates[0]]
+        root = self._search(view, candidates, searching)
+
+        def key(i: int) -> tuple[float, float, int]:
+            edge = root[i]
+            mean = edge.reward / edge.visits if edge.visits else 0.0
+            return (0.0 if self.paired else edge.visits, mean, -i)
+
+        return actions[max(candidates, key=key)]
 
     def evaluate(self, view: View) -> tuple[ActionEstimate, ...]:
         """One :class:`~tokaido_rules.estimates.ActionEstimate` per legal action of
         ``view``, in their order, from the root of a search (the decision :meth:`choose`
-        makes is the one with the most ``playouts``). The margin's interval is the
+        makes, at ``root="all"``, is the one with the most ``playouts``; with ``paired``
+        the best mean reward). The margin's interval is the
         normal one (mean +- 1.96 standard errors), the win share's Wilson's; an action
         with fewer than two playouts (a budget smaller than twice the legal actions) has
-        an unbounded margin interval."""
-        root = self._search(view)
+        an unbounded margin interval. Every legal action is searched whatever ``root``
+        says (``paired``: each on the same determinisations)."""
+        actions = view.legal_actions
+        root = self._search(view, tuple(range(len(actions))), self._searching(view))
         return tuple(_estimate(action, edge) for action, edge in zip(view.legal_actions, root,
                                                                     strict=True))
 
@@ -231,49 +275,99 @@ class ISMCTSBot:
                                self.bot_name)
         return lambda seed: determinize(view, seed)
 
-    def _search(self, view: View) -> list[_Edge]:
-        """Search from ``view``; the root's edges, in the order of its legal actions."""
+    def _searching(self, view: View) -> tuple[Callable[[int], World], int]:
+        """How a search of ``view`` makes its determinisations, and the seed they are
+        drawn from: that of the seed and the view's point in the game, so that a search
+        is a function of (seed, view, budget)."""
         seat = view.seat
         if seat is None:
             raise ValueError("a bot decides for a seat: the public view has none")
-        actions = view.legal_actions
-        if not actions:
+        if not view.legal_actions:
             raise ValueError("nothing to decide: the view has no legal actions")
-        make = self._world_maker(view)
+        return self._world_maker(view), random_below(self.seed, view.seq, seat, MASK)
+
+    def _close_calls(self, view: View,
+                     searching: tuple[Callable[[int], World], int]) -> tuple[int, ...]:
+        """The indexes of the legal actions ``root="close"`` searches (:data:`ROOTS`),
+        judged on the search's first determinisation (that of iteration 0)."""
+        make, base = searching
+        world = make(random_below(base, 0, 0, MASK))
+        actions = view.legal_actions
+        if _shapes_game(world):
+            return tuple(range(len(actions)))
+        seat = view.seat
+        assert seat is not None
+        values = ([greedy_value(world, a, seat) for a in actions] if isinstance(world, Game)
+                  else _fast_values(world, actions, seat, GREEDY_DEPTH))
+        best = max(values)
+        return tuple(i for i, v in enumerate(values) if v >= best - self.margin)
+
+    def _search(self, view: View, candidates: tuple[int, ...],
+                searching: tuple[Callable[[int], World], int]) -> list[_Edge]:
+        """Search the root's ``candidates`` (indexes of the legal actions) of ``view``;
+        the root's edges, in the order of its legal actions (an action not searched has
+        an empty one). With ``paired`` the budget is spent in rounds, one determinisation
+        each, every candidate played once on it (common random numbers: the candidates
+        are compared on the same worlds); the last round is completed."""
+        seat = view.seat
+        assert seat is not None
+        actions = view.legal_actions
+        make, base = searching
+        searched = tuple(actions[i] for i in candidates)
         root = _Node()
-        # every determinisation and playout of this search is drawn from the seed and
-        # the view's point in the game, so a search is a function of (seed, view, budget)
-        base = random_below(self.seed, view.seq, seat, MASK)
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
         done = 0
+        rounds = 0
         while True:
             if deadline is None:
                 if done >= self.iterations:
                     break
             elif done and time.perf_counter() >= deadline:
                 break
-            world_seed = random_below(base, done, 0, MASK)
-            self._iterate(make(world_seed), root, event_stream(world_seed, 1), seat)
-            done += 1
+            if self.paired:
+                world_seed = random_below(base, rounds, 0, MASK)
+                world = make(world_seed)
+                for action in searched:
+                    copy = world if isinstance(world, Game) else world.clone()
+                    self._iterate(copy, root, event_stream(world_seed, 1), seat, searched,
+                                  action)
+                    done += 1
+                rounds += 1
+            else:
+                world_seed = random_below(base, done, 0, MASK)
+                self._iterate(make(world_seed), root, event_stream(world_seed, 1), seat,
+                              searched)
+                done += 1
         self.searched = done
         return [root.edges.get(action) or _Edge() for action in actions]
 
-    def _iterate(self, world: World, root: _Node, stream: int, seat: int) -> None:
-        """One iteration on ``world``: select, expand one node, play out, back up.
+    def _iterate(self, world: World, root: _Node, stream: int, seat: int,
+                 searched: tuple[Action, ...], forced: Action | None = None) -> None:
+        """One iteration on ``world``: select, expand one node, play out, back up. At
+        the root it chooses among ``searched`` (``forced``: takes that one).
         With ``opponents="greedy"`` the other seats' decisions on the way down are the
         greedy policy's, not the tree's: the tree holds ``seat``'s own decisions."""
         path: list[tuple[_Edge, int]] = []
         node = root
         at_root = True
         greedy_others = self.opponents == "greedy"
+        depth = self.rollout_depth
         while not world.is_over:
             legal = world.legal_actions()
             mover = world.current_player
             assert mover is not None
             if greedy_others and mover != seat:
-                world = world.apply(_greedy_choice(world, legal, mover))
+                world = world.apply(_greedy_choice(world, legal, mover, depth))
                 continue
-            chosen, edge = self._select(world, node, legal, mover, at_root)
+            if at_root:
+                if forced is not None:
+                    chosen = forced
+                    edge = node.edges.get(forced) or node.edges.setdefault(forced, _Edge())
+                    edge.available += 1
+                else:
+                    chosen, edge = self._select(world, node, searched, mover, True)
+            else:
+                chosen, edge = self._select(world, node, legal, mover, False)
             at_root = False
             path.append((edge, mover))
             world = world.apply(chosen)
@@ -281,9 +375,9 @@ class ISMCTSBot:
                 break
             node = edge.children
         if isinstance(world, Game):
-            world = _play_out(world, stream, self.rollout)
+            world = _play_out(world, stream, self.rollout, depth)
         else:
-            _play_out_fast(world, stream, self.rollout)
+            _play_out_fast(world, stream, self.rollout, depth)
         margins, wins = _results(world)
         for edge, mover in path:
             margin = margins[mover]
@@ -344,6 +438,17 @@ class ISMCTSBot:
         return 0.5 * (win + squashed)
 
 
+def _shapes_game(world: World) -> bool:
+    """Whether the decision of ``world`` (a determinisation) is one its plugin registered
+    as shaping the whole game (``shapes_game=True``), whose every option is searched."""
+    if isinstance(world, Game):
+        step = world.current_step
+        kind = None if step is None else step.kind
+    else:
+        kind = world.current_kind
+    return kind is not None and world.ruleset.registry.steps[kind].shapes_game
+
+
 def _add_priors(world: World, node: _Node, legal: tuple[Action, ...], mover: int) -> None:
     """Give the actions of ``legal`` that ``node`` has not met their greedy value in
     ``world`` (:func:`~tokaido_rules.bots.greedy_value`, :data:`PRIOR_DEPTH` decisions
@@ -357,23 +462,24 @@ def _add_priors(world: World, node: _Node, legal: tuple[Action, ...], mover: int
                 node.best = value
 
 
-def _play_out(world: Game, stream: int, rollout: str) -> Game:
-    """The playout from ``world`` to the end of the game (:data:`ROLLOUTS`), on the
-    reference engine: what :func:`_play_out_fast` does on a fast game."""
+def _play_out(world: Game, stream: int, rollout: str, depth: int) -> Game:
+    """The playout from ``world`` to the end of the game (:data:`ROLLOUTS`; ``depth``:
+    the greedy policy's lookahead), on the reference engine: what
+    :func:`_play_out_fast` does on a fast game."""
     draw = 0
     while not world.is_over:
         legal = world.legal_actions()
         if len(legal) == 1:
             world = world.apply(legal[0])
         elif rollout == "greedy":
-            world = world.apply(greedy_action(world, 0))
+            world = world.apply(greedy_action(world, depth))
         else:
             world = world.apply(_rollout_choice(legal, stream, draw, rollout == "near"))
             draw += 2
     return world
 
 
-def _play_out_fast(world: FastGame, stream: int, rollout: str) -> None:
+def _play_out_fast(world: FastGame, stream: int, rollout: str, depth: int) -> None:
     """:func:`_play_out` on a fast game, in place (the world is the iteration's own):
     the same choices, with the calls of the playout's loop written out (it is most of
     an iteration)."""
@@ -387,7 +493,7 @@ def _play_out_fast(world: FastGame, stream: int, rollout: str) -> None:
                 continue
             mover = world.current_player
             assert mover is not None
-            values = _fast_values(world.clone(), legal, mover, 0)
+            values = _fast_values(world.clone(), legal, mover, depth)
             apply(legal[values.index(max(values))])
         return
     near = rollout == "near"
@@ -410,15 +516,17 @@ def _play_out_fast(world: FastGame, stream: int, rollout: str) -> None:
         draw += 2
 
 
-def _greedy_choice(world: World, legal: tuple[Action, ...], mover: int) -> Action:
+def _greedy_choice(world: World, legal: tuple[Action, ...], mover: int,
+                   depth: int) -> Action:
     """What the greedy playout policy plays in ``world`` (``legal``: its legal actions,
-    ``mover`` the seat deciding): :func:`~tokaido_rules.bots.greedy_action` looking no
-    further than the action, on either engine."""
+    ``mover`` the seat deciding): :func:`~tokaido_rules.bots.greedy_action` looking
+    ``depth`` of the seat's further decisions of the same stop ahead, on either
+    engine."""
     if len(legal) == 1:
         return legal[0]
     if isinstance(world, Game):
-        return greedy_action(world, 0)
-    values = _fast_values(world.clone(), legal, mover, 0)
+        return greedy_action(world, depth)
+    values = _fast_values(world.clone(), legal, mover, depth)
     return legal[values.index(max(values))]
 
 
@@ -471,24 +579,34 @@ def _estimate(action: Action, edge: _Edge) -> ActionEstimate:
 
 class Level(NamedTuple):
     """What a ladder level changes of :class:`ISMCTSBot`'s defaults (its options may
-    still set each): the budget, the playout policy and how the other seats decide on
-    the way down the tree."""
+    still set each): the budget, the playout policy, how the other seats decide on the
+    way down the tree, the reward, and how the root is searched (:data:`ROOTS`,
+    ``paired``)."""
 
     iterations: int
     rollout: str = "near"
     opponents: str = "tree"
+    reward: str = "mixed"
+    root: str = "all"
+    paired: bool = False
+    rollout_depth: int = 0
 
 
 LEVELS: dict[str, Level] = {
     "ismcts-fast": Level(50),
     "ismcts": Level(DEFAULT_ITERATIONS),
-    "ismcts-strong": Level(200, rollout="greedy", opponents="greedy"),
+    "ismcts-strong": Level(200, rollout="greedy", opponents="greedy", root="close",
+                           paired=True),
 }
 """The ladder: registered name -> its defaults. The top step plays out with the greedy
 policy and lets the other seats answer by it on the way down (``opponents="greedy"``):
 dearer per iteration (about 2 ms against 0.4), but in measured play that, not more
-iterations of cheap playouts, is what beats :class:`~tokaido_rules.bots.SearchBot`
-(800 iterations of ``near`` playouts did not)."""
+iterations of cheap playouts, is what keeps up with
+:class:`~tokaido_rules.bots.SearchBot` (800 iterations of ``near`` playouts did not);
+and it searches only the greedy evaluation's close calls, on shared determinisations
+(``root="close"``, ``paired``), which is what put it ahead of ``search`` (it had been
+level when the budget was spread over every action, each iteration on its own
+determinisation)."""
 
 
 def _options(level: Level) -> tuple[BotOption, ...]:
@@ -500,11 +618,19 @@ def _options(level: Level) -> tuple[BotOption, ...]:
         BotOption("exploration", "float", 0.7, "UCB1's exploration constant (rewards in 0..1)"),
         BotOption("prior", "float", 1.0, "weight of the greedy evaluation's prior (0: none)"),
         BotOption("rollout", "str", level.rollout, "playout policy: near, random or greedy"),
-        BotOption("reward", "str", "mixed", "what a playout is worth: mixed, win or margin"),
+        BotOption("reward", "str", level.reward, "what a playout is worth: mixed, win or margin"),
         BotOption("engine", "str", "auto", "where playouts run: auto (the fast engine where "
                   "it covers the ruleset), fast or reference; the same figures"),
         BotOption("opponents", "str", level.opponents, "the other seats on the way down the "
                   "tree: tree (searched) or greedy (the greedy policy)"),
+        BotOption("root", "str", level.root, "the actions a decision searches: all, or close (the "
+                  "greedy evaluation's close calls, within margin; a lone one is played)"),
+        BotOption("margin", "float", 3.0, "points from the best greedy value that make a close "
+                  "call (root close)"),
+        BotOption("paired", "bool", level.paired, "search the root's actions in rounds, "
+                  "each on the same determinisation, and play the best mean reward"),
+        BotOption("rollout_depth", "int", level.rollout_depth, "how many of a seat's further "
+                  "decisions of the same stop the greedy playouts and answers look through"),
     )
 
 
@@ -516,11 +642,8 @@ def _level(name: str, doc: str) -> Callable[..., ISMCTSBot]:
     defaults are ``LEVELS[name]`` (a module-level function, so that it pickles)."""
     level = LEVELS[name]
 
-    def factory(seed: int = 0, iterations: int = level.iterations,
-                rollout: str = level.rollout, opponents: str = level.opponents,
-                **options: Any) -> ISMCTSBot:
-        return ISMCTSBot(seed=seed, iterations=iterations, rollout=rollout,
-                         opponents=opponents, name=name, **options)
+    def factory(seed: int = 0, **options: Any) -> ISMCTSBot:
+        return ISMCTSBot(seed=seed, name=name, **{**level._asdict(), **options})
 
     factory.__name__ = factory.__qualname__ = name.replace("-", "_")
     factory.__doc__ = doc
@@ -534,5 +657,6 @@ ismcts_fast = _level("ismcts-fast", f"""ISMCTS, the ladder's first step:
 ismcts = _level("ismcts", f"""ISMCTS, the ladder's middle step: {LEVELS['ismcts'].iterations}
     iterations per decision, ``near`` playouts (:class:`ISMCTSBot`).""")
 ismcts_strong = _level("ismcts-strong", f"""ISMCTS, the ladder's top step:
-    {LEVELS['ismcts-strong'].iterations} iterations per decision, greedy playouts and the
-    other seats answering by the greedy policy on the way down (:class:`ISMCTSBot`).""")
+    {LEVELS['ismcts-strong'].iterations} iterations per decision on the greedy evaluation's
+    close calls, each on the same determinisations, greedy playouts and the other seats
+    answering by the greedy policy on the way down (:class:`ISMCTSBot`).""")
