@@ -26,6 +26,7 @@ table's lock in the database, after catching up with what the others stored
 from __future__ import annotations
 
 import base64
+import bisect
 import contextlib
 import copy
 import hashlib
@@ -343,6 +344,16 @@ class _Audience:
         lines = [line.rstrip("\n") for line in new]
         self.lines += lines
         self.steps += self._narrator.add_shown(lines, shown, read)
+
+    def steps_after(self, since: int) -> list[tuple[int, str]]:
+        """The steps that end after seq ``since``: found by bisection, since an update
+        asks for the last few of a list as long as the game (their ends increase)."""
+        steps = self.steps
+        return steps[bisect.bisect_right(steps, since, key=_step_end):]
+
+
+def _step_end(step: tuple[int, str]) -> int:
+    return step[0]
 
 
 class Table:
@@ -1343,7 +1354,7 @@ class Table:
             # picture of now ("svg" below)
             steps = [{"seq": end, "words": words,
                       "svg": self._picture(seat, end) if end < seq and not first else None}
-                     for end, words in audience.steps if end > since]
+                     for end, words in audience.steps_after(since)]
             lines = [line for line in audience.lines[since:]
                      if '"type":"core.log_end"' not in line]
             scores = None
@@ -1470,16 +1481,15 @@ class Table:
         """The lines, steps and scenes of ``seat``'s copy after ``since`` (from 0: the
         legend too), without braces."""
         audience = self._audience(seat)
-        steps = [{"seq": end, "words": words} for end, words in audience.steps
-                 if end > since]
+        after = audience.steps_after(since)
+        steps = [{"seq": end, "words": words} for end, words in after]
         lines = [line for line in audience.lines[since:]
                  if '"type":"core.log_end"' not in line]
         legend = None
         if since == 0:
             game = self.game
             legend = legend_html(self._view(game, seat))
-        scenes = self._scene_news(seat, since, seq, [end for end, _ in audience.steps
-                                                     if end > since])
+        scenes = self._scene_news(seat, since, seq, [end for end, _ in after])
         return (f'"legend":{_dumps(legend)},"steps":{_dumps(steps)},'
                 f'"lines":[{",".join(lines)}],"scenes":{scenes}')
 
