@@ -118,13 +118,19 @@ LogSource = str | os.PathLike[str] | TextStream
 path (``pathlib.Path``), or a text stream."""
 
 
+_LINE_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+"""The encoder of every event line: ``json.dumps`` with these options makes an encoder
+per call, and a server writes several lines per decision (the same text: the same class
+with the same options)."""
+
+
 def event_line(seq: int, event: Event, data: Mapping[str, Any] | None = None,
                withheld: tuple[str, ...] = ()) -> str:
     line: dict[str, Any] = {"seq": seq, "type": event.TYPE, "v": event.VERSION,
                             "data": event_data(event) if data is None else data}
     if withheld:
         line["withheld"] = list(withheld)
-    return json.dumps(line, separators=(",", ":"), ensure_ascii=False)
+    return _LINE_ENCODER.encode(line)
 
 
 # --- the header ------------------------------------------------------------------------

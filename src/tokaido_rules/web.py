@@ -186,10 +186,15 @@ class _BadRequest(Exception):
         self.status = status
 
 
+_TEXT_ENCODER = json.JSONEncoder(ensure_ascii=False)
+"""What :func:`_checked_text` writes a body with (made once: ``json.dumps`` with an
+option makes an encoder per call)."""
+
+
 def _checked_text(value: Any) -> None:
     """Refuse strings that are not text (a lone surrogate cannot be written as UTF-8)."""
     try:
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        _TEXT_ENCODER.encode(value).encode("utf-8")
     except UnicodeEncodeError:
         raise _BadRequest(400, "the body holds a string that is not text "
                           "(a lone surrogate)") from None
