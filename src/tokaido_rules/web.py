@@ -526,14 +526,19 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     async def until_changed(table: Table, still: Callable[[], bool], wait: float) -> None:
         """Wait up to ``wait`` seconds while ``still()`` holds (the table as the client
         knows it), woken by the table's changes and by the server's stop."""
-        future = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
         with waiting:
             waiters.setdefault(table.id, []).append(future)
         try:
             if still() and not stopping.is_set():  # not moved on meanwhile
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(wait):
-                        await future
+                # the wait's end resolves the future as a change does: a timer, not a
+                # timeout context (no task cancelled and uncancelled at every wait)
+                timer = loop.call_later(wait, _resolve, future)
+                try:
+                    await future
+                finally:
+                    timer.cancel()
         finally:
             with waiting:
                 left = waiters.get(table.id, [])
