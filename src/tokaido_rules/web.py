@@ -1143,6 +1143,9 @@ def make_server(lobby: Lobby, sock: socket.socket, *, host: str = "127.0.0.1",
                                                    _proxies(forwarded_allow_ips)),
                             proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips,
                             timeout_keep_alive=idle_seconds, log_level="warning",
+                            # no access log: at "warning" its lines were never written,
+                            # but each answer still made their client address and path
+                            access_log=False,
                             lifespan="off", ws="none",
                             timeout_graceful_shutdown=STOP_SECONDS)
     keeper = _Keeper(lobby, keep_seconds, expire_finished_days * 86_400,
