@@ -286,7 +286,8 @@ class LogFeed:
         that a reader in the same process need not read them back from the text.
         ``share``: what the other copies of this game's log made of the same events
         (:class:`FeedShare`), used and added to: each state is folded, each event's data
-        made, each line written once for every copy that shows the same fields."""
+        made, each line written once for every copy that shows the same fields; the
+        full log (``viewer`` ``None``) makes each event's data there, for the copies."""
         if game.state.rules is not self._rules or game.seed != self._seed:
             raise ValueError("this is not the game the feed follows (make one feed per game)")
         lines: list[str] = []
@@ -305,7 +306,13 @@ class LogFeed:
             viewer = self.viewer
             if viewer is None:
                 for event in new:
-                    lines.append(event_line(seq, event) + "\n")
+                    if share is None:
+                        lines.append(event_line(seq, event) + "\n")
+                    else:
+                        whole = share.data.get(seq)
+                        if whole is None:
+                            whole = share.data[seq] = event_data(event)
+                        lines.append(event_line(seq, event, whole) + "\n")
                     seq += 1
             else:
                 seat = None if isinstance(viewer, str) else viewer  # None: the public copy

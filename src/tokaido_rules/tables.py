@@ -608,7 +608,8 @@ class Table:
         :class:`StoreError` leaves the table as it was."""
         decided = self.game.state.seq
         feed = copy.copy(self._full)  # moved on only once the lines are stored
-        lines = [line.rstrip("\n") for line in feed.new_lines(game)]
+        share = FeedShare()  # each event's data made once for the full log and the copies
+        lines = [line.rstrip("\n") for line in feed.new_lines(game, share=share)]
         hinted = by == "human" and (len(self.takebacks), decided, seat) in self._hints_asked
         decision = Decision(decided, seat, by, hinted)
         if self._store is not None:
@@ -624,8 +625,8 @@ class Table:
             self._pictures.clear()
             self._scenes.clear()
         self._opening = None
-        share = FeedShare()  # each event folded, each line written once for all
-        for audience in self._audiences.values():
+        for audience in self._audiences.values():  # each event folded, each line written
+            # once for all the copies (the share the full log's lines were made with)
             audience.update(game, share)
         self.request = None  # a take-back asked for lapses when the game moves on
         self._moved()
