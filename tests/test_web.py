@@ -19,7 +19,7 @@ from tokaido_rules.log import load_seat_copy
 from tokaido_rules.store import StoreError, TableStore
 from tokaido_rules.tables import PICTURES_KEPT, Lobby
 from tokaido_rules.viewer import step_words
-from tokaido_rules.web import MAX_BODY, create_app
+from tokaido_rules.web import GZIP_FROM, MAX_BODY, create_app
 from tokaido_rules.wire import decode_view, encode_action
 
 
@@ -222,6 +222,27 @@ def test_answers_are_gzipped_when_asked() -> None:
     assert int(r.headers["content-length"]) < len(r.content) / 3
     assert json.loads(r.content)["seat"] == 0
     assert gzip.compress(r.content)  # the client decoded it
+
+
+def test_only_answers_long_enough_to_pay_are_gzipped() -> None:
+    """An answer of GZIP_FROM bytes or more is gzipped for a client that accepts gzip;
+    a shorter one (a move's answer, an update of a few kB) is sent as it is."""
+    c = Seats(Lobby())
+    c.create(3, {"1": "random", "2": "random"})
+    c.join(0)
+    c.play(12)
+    seq = c.doc(0)["seq"]
+    sizes = []
+    for since in range(seq + 1):
+        r = c.http.get(f"/api/tables/{c.table}?since={since}&form=update",
+                       headers={**c.auth(0), "Accept-Encoding": "gzip"})
+        assert r.status_code == 200
+        gzipped = r.headers.get("content-encoding") == "gzip"
+        assert gzipped == (len(r.content) >= GZIP_FROM), (since, len(r.content))
+        sizes.append(len(r.content))
+    # both kinds were asked: the first update is long, and a few kB are sent as they are
+    assert max(sizes) >= GZIP_FROM
+    assert any(1400 <= n < GZIP_FROM for n in sizes)
 
 
 def test_a_spectator_sees_the_public_view_and_no_actions() -> None:

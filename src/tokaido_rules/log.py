@@ -118,13 +118,19 @@ LogSource = str | os.PathLike[str] | TextStream
 path (``pathlib.Path``), or a text stream."""
 
 
+_LINE_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+"""The encoder of every event line: ``json.dumps`` with these options makes an encoder
+per call, and a server writes several lines per decision (the same text: the same class
+with the same options)."""
+
+
 def event_line(seq: int, event: Event, data: Mapping[str, Any] | None = None,
                withheld: tuple[str, ...] = ()) -> str:
     line: dict[str, Any] = {"seq": seq, "type": event.TYPE, "v": event.VERSION,
                             "data": event_data(event) if data is None else data}
     if withheld:
         line["withheld"] = list(withheld)
-    return json.dumps(line, separators=(",", ":"), ensure_ascii=False)
+    return _LINE_ENCODER.encode(line)
 
 
 # --- the header ------------------------------------------------------------------------
@@ -280,7 +286,8 @@ class LogFeed:
         that a reader in the same process need not read them back from the text.
         ``share``: what the other copies of this game's log made of the same events
         (:class:`FeedShare`), used and added to: each state is folded, each event's data
-        made, each line written once for every copy that shows the same fields."""
+        made, each line written once for every copy that shows the same fields; the
+        full log (``viewer`` ``None``) makes each event's data there, for the copies."""
         if game.state.rules is not self._rules or game.seed != self._seed:
             raise ValueError("this is not the game the feed follows (make one feed per game)")
         lines: list[str] = []
@@ -299,7 +306,13 @@ class LogFeed:
             viewer = self.viewer
             if viewer is None:
                 for event in new:
-                    lines.append(event_line(seq, event) + "\n")
+                    if share is None:
+                        lines.append(event_line(seq, event) + "\n")
+                    else:
+                        whole = share.data.get(seq)
+                        if whole is None:
+                            whole = share.data[seq] = event_data(event)
+                        lines.append(event_line(seq, event, whole) + "\n")
                     seq += 1
             else:
                 seat = None if isinstance(viewer, str) else viewer  # None: the public copy

@@ -941,6 +941,25 @@ def _colour(value: str, default: str) -> str:
     return value if re.fullmatch(r"#[0-9a-fA-F]{6}", value) else default
 
 
+_SEAT_COLOURS_MADE: dict[tuple[str, ...], tuple[str, ...]] = {}
+"""The seats' colours of a picture (:func:`_seat_colours`) by the colours asked: a
+server draws every audience's scene of every move with the same few."""
+
+
+def _seat_colours(colours: Sequence[str]) -> list[str]:
+    """``colours`` with each one that is not ``#RRGGBB`` replaced by the default of its
+    seat (:data:`SEAT_COLOURS`), the defaults for none; checked once per set of
+    colours."""
+    key = tuple(colours)
+    found = _SEAT_COLOURS_MADE.get(key)
+    if found is None:
+        found = tuple(_colour(c, SEAT_COLOURS[n % len(SEAT_COLOURS)])
+                      for n, c in enumerate(key)) or SEAT_COLOURS
+        if len(_SEAT_COLOURS_MADE) < 64:
+            _SEAT_COLOURS_MADE[key] = found
+    return list(found)
+
+
 def _n(x: float) -> str:
     """A coordinate, short and the same on every platform (one decimal at most)."""
     return f"{round(x, 1):g}"
@@ -1216,8 +1235,7 @@ class _Picture:
         self.sc = sc
         self.notes = notes(sc)
         self.out = _Svg()
-        self.colours = [_colour(c, SEAT_COLOURS[n % len(SEAT_COLOURS)])
-                        for n, c in enumerate(colours)] or list(SEAT_COLOURS)
+        self.colours = _seat_colours(colours)
         self.standings = list(standings or ())
         self.ranks = {r.seat: r for r in self.standings}
 

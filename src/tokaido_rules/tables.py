@@ -26,6 +26,7 @@ table's lock in the database, after catching up with what the others stored
 from __future__ import annotations
 
 import base64
+import bisect
 import contextlib
 import copy
 import hashlib
@@ -344,6 +345,16 @@ class _Audience:
         self.lines += lines
         self.steps += self._narrator.add_shown(lines, shown, read)
 
+    def steps_after(self, since: int) -> list[tuple[int, str]]:
+        """The steps that end after seq ``since``: found by bisection, since an update
+        asks for the last few of a list as long as the game (their ends increase)."""
+        steps = self.steps
+        return steps[bisect.bisect_right(steps, since, key=_step_end):]
+
+
+def _step_end(step: tuple[int, str]) -> int:
+    return step[0]
+
 
 class Table:
     """One game at a server: its seats, its audiences, and its stored record."""
@@ -597,7 +608,8 @@ class Table:
         :class:`StoreError` leaves the table as it was."""
         decided = self.game.state.seq
         feed = copy.copy(self._full)  # moved on only once the lines are stored
-        lines = [line.rstrip("\n") for line in feed.new_lines(game)]
+        share = FeedShare()  # each event's data made once for the full log and the copies
+        lines = [line.rstrip("\n") for line in feed.new_lines(game, share=share)]
         hinted = by == "human" and (len(self.takebacks), decided, seat) in self._hints_asked
         decision = Decision(decided, seat, by, hinted)
         if self._store is not None:
@@ -613,8 +625,8 @@ class Table:
             self._pictures.clear()
             self._scenes.clear()
         self._opening = None
-        share = FeedShare()  # each event folded, each line written once for all
-        for audience in self._audiences.values():
+        for audience in self._audiences.values():  # each event folded, each line written
+            # once for all the copies (the share the full log's lines were made with)
             audience.update(game, share)
         self.request = None  # a take-back asked for lapses when the game moves on
         self._moved()
@@ -1343,7 +1355,7 @@ class Table:
             # picture of now ("svg" below)
             steps = [{"seq": end, "words": words,
                       "svg": self._picture(seat, end) if end < seq and not first else None}
-                     for end, words in audience.steps if end > since]
+                     for end, words in audience.steps_after(since)]
             lines = [line for line in audience.lines[since:]
                      if '"type":"core.log_end"' not in line]
             scores = None
@@ -1470,16 +1482,15 @@ class Table:
         """The lines, steps and scenes of ``seat``'s copy after ``since`` (from 0: the
         legend too), without braces."""
         audience = self._audience(seat)
-        steps = [{"seq": end, "words": words} for end, words in audience.steps
-                 if end > since]
+        after = audience.steps_after(since)
+        steps = [{"seq": end, "words": words} for end, words in after]
         lines = [line for line in audience.lines[since:]
                  if '"type":"core.log_end"' not in line]
         legend = None
         if since == 0:
             game = self.game
             legend = legend_html(self._view(game, seat))
-        scenes = self._scene_news(seat, since, seq, [end for end, _ in audience.steps
-                                                     if end > since])
+        scenes = self._scene_news(seat, since, seq, [end for end, _ in after])
         return (f'"legend":{_dumps(legend)},"steps":{_dumps(steps)},'
                 f'"lines":[{",".join(lines)}],"scenes":{scenes}')
 

@@ -116,6 +116,8 @@ def _touches_hidden(before: GameState, after: GameState) -> str | None:
 
 def _shown_unequally(event: Event, after: GameState) -> bool:
     """Whether some seat sees other fields of ``event`` than another seat does."""
+    if type(event).visible_fields is Event.visible_fields:
+        return False  # the default's fields (all, or none) are the same for every seat
     seen = [frozenset(event.visible_fields(after, s)) for s in range(after.players)]
     return any(s != seen[0] for s in seen[1:])
 

@@ -348,7 +348,10 @@ class Narrator:
             self._started = True
             if not issubclass(self._registry.events[step[0].type], Action | GameOver):
                 return []
-        words = _step_lines(events, before, state, events[0], _unseen(step[0]))
+        # what a decision seen in part was, said only for such a one (rarely)
+        first = events[0]
+        unseen = "" if isinstance(first, Action | GameOver) else _unseen(step[0])
+        words = _step_lines(events, before, state, first, unseen)
         return [(step[-1].seq + 1, " ".join(words))]
 
 
