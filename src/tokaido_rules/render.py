@@ -179,6 +179,10 @@ class _Words:
         only): the entries of a scene found with no key hashed."""
         self.scene_notes: dict[Note, dict[str, Any]] = {}
         """A scene's entries of notes, by note (shared: read only)."""
+        self.scene_note_ids: dict[int, tuple[Note, dict[str, Any]]] = {}
+        """The same entries by the identity of the note (kept with it, so that the
+        identity stays its own): a plugin that keeps its notes (the base game's) has
+        them found with no note hashed and compared."""
         self.scene_status: dict[int, tuple[Any, Any, bool, str]] = {}
         """A scene's ``status``, by the identity of the pieces it names (with them,
         whose decision, whether over): the same in every audience's scene of a seq."""
@@ -1172,10 +1176,14 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
     # the notes' entries and the status are shared by the scenes that show the same
     # (every audience's alike at a seq, for the most part): the same objects, whose
     # texts a server makes once (``tables.py``)
-    made_notes = words.scene_notes
+    made_notes, by_id = words.scene_notes, words.scene_note_ids
     notes_made = []
     for said_note in picture.notes:
         facts(said_note.cards)
+        same = by_id.get(id(said_note))
+        if same is not None and same[0] is said_note:
+            notes_made.append(same[1])
+            continue
         try:
             note = made_notes.get(said_note)
             keyed = True
@@ -1188,6 +1196,10 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
                 if len(made_notes) >= 4096:
                     made_notes.clear()
                 made_notes[said_note] = note
+        if keyed:
+            if len(by_id) >= 4096:
+                by_id.clear()
+            by_id[id(said_note)] = (said_note, note)
         notes_made.append(note)
     said = words.scene_status.get(id(sc.pieces))
     if (said is not None and said[0] is sc.pieces and said[1] == sc.current_player
