@@ -55,13 +55,13 @@ from .scene import Scene as Scene
 from .scene import TravellerFacts as TravellerFacts
 from .scene import glossary as glossary
 from .scene import traveller_facts as traveller_facts
+from .views import View
 
 if TYPE_CHECKING:
     from .engine import Game, Score
     from .model import Space
     from .registry import Registry
     from .ruleset import Ruleset
-    from .views import View
 
 __all__ = [
     "SEAT_COLOURS", "NEUTRAL_COLOUR", "Note", "Scene", "scene", "notes",
@@ -85,8 +85,6 @@ NEUTRAL_COLOUR = "#6f6f6f"
 def scene(subject: Game | View | Scene) -> Scene:
     """What a picture of ``subject`` may show: for a view, what its seat sees; for a
     game, everything."""
-    from .views import View
-
     if isinstance(subject, Scene):
         return subject
     if isinstance(subject, View):
