@@ -189,10 +189,20 @@ class _Words:
 _WORDS: weakref.WeakKeyDictionary[Ruleset, _Words] = weakref.WeakKeyDictionary()
 
 
+_LAST_WORDS: tuple[weakref.ref[Ruleset], _Words] | None = None
+"""The ruleset last asked for (weakly held) and its words: a server asks for one
+ruleset's many times per decision, and a weak dictionary's lookup makes a reference."""
+
+
 def _words(ruleset: Ruleset) -> _Words:
+    global _LAST_WORDS
+    last = _LAST_WORDS  # read once: another thread may replace it meanwhile
+    if last is not None and last[0]() is ruleset:
+        return last[1]
     found = _WORDS.get(ruleset)
     if found is None:
         found = _WORDS[ruleset] = _Words(ruleset)
+    _LAST_WORDS = (weakref.ref(ruleset), found)
     return found
 
 
@@ -1096,7 +1106,8 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
     registry, slots = sc.registry, sc.slots
     shown: dict[str, dict[str, Any]] = {}
 
-    made = _words(sc.ruleset).scene_cards  # a card's facts are the same in every scene
+    words = _words(sc.ruleset)
+    made = words.scene_cards  # a card's facts are the same in every scene
 
     def facts(cards: Iterable[str]) -> list[str]:
         found = list(cards)
@@ -1113,7 +1124,6 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
                 shown[card] = entry  # shared by the scenes: read, never changed
         return found
 
-    words = _words(sc.ruleset)
     road = sc.board
     if words.scene_road is None or words.scene_road[0] is not road:
         looks = [(space, registry.space_kind(space.kind)) for space in road]
