@@ -51,16 +51,17 @@ def notes(scene: Scene) -> list[Note]:
     # the table's notes are made from these alone: made once, shared by the pictures
     # that show the same (every audience's alike, as a rule), so that a server's scenes
     # find them by identity (``render.scene_json``)
-    key = ("table", offer, hand, scene.size(INN_HAND) if hand is None else 0,
-           tuple(scene.size(zone) for zone, _ in decks))
+    sizes = tuple(scene.size(zone) for zone, _ in decks)
+    said: tuple[object, ...] = ("table", offer, hand,
+                                scene.size(INN_HAND) if hand is None else 0, sizes)
     try:
-        table = made.get(key)
+        table = made.get(said)
     except TypeError:  # a value that cannot be a key: made each time
         return out + list(_table_notes(scene, offer, hand, decks))
     if table is None:
         if len(made) >= 4096:
             made.clear()
-        table = made[key] = _table_notes(scene, offer, hand, decks)
+        table = made[said] = _table_notes(scene, offer, hand, decks)
     out += table
     return out
 

@@ -339,10 +339,11 @@ class LogFeed:
                                 whole = share.data[seq] = event_data(event)
                             data, withheld = redact(event, state, seat, data=whole)
                             key = (seq, tuple(data), withheld)
-                            line = share.lines.get(key)
-                            if line is None:
-                                line = share.lines[key] = event_line(seq, event, data,
-                                                                     withheld) + "\n"
+                            written = share.lines.get(key)
+                            if written is None:
+                                written = share.lines[key] = event_line(seq, event, data,
+                                                                        withheld) + "\n"
+                            line = written
                             if type(event).visible_fields is Event.visible_fields:
                                 # the fields every seat sees are the same (all, or none), and
                                 # so are the public copy's (their intersection)

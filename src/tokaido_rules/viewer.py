@@ -29,10 +29,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
+from .codec import freeze_json
 from .engine import Game, initial_state
 from .events import Action, CardsMoved, DeckSet, Event, GameOver, fold
 from .frozen import FrozenMap
-from .codec import freeze_json
 from .log import (
     TRAILER,
     UNSEEN,
