@@ -439,6 +439,41 @@ def test_feed_redacts_each_event_once(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(calls) == 5 * len(game.events)
 
 
+def test_an_event_every_seat_sees_alike_is_redacted_once_for_all_copies(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Feeds sharing their work (a server's audiences) redact an event whose fields do
+    not depend on the seat (its type keeps ``Event.visible_fields``) once for every copy,
+    and every other event once per copy; each copy is still its own (dump_log's)."""
+    from tokaido_rules.events import Event as BaseEvent
+    from tokaido_rules.log import FeedShare
+
+    calls: list[int] = []
+    real = redact
+
+    def counting(event: Event, state: GameState, seat: int | None, **kw: Any) -> Any:
+        calls.append(state.seq)
+        return real(event, state, seat, **kw)
+
+    monkeypatch.setattr(log_module, "redact", counting)
+    game = new_game(4, seed=6)
+    viewers: list[int | str] = ["public", 0, 1, 2, 3]
+    feeds = [LogFeed(game, viewer) for viewer in viewers]  # type: ignore[arg-type]
+    sent = [feed.new_lines(game) for feed in feeds]
+    calls.clear()
+    start = len(game.events)
+    bot = RandomBot(4)
+    while not game.is_over:
+        game = game.apply(next_action(bot, game))
+        share = FeedShare()
+        for feed, lines in zip(feeds, sent, strict=True):
+            lines += feed.new_lines(game, share=share)
+    for seq, event in enumerate(game.events[start:], start):
+        alike = type(event).visible_fields is BaseEvent.visible_fields
+        assert calls.count(seq + 1) == (1 if alike else len(viewers)), (seq, event.TYPE)
+    for viewer, lines in zip(viewers, sent, strict=True):
+        assert "".join(lines) == dump_log(game, viewer)  # type: ignore[arg-type]
+
+
 def test_feed_follows_one_line_of_play() -> None:
     """A feed refuses a game that is not a continuation of the one it followed, and a
     seat that is not in the game."""

@@ -46,16 +46,41 @@ def notes(scene: Scene) -> list[Note]:
             found = made[key] = _piece_notes(scene, i, offered, private, hidden)
         out += found
     offer = scene.cards(VILLAGE_OFFER)
+    hand = scene.cards(INN_HAND)
+    decks = _decks(registry)
+    # the table's notes are made from these alone: made once, shared by the pictures
+    # that show the same (every audience's alike, as a rule), so that a server's scenes
+    # find them by identity (``render.scene_json``)
+    sizes = tuple(scene.size(zone) for zone, _ in decks)
+    said: tuple[object, ...] = ("table", offer, hand,
+                                scene.size(INN_HAND) if hand is None else 0, sizes)
+    try:
+        table = made.get(said)
+    except TypeError:  # a value that cannot be a key: made each time
+        return out + list(_table_notes(scene, offer, hand, decks))
+    if table is None:
+        if len(made) >= 4096:
+            made.clear()
+        table = made[said] = _table_notes(scene, offer, hand, decks)
+    out += table
+    return out
+
+
+def _table_notes(scene: Scene, offer: tuple[str, ...] | None,
+                 hand: tuple[str, ...] | None,
+                 decks: tuple[tuple[str, str], ...]) -> tuple[Note, ...]:
+    """The notes of the table: the village's offer, the inn's meals (face down for a
+    seat that may not see them) and the decks' sizes."""
+    out: list[Note] = []
     if offer:
         out.append(Note("Village", _names(scene, offer), cards=offer))
-    hand = scene.cards(INN_HAND)
     if hand:
         out.append(Note("Inn meals", _names(scene, hand), cards=hand))
     elif hand is None:
         out.append(Note("Inn meals", f"{scene.size(INN_HAND)} meal(s), face down"))
     out.append(Note("Decks", ", ".join(f"{label} {scene.size(zone)}"
-                                       for zone, label in _decks(registry))))
-    return out
+                                       for zone, label in decks)))
+    return tuple(out)
 
 
 def _piece_notes(scene: Scene, i: int, offered: object, private: tuple[str, ...] | None,

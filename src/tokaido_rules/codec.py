@@ -55,6 +55,11 @@ def _format(exc: BaseException, kind: type | None) -> str:
 # --- the converter --------------------------------------------------------------------
 
 
+_SCALARS = (bool, int, str)
+"""The scalars of JSON data but null (a tuple: a type union would be made at each
+value)."""
+
+
 def freeze_json(value: Any, depth: int = 0) -> Any:
     """JSON data as state values: lists become tuples, objects become FrozenMaps.
 
@@ -71,7 +76,7 @@ def freeze_json(value: Any, depth: int = 0) -> Any:
         if not all(isinstance(k, str) for k in value):
             raise TypeError("object keys must be strings")
         return FrozenMap({k: freeze_json(v, depth + 1) for k, v in value.items()})
-    if value is None or isinstance(value, bool | int | str):
+    if value is None or isinstance(value, _SCALARS):
         return value
     raise TypeError(f"unexpected value {_shown(value)}")
 

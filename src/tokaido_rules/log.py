@@ -210,15 +210,19 @@ class FeedShare:
     already written, by its seq and the fields shown. Hand one share to the feeds of one
     game for one batch of events (the same line of play), then drop it. ``read``: the
     lines as the copies' narrators read them, by their text
-    (:meth:`~tokaido_rules.viewer.Narrator.add_shown`)."""
+    (:meth:`~tokaido_rules.viewer.Narrator.add_shown`). ``alike``: by seq, the data shown,
+    the fields withheld and the line of an event that every copy shows alike (its type
+    keeps :meth:`Event.visible_fields <tokaido_rules.events.Event.visible_fields>`, which
+    does not depend on the seat): redacted once for every copy (read only)."""
 
-    __slots__ = ("data", "lines", "read", "states")
+    __slots__ = ("alike", "data", "lines", "read", "states")
 
     def __init__(self) -> None:
         self.states: dict[int, Any] = {}
         self.data: dict[int, Mapping[str, Any]] = {}
         self.lines: dict[tuple[int, tuple[str, ...], tuple[str, ...]], str] = {}
         self.read: dict[str, Any] = {}
+        self.alike: dict[int, tuple[dict[str, Any], tuple[str, ...], str]] = {}
 
 
 class LogFeed:
@@ -326,15 +330,24 @@ class LogFeed:
                         after = share.states.get(seq)
                         state = after if after is not None else fold(state, event)
                         share.states[seq] = state
-                        whole = share.data.get(seq)
-                        if whole is None:
-                            whole = share.data[seq] = event_data(event)
-                        data, withheld = redact(event, state, seat, data=whole)
-                        key = (seq, tuple(data), withheld)
-                        line = share.lines.get(key)
-                        if line is None:
-                            line = share.lines[key] = event_line(seq, event, data,
-                                                                 withheld) + "\n"
+                        alike = share.alike.get(seq)
+                        if alike is not None:  # the same in every copy: redacted once
+                            data, withheld, line = alike
+                        else:
+                            whole = share.data.get(seq)
+                            if whole is None:
+                                whole = share.data[seq] = event_data(event)
+                            data, withheld = redact(event, state, seat, data=whole)
+                            key = (seq, tuple(data), withheld)
+                            written = share.lines.get(key)
+                            if written is None:
+                                written = share.lines[key] = event_line(seq, event, data,
+                                                                        withheld) + "\n"
+                            line = written
+                            if type(event).visible_fields is Event.visible_fields:
+                                # the fields every seat sees are the same (all, or none), and
+                                # so are the public copy's (their intersection)
+                                share.alike[seq] = (data, withheld, line)
                         lines.append(line)
                     if shown is not None:
                         shown.append((seq, event, data, withheld))

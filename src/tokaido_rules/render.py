@@ -55,13 +55,13 @@ from .scene import Scene as Scene
 from .scene import TravellerFacts as TravellerFacts
 from .scene import glossary as glossary
 from .scene import traveller_facts as traveller_facts
+from .views import View
 
 if TYPE_CHECKING:
     from .engine import Game, Score
     from .model import Space
     from .registry import Registry
     from .ruleset import Ruleset
-    from .views import View
 
 __all__ = [
     "SEAT_COLOURS", "NEUTRAL_COLOUR", "Note", "Scene", "scene", "notes",
@@ -85,8 +85,6 @@ NEUTRAL_COLOUR = "#6f6f6f"
 def scene(subject: Game | View | Scene) -> Scene:
     """What a picture of ``subject`` may show: for a view, what its seat sees; for a
     game, everything."""
-    from .views import View
-
     if isinstance(subject, Scene):
         return subject
     if isinstance(subject, View):
@@ -179,6 +177,10 @@ class _Words:
         only): the entries of a scene found with no key hashed."""
         self.scene_notes: dict[Note, dict[str, Any]] = {}
         """A scene's entries of notes, by note (shared: read only)."""
+        self.scene_note_ids: dict[int, tuple[Note, dict[str, Any]]] = {}
+        """The same entries by the identity of the note (kept with it, so that the
+        identity stays its own): a plugin that keeps its notes (the base game's) has
+        them found with no note hashed and compared."""
         self.scene_status: dict[int, tuple[Any, Any, bool, str]] = {}
         """A scene's ``status``, by the identity of the pieces it names (with them,
         whose decision, whether over): the same in every audience's scene of a seq."""
@@ -187,10 +189,20 @@ class _Words:
 _WORDS: weakref.WeakKeyDictionary[Ruleset, _Words] = weakref.WeakKeyDictionary()
 
 
+_LAST_WORDS: tuple[weakref.ref[Ruleset], _Words] | None = None
+"""The ruleset last asked for (weakly held) and its words: a server asks for one
+ruleset's many times per decision, and a weak dictionary's lookup makes a reference."""
+
+
 def _words(ruleset: Ruleset) -> _Words:
+    global _LAST_WORDS
+    last = _LAST_WORDS  # read once: another thread may replace it meanwhile
+    if last is not None and last[0]() is ruleset:
+        return last[1]
     found = _WORDS.get(ruleset)
     if found is None:
         found = _WORDS[ruleset] = _Words(ruleset)
+    _LAST_WORDS = (weakref.ref(ruleset), found)
     return found
 
 
@@ -1094,7 +1106,8 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
     registry, slots = sc.registry, sc.slots
     shown: dict[str, dict[str, Any]] = {}
 
-    made = _words(sc.ruleset).scene_cards  # a card's facts are the same in every scene
+    words = _words(sc.ruleset)
+    made = words.scene_cards  # a card's facts are the same in every scene
 
     def facts(cards: Iterable[str]) -> list[str]:
         found = list(cards)
@@ -1111,7 +1124,6 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
                 shown[card] = entry  # shared by the scenes: read, never changed
         return found
 
-    words = _words(sc.ruleset)
     road = sc.board
     if words.scene_road is None or words.scene_road[0] is not road:
         looks = [(space, registry.space_kind(space.kind)) for space in road]
@@ -1172,10 +1184,14 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
     # the notes' entries and the status are shared by the scenes that show the same
     # (every audience's alike at a seq, for the most part): the same objects, whose
     # texts a server makes once (``tables.py``)
-    made_notes = words.scene_notes
+    made_notes, by_id = words.scene_notes, words.scene_note_ids
     notes_made = []
     for said_note in picture.notes:
         facts(said_note.cards)
+        same = by_id.get(id(said_note))
+        if same is not None and same[0] is said_note:
+            notes_made.append(same[1])
+            continue
         try:
             note = made_notes.get(said_note)
             keyed = True
@@ -1188,6 +1204,10 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
                 if len(made_notes) >= 4096:
                     made_notes.clear()
                 made_notes[said_note] = note
+        if keyed:
+            if len(by_id) >= 4096:
+                by_id.clear()
+            by_id[id(said_note)] = (said_note, note)
         notes_made.append(note)
     said = words.scene_status.get(id(sc.pieces))
     if (said is not None and said[0] is sc.pieces and said[1] == sc.current_player

@@ -687,7 +687,7 @@ class Hooks:
             raise
         except Exception as exc:
             raise self._raised(name, exc, args, check) from exc
-        if not isinstance(results, list | tuple) or any(check(r) is not None for r in results):
+        if not isinstance(results, _RESULTS) or any(check(r) is not None for r in results):
             raise _blame(self._pm, name, args, check)
         return results
 
@@ -859,6 +859,10 @@ def _flatten(groups: Iterable[Sequence[Staged]]) -> list[Staged]:
     if len(staged) > 1:
         staged.sort(key=_ORDER)
     return staged
+
+
+_RESULTS = (list, tuple)
+"""What a hook's results may be (a tuple: a type union would be made at each call)."""
 
 
 class Ruleset:

@@ -29,10 +29,20 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
+from .codec import freeze_json
 from .engine import Game, initial_state
 from .events import Action, CardsMoved, DeckSet, Event, GameOver, fold
 from .frozen import FrozenMap
-from .log import UNSEEN, SeatCopy, SeatLine, dump_log, load_seat_copy
+from .log import (
+    TRAILER,
+    UNSEEN,
+    SeatCopy,
+    SeatLine,
+    _parse_line,
+    _seat_event,
+    dump_log,
+    load_seat_copy,
+)
 from .model import GameState, collection_zone
 from .render import (
     Scene,
@@ -247,6 +257,11 @@ def step_words(copy: SeatCopy) -> list[tuple[int, str]]:
     return narrator.take(copy.lines)
 
 
+_TOLD = (Action, GameOver)
+"""The events that begin a step a narrator tells (a tuple: a union made at every line
+costs more than the test)."""
+
+
 class Narrator:
     """Tells the steps of a seat's (or the public) copy of a log in plain words as its
     lines come, reading each line once: what ``tokaido serve`` tells each audience of
@@ -274,8 +289,6 @@ class Narrator:
     def add(self, lines: Sequence[str]) -> list[tuple[int, str]]:
         """Read the next ``lines`` of the copy (JSON text, the trailer allowed): the
         steps they complete, each with the seq after it."""
-        from .log import TRAILER, _parse_line, _seat_event
-
         parsed = []
         for text in lines:
             obj = _parse_line(text, self._read + 2)
@@ -296,9 +309,6 @@ class Narrator:
         the lines as the narrators of the other copies of the game read them, by their
         text (:attr:`~tokaido_rules.log.FeedShare.read`), used and added to: a line is
         the same in every copy that has the same text."""
-        from .codec import freeze_json
-        from .log import TRAILER, _parse_line, _seat_event
-
         at = {seq: (event, data, withheld) for seq, event, data, withheld in shown}
         parsed = []
         for text in lines:
@@ -328,7 +338,7 @@ class Narrator:
         """:meth:`add` for lines already read."""
         out: list[tuple[int, str]] = []
         for line in lines:
-            if issubclass(self._registry.events[line.type], Action | GameOver):
+            if issubclass(self._registry.events[line.type], _TOLD):
                 out += self._tell()
             self._step.append(line)
         out += self._tell()
@@ -346,11 +356,11 @@ class Narrator:
         self._state = state
         if not self._started:
             self._started = True
-            if not issubclass(self._registry.events[step[0].type], Action | GameOver):
+            if not issubclass(self._registry.events[step[0].type], _TOLD):
                 return []
         # what a decision seen in part was, said only for such a one (rarely)
         first = events[0]
-        unseen = "" if isinstance(first, Action | GameOver) else _unseen(step[0])
+        unseen = "" if isinstance(first, _TOLD) else _unseen(step[0])
         words = _step_lines(events, before, state, first, unseen)
         return [(step[-1].seq + 1, " ".join(words))]
 

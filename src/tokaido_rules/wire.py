@@ -139,17 +139,23 @@ def decode_seed(text: object) -> int:
     return int(text)
 
 
+_WORDS = (bool, str)
+_SEQUENCES = (tuple, list)
+"""What :func:`_plain` tests values against (tuples: a type union would be made at each
+value)."""
+
+
 def _plain(value: Any, where: str) -> Any:
     """``value`` as plain JSON data (tuples and FrozenMaps as lists and dicts), checked
     to be something the wire carries exactly."""
-    if value is None or isinstance(value, bool | str):
+    if value is None or isinstance(value, _WORDS):
         return value
     if isinstance(value, int):
         if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
             raise ValueError(f"{where}: an integer beyond ±(2**53 - 1) cannot cross the wire "
                              "exactly (send it as a string)")
         return int(value)
-    if isinstance(value, tuple | list):
+    if isinstance(value, _SEQUENCES):
         return [_plain(v, where) for v in value]
     if isinstance(value, Mapping):
         if not all(isinstance(k, str) for k in value):
