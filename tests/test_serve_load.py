@@ -42,3 +42,22 @@ def test_the_serve_load_benchmark_reports_every_figure() -> None:
     assert run["server_process"]["peak_rss_mib"] > 0
     assert run["server_process"]["processes"] == 1
     assert 0 < run["elapsed_s"] < 30  # bounded: --seconds 5
+
+
+def test_the_sections_benchmark_accounts_for_the_server_cpu() -> None:
+    """``benchmarks/serve_sections.py`` on 2 tables for at most 3 s: every section is
+    reported, none negative but the remainder's clock noise, and together they are the
+    server's CPU time from its first move on."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "serve_sections.py"), "--tables", "2",
+         "--seconds", "3", "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["decisions"] > 0
+    sections = doc["sections_ms_per_decision"]
+    assert len(sections) == 11 and "everything else (HTTP, asyncio, threads, GC)" in sections
+    assert all(ms >= 0 for label, ms in sections.items() if not label.startswith("every"))
+    assert sections["the move (decode, apply, checks)"] > 0
+    assert sections["the scenes (scene_json)"] > 0
+    assert abs(sum(sections.values()) - doc["from_first_move_ms_per_decision"]) < 0.01
