@@ -8,9 +8,9 @@ Run: ``python benchmarks/serve_sections.py [--tables 200] [--clients 4] [--secon
 started through this script, which wraps the table service's main functions with a
 clock: the move (decode, apply), storing it, the log copies, the narrators' words, the
 views, the scenes, the rest of each update (the seat's part, the scene patches, the
-text), and everything else (HTTP, asyncio, the threads, garbage collection) as the
-process's CPU time less the sections. Each section counts its own time only (a section
-called inside another is taken out of the outer one). The count starts at the first
+text), garbage collection (``gc.callbacks``), and everything else (HTTP, asyncio, the
+threads) as the process's CPU time less the sections. Each section counts its own time
+only (a section called inside another is taken out of the outer one). The count starts at the first
 move, so that making the tables and opening the pages are left out; serve_load's own
 ``server_cpu_ms_per_decision`` (from its first page on) is printed beside it.
 
@@ -48,7 +48,8 @@ SECTIONS: list[tuple[str, str, str]] = [
 ]
 """(label, module, function or Class.method) of each section, in the order printed."""
 
-OUTSIDE = "everything else (HTTP, asyncio, threads, GC)"
+GC = "garbage collection"
+OUTSIDE = "everything else (HTTP, asyncio, threads)"
 
 _spent: dict[str, float] = {}
 _local = threading.local()
@@ -72,6 +73,23 @@ def _clocked(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
             with _lock:
                 _spent[label] = _spent.get(label, 0.0) + total - frame[1]
     return clocked
+
+
+def _collecting(phase: str, info: dict[str, Any]) -> None:
+    """A ``gc.callbacks`` entry: the collection's time is its own section, taken out of
+    the section it interrupted."""
+    if phase == "start":
+        _local.collecting = time.thread_time()
+        return
+    began = _local.__dict__.pop("collecting", None)
+    if began is None:
+        return
+    total = time.thread_time() - began
+    stack: list[list[float]] = _local.__dict__.setdefault("stack", [])
+    if stack:
+        stack[-1][1] += total
+    with _lock:
+        _spent[GC] = _spent.get(GC, 0.0) + total
 
 
 def _first_move(act: Callable[..., Any]) -> Callable[..., Any]:
@@ -99,6 +117,9 @@ def _wrap() -> None:
             cls_name, name = name.split(".")
             owner = getattr(module, cls_name)
         setattr(owner, name, _clocked(label, getattr(owner, name)))
+    import gc
+
+    gc.callbacks.append(_collecting)
     import tokaido_rules.engine as engine
     import tokaido_rules.render as render
     import tokaido_rules.tables as tables
@@ -173,7 +194,8 @@ def main() -> None:
     decisions = int(run["decisions"])
     if decisions == 0:
         raise SystemExit("error: no decision was played")
-    rows = [(label, found["sections"].get(label, 0.0)) for label, _, _ in SECTIONS]
+    rows = [(label, found["sections"].get(label, 0.0))
+            for label in [*(label for label, _, _ in SECTIONS), GC]]
     rows.append((OUTSIDE, found["cpu_s"] - sum(v for _, v in rows)))
     per = {label: round(1000 * v / decisions, 3) for label, v in rows}
     figures = {"decisions": decisions, "server_cpu_ms_per_decision":
