@@ -644,3 +644,29 @@ def test_a_log_cut_inside_its_setup_is_refused(players: int, plugins: tuple[str,
     bot = RandomBot(3)
     later = game.apply(next_action(bot, game))
     assert load_log(dump_log(later)).state == later.state
+
+
+def test_freeze_json_freezes_values_and_refuses_what_json_cannot_hold() -> None:
+    """freeze_json: lists become tuples and objects FrozenMaps at every depth (a leaf kept
+    as it is), keys that are strings (a str subclass too) are taken, other keys, values
+    that are no JSON scalar and nesting past MAX_DEPTH are refused."""
+    from tokaido_rules.codec import MAX_DEPTH, freeze_json
+    from tokaido_rules.frozen import FrozenMap
+
+    class Name(str):
+        pass
+
+    frozen = freeze_json({"a": [1, "b", None, True, {"c": [[]]}], Name("d"): {}})
+    assert frozen == {"a": (1, "b", None, True, {"c": ((),)}), "d": {}}
+    assert type(frozen) is FrozenMap and type(frozen["a"][4]) is FrozenMap
+    assert type(frozen["a"][4]["c"]) is tuple and list(frozen) == ["a", "d"]
+    for bad, message in (({1: 2}, "keys must be strings"), ({"a": 1.5}, "unexpected value"),
+                         ([{"a": [object()]}], "unexpected value")):
+        with pytest.raises(TypeError, match=message):
+            freeze_json(bad)
+    deep: Any = 1
+    for _ in range(MAX_DEPTH):
+        deep = [deep]
+    assert freeze_json(deep) is not None
+    with pytest.raises(TypeError, match="nested deeper"):
+        freeze_json([deep])
