@@ -474,6 +474,60 @@ def test_an_event_every_seat_sees_alike_is_redacted_once_for_all_copies(
         assert "".join(lines) == dump_log(game, viewer)  # type: ignore[arg-type]
 
 
+def test_the_full_log_gives_its_line_to_every_copy_of_an_event_all_seats_see_whole(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Feeds sharing their work after the full log wrote its lines with the share (a
+    server's decision) redact an event whose every field every seat sees (a public type
+    that keeps ``Event.visible_fields``) never: each copy's line is the full log's very
+    text. Every other event is redacted as before, and each copy is still dump_log's."""
+    from tokaido_rules.events import Event as BaseEvent
+    from tokaido_rules.log import FeedShare
+
+    calls: list[int] = []
+    real = redact
+
+    def counting(event: Event, state: GameState, seat: int | None, **kw: Any) -> Any:
+        calls.append(state.seq)
+        return real(event, state, seat, **kw)
+
+    monkeypatch.setattr(log_module, "redact", counting)
+    game = new_game(4, seed=6)
+    full = LogFeed(game)
+    viewers: list[int | str] = ["public", 0, 1, 2, 3]
+    feeds = [LogFeed(game, viewer) for viewer in viewers]  # type: ignore[arg-type]
+    whole = full.new_lines(game)
+    sent = [feed.new_lines(game) for feed in feeds]
+    calls.clear()
+    start = len(game.events)
+    bot = RandomBot(4)
+    public = 0
+    while not game.is_over:
+        game = game.apply(next_action(bot, game))
+        share = FeedShare()
+        mine = full.new_lines(game, share=share)
+        whole += mine
+        by_seq = {json.loads(line)["seq"]: line for line in mine}
+        copies = [feed.new_lines(game, share=share) for feed in feeds]
+        for lines in copies:
+            for line in lines:
+                seq = json.loads(line)["seq"]
+                event = game.events[seq] if seq < len(game.events) else None
+                if (event is not None and event.PUBLIC
+                        and type(event).visible_fields is BaseEvent.visible_fields):
+                    assert line is by_seq[seq]  # the very text
+                    public += 1
+        for lines, more in zip(sent, copies, strict=True):
+            lines += more
+    for seq, event in enumerate(game.events[start:], start):
+        alike = type(event).visible_fields is BaseEvent.visible_fields
+        assert calls.count(seq + 1) == (0 if alike and event.PUBLIC else 1 if alike
+                                        else len(viewers)), (seq, event.TYPE)
+    assert public > 100
+    assert "".join(whole) == dump_log(game)
+    for viewer, lines in zip(viewers, sent, strict=True):
+        assert "".join(lines) == dump_log(game, viewer)  # type: ignore[arg-type]
+
+
 def test_feed_follows_one_line_of_play() -> None:
     """A feed refuses a game that is not a continuation of the one it followed, and a
     seat that is not in the game."""
@@ -644,6 +698,23 @@ def test_a_log_cut_inside_its_setup_is_refused(players: int, plugins: tuple[str,
     bot = RandomBot(3)
     later = game.apply(next_action(bot, game))
     assert load_log(dump_log(later)).state == later.state
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(_JSON_VALUES)
+def test_event_lines_are_written_as_json_dumps_writes_them(value: Any) -> None:
+    """The encoder made once for every event line (json's C encoder where there is one)
+    writes what ``json.dumps`` with the log's options writes: floats, escapes, non-ASCII
+    text alike."""
+    line = {"seq": 1, "type": "x.y", "v": 1, "data": {"value": value}}
+    assert log_module._encode_line(line) == json.dumps(line, separators=(",", ":"),
+                                                       ensure_ascii=False)
 
 
 def test_freeze_json_freezes_values_and_refuses_what_json_cannot_hold() -> None:
