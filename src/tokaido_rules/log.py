@@ -256,9 +256,12 @@ class FeedShare:
     keeps :meth:`Event.visible_fields <tokaido_rules.events.Event.visible_fields>`, which
     does not depend on the seat): redacted once for every copy (read only); the full
     log, when it writes its lines with the share first, gives its own line to an event
-    whose every field every seat sees (the copies' line is then the same text)."""
+    whose every field every seat sees (the copies' line is then the same text).
+    ``texts``: each line without its newline, by the line (one text object for every
+    copy: its hash is computed once). ``words``: the steps in words as the copies'
+    narrators said them (:meth:`~tokaido_rules.viewer.Narrator.take`)."""
 
-    __slots__ = ("alike", "data", "lines", "read", "states")
+    __slots__ = ("alike", "data", "lines", "read", "states", "texts", "words")
 
     def __init__(self) -> None:
         self.states: dict[int, Any] = {}
@@ -266,6 +269,8 @@ class FeedShare:
         self.lines: dict[tuple[int, tuple[str, ...], tuple[str, ...]], str] = {}
         self.read: dict[str, Any] = {}
         self.alike: dict[int, tuple[dict[str, Any], tuple[str, ...], str]] = {}
+        self.texts: dict[str, str] = {}
+        self.words: dict[tuple[int, ...], Any] = {}
 
 
 class LogFeed:
