@@ -75,8 +75,6 @@ def freeze_json(value: Any, depth: int = 0) -> Any:
     if isinstance(value, list):
         if depth >= MAX_DEPTH:
             raise TypeError(f"values nested deeper than {MAX_DEPTH} levels")
-        if set(map(type, value)) <= _LEAVES:  # (types compared in C, not value by value)
-            return tuple(value)
         return tuple([v if type(v) in _LEAVES else freeze_json(v, depth + 1) for v in value])
     if isinstance(value, dict):
         if depth >= MAX_DEPTH:
@@ -84,8 +82,6 @@ def freeze_json(value: Any, depth: int = 0) -> Any:
         if not set(map(type, value)) <= _STR_KEYS and not all(
                 isinstance(k, str) for k in value):  # (a str subclass is a string too)
             raise TypeError("object keys must be strings")
-        if set(map(type, value.values())) <= _LEAVES:
-            return FrozenMap(value)
         return FrozenMap({k: v if type(v) in _LEAVES else freeze_json(v, depth + 1)
                           for k, v in value.items()})
     if value is None or isinstance(value, _SCALARS):
