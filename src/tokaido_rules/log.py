@@ -376,16 +376,20 @@ class LogFeed:
             else:
                 seat = None if isinstance(viewer, str) else viewer  # None: the public copy
                 state = self._state
+                if share is not None:
+                    states, alikes = share.states, share.alike
                 for event in new:
                     if share is None:
                         state = fold(state, event)
                         data, withheld = redact(event, state, seat)
                         lines.append(event_line(seq, event, data, withheld) + "\n")
                     else:
-                        after = share.states.get(seq)
-                        state = after if after is not None else fold(state, event)
-                        share.states[seq] = state
-                        alike = share.alike.get(seq)
+                        after = states.get(seq)
+                        if after is None:
+                            state = states[seq] = fold(state, event)
+                        else:
+                            state = after
+                        alike = alikes.get(seq)
                         if alike is not None:  # the same in every copy: redacted once
                             data, withheld, line = alike
                         else:

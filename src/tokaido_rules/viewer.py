@@ -337,8 +337,9 @@ class Narrator:
         (:meth:`take`)."""
         at: dict[int, tuple[Event, Mapping[str, Any], tuple[str, ...]]] | None = None
         parsed = []
+        known = {} if read is None else read
         for text in lines:
-            line = read.get(text) if read is not None else None
+            line = known.get(text)
             if line is None:
                 if at is None:
                     at = {seq: (event, data, withheld)
