@@ -717,6 +717,20 @@ def test_event_lines_are_written_as_json_dumps_writes_them(value: Any) -> None:
                                                        ensure_ascii=False)
 
 
+def test_event_lines_keep_json_s_own_encoder_without_a_c_encoder(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where json has no C encoder (PyPy), or one made with other arguments, event lines
+    are written by ``JSONEncoder.encode``, as before."""
+    monkeypatch.setattr(json.encoder, "c_make_encoder", None)
+    assert log_module._one_shot_encoder() == log_module._LINE_ENCODER.encode
+
+    def other(*args: Any) -> Any:
+        raise TypeError("takes other arguments")
+
+    monkeypatch.setattr(json.encoder, "c_make_encoder", other)
+    assert log_module._one_shot_encoder() == log_module._LINE_ENCODER.encode
+
+
 def test_freeze_json_freezes_values_and_refuses_what_json_cannot_hold() -> None:
     """freeze_json: lists become tuples and objects FrozenMaps at every depth (a leaf kept
     as it is), keys that are strings (a str subclass too) are taken, other keys, values
