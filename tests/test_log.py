@@ -474,6 +474,60 @@ def test_an_event_every_seat_sees_alike_is_redacted_once_for_all_copies(
         assert "".join(lines) == dump_log(game, viewer)  # type: ignore[arg-type]
 
 
+def test_the_full_log_gives_its_line_to_every_copy_of_an_event_all_seats_see_whole(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Feeds sharing their work after the full log wrote its lines with the share (a
+    server's decision) redact an event whose every field every seat sees (a public type
+    that keeps ``Event.visible_fields``) never: each copy's line is the full log's very
+    text. Every other event is redacted as before, and each copy is still dump_log's."""
+    from tokaido_rules.events import Event as BaseEvent
+    from tokaido_rules.log import FeedShare
+
+    calls: list[int] = []
+    real = redact
+
+    def counting(event: Event, state: GameState, seat: int | None, **kw: Any) -> Any:
+        calls.append(state.seq)
+        return real(event, state, seat, **kw)
+
+    monkeypatch.setattr(log_module, "redact", counting)
+    game = new_game(4, seed=6)
+    full = LogFeed(game)
+    viewers: list[int | str] = ["public", 0, 1, 2, 3]
+    feeds = [LogFeed(game, viewer) for viewer in viewers]  # type: ignore[arg-type]
+    whole = full.new_lines(game)
+    sent = [feed.new_lines(game) for feed in feeds]
+    calls.clear()
+    start = len(game.events)
+    bot = RandomBot(4)
+    public = 0
+    while not game.is_over:
+        game = game.apply(next_action(bot, game))
+        share = FeedShare()
+        mine = full.new_lines(game, share=share)
+        whole += mine
+        by_seq = {json.loads(line)["seq"]: line for line in mine}
+        copies = [feed.new_lines(game, share=share) for feed in feeds]
+        for lines in copies:
+            for line in lines:
+                seq = json.loads(line)["seq"]
+                event = game.events[seq] if seq < len(game.events) else None
+                if (event is not None and event.PUBLIC
+                        and type(event).visible_fields is BaseEvent.visible_fields):
+                    assert line is by_seq[seq]  # the very text
+                    public += 1
+        for lines, more in zip(sent, copies, strict=True):
+            lines += more
+    for seq, event in enumerate(game.events[start:], start):
+        alike = type(event).visible_fields is BaseEvent.visible_fields
+        assert calls.count(seq + 1) == (0 if alike and event.PUBLIC else 1 if alike
+                                        else len(viewers)), (seq, event.TYPE)
+    assert public > 100
+    assert "".join(whole) == dump_log(game)
+    for viewer, lines in zip(viewers, sent, strict=True):
+        assert "".join(lines) == dump_log(game, viewer)  # type: ignore[arg-type]
+
+
 def test_feed_follows_one_line_of_play() -> None:
     """A feed refuses a game that is not a continuation of the one it followed, and a
     seat that is not in the game."""
@@ -644,3 +698,60 @@ def test_a_log_cut_inside_its_setup_is_refused(players: int, plugins: tuple[str,
     bot = RandomBot(3)
     later = game.apply(next_action(bot, game))
     assert load_log(dump_log(later)).state == later.state
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(_JSON_VALUES)
+def test_event_lines_are_written_as_json_dumps_writes_them(value: Any) -> None:
+    """The encoder made once for every event line (json's C encoder where there is one)
+    writes what ``json.dumps`` with the log's options writes: floats, escapes, non-ASCII
+    text alike."""
+    line = {"seq": 1, "type": "x.y", "v": 1, "data": {"value": value}}
+    assert log_module._encode_line(line) == json.dumps(line, separators=(",", ":"),
+                                                       ensure_ascii=False)
+
+
+def test_event_lines_keep_json_s_own_encoder_without_a_c_encoder(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where json has no C encoder (PyPy), or one made with other arguments, event lines
+    are written by ``JSONEncoder.encode``, as before."""
+    monkeypatch.setattr(json.encoder, "c_make_encoder", None)
+    assert log_module._one_shot_encoder() == log_module._LINE_ENCODER.encode
+
+    def other(*args: Any) -> Any:
+        raise TypeError("takes other arguments")
+
+    monkeypatch.setattr(json.encoder, "c_make_encoder", other)
+    assert log_module._one_shot_encoder() == log_module._LINE_ENCODER.encode
+
+
+def test_freeze_json_freezes_values_and_refuses_what_json_cannot_hold() -> None:
+    """freeze_json: lists become tuples and objects FrozenMaps at every depth (a leaf kept
+    as it is), keys that are strings (a str subclass too) are taken, other keys, values
+    that are no JSON scalar and nesting past MAX_DEPTH are refused."""
+    from tokaido_rules.codec import MAX_DEPTH, freeze_json
+    from tokaido_rules.frozen import FrozenMap
+
+    class Name(str):
+        pass
+
+    frozen = freeze_json({"a": [1, "b", None, True, {"c": [[]]}], Name("d"): {}})
+    assert frozen == {"a": (1, "b", None, True, {"c": ((),)}), "d": {}}
+    assert type(frozen) is FrozenMap and type(frozen["a"][4]) is FrozenMap
+    assert type(frozen["a"][4]["c"]) is tuple and list(frozen) == ["a", "d"]
+    for bad, message in (({1: 2}, "keys must be strings"), ({"a": 1.5}, "unexpected value"),
+                         ([{"a": [object()]}], "unexpected value")):
+        with pytest.raises(TypeError, match=message):
+            freeze_json(bad)
+    deep: Any = 1
+    for _ in range(MAX_DEPTH):
+        deep = [deep]
+    assert freeze_json(deep) is not None
+    with pytest.raises(TypeError, match="nested deeper"):
+        freeze_json([deep])

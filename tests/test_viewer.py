@@ -294,3 +294,103 @@ def test_narrators_sharing_a_game_say_each_copy_in_its_own_words(crossroads: Gam
             assert by_share[n].add_shown(mine, shown, share.read) == said
             told[n] += said
     assert len(told[0]) > 20 and len({tuple(t) for t in told}) > 1  # the copies differ
+
+
+@pytest.mark.parametrize("plugins", [
+    ("base",), ("base", "crossroads", "good-luck", "rare-and-precious"), ("base", "bga"),
+    ("base", "gastronomy", "pilgrim"), ("base", "initiation"), ("base", "new-encounters"),
+    ("base", "preparations", "tea-ceremony"), ("base", "return-journey")])
+def test_a_steps_words_read_of_the_state_only_its_travellers_seats(
+        plugins: tuple[str, ...]) -> None:
+    """Narrators of one game share the words of a step when they read the very same
+    lines and their states agree on what the words read (``viewer._who_key``): each
+    traveller's seat and traveller, the ruleset aside. So the words of every step but
+    the end are the same from states that keep only that: a word that read a zone, a
+    coin or a game datum (which may differ between seats' copies) fails here."""
+    from tokaido_rules.model import Piece
+    from tokaido_rules.viewer import _step_lines, _who_key
+
+    game = played(4, 11, plugins)
+    events = game.events
+    state = initial_state(game.state.rules, game.seed)
+    bare = initial_state(game.state.rules, 0)  # no zone, no datum, no agenda
+
+    def kept(full: Any) -> Any:  # only what _who_key keeps of the travellers
+        out = bare.replace(pieces=tuple(Piece(seat=p.seat, traveller=p.traveller)
+                                        for p in full.pieces))
+        assert _who_key(out) == _who_key(full)
+        return out
+
+    told = 0
+    for n, (a, b) in enumerate(_steps(events)):
+        before = state
+        for e in events[a:b]:
+            state = fold(state, e)
+        if n == 0 or state.over:  # the setup is not told; the end's words read the
+            continue  # standings, and are never shared
+        said = _step_lines(events[a:b], before, state, events[a])
+        assert _step_lines(events[a:b], kept(before), kept(state), events[a]) == said
+        told += 1
+    assert told > 40
+
+
+def test_narrators_sharing_words_tell_a_seat_specific_step_only_to_its_seat(
+        crossroads: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Narrators sharing their words (``FeedShare.words``, as a server's audiences do
+    after the full log wrote its lines) make the words of a step once for the copies
+    that read the same lines, and each copy is told what its own narrator, reading only
+    its own lines, tells it: the amulet seat 0 took is named to seat 0 alone, the others
+    are told that not all of it was shown to them."""
+    from tokaido_rules import viewer as viewer_module
+    from tokaido_rules.log import FeedShare, LogFeed
+    from tokaido_rules.viewer import Narrator
+
+    made: list[str] = []
+    real = viewer_module.Narrator._words
+
+    def counting(*args: Any) -> str:
+        said: str = real(*args)
+        made.append(said)
+        return said
+
+    monkeypatch.setattr(viewer_module.Narrator, "_words", staticmethod(counting))
+    viewers: list[int | str] = ["public", 0, 1, 2, 3]
+    state = initial_state(crossroads.state.rules, crossroads.seed)
+    start = Game(state, ())
+    full = LogFeed(start, since=0)
+    alone = [LogFeed(start, viewer=v) for v in viewers]  # type: ignore[arg-type]
+    shared = [LogFeed(start, viewer=v) for v in viewers]  # type: ignore[arg-type]
+    heads = [feed.new_lines(start) for feed in alone]
+    for feed in shared:
+        feed.new_lines(start)
+    by_text = [Narrator.for_header(h[0].rstrip("\n")) for h in heads]
+    by_share = [Narrator.for_header(h[0].rstrip("\n")) for h in heads]
+    for narrator, head in zip([*by_text, *by_share], heads * 2, strict=True):
+        narrator.add([line.rstrip("\n") for line in head[1:]])
+    shared_made = 0
+    told: list[list[tuple[int, str]]] = [[] for _ in viewers]
+    for seq in range(1, len(crossroads.events) + 1):
+        state = fold(state, crossroads.events[seq - 1])
+        game = Game(state, crossroads.events[:seq])
+        share = FeedShare()
+        full.new_lines(game, share=share)  # first, as the server's _played does
+        for n in range(len(viewers)):
+            shown: list[Any] = []
+            mine = [line.rstrip("\n") for line in shared[n].new_lines(game, shown, share)]
+            count = len(made)
+            said = by_share[n].add_shown(mine, shown, share.read, share.words)
+            shared_made += len(made) - count
+            assert said == by_text[n].add([line.rstrip("\n") for line in
+                                           alone[n].new_lines(game)])
+            told[n] += said
+    steps = len(told[0])
+    assert steps > 20 and all(len(t) == steps for t in told)
+    assert shared_made < 2 * steps  # five copies: each step's words made once or so
+    amulet = [n for n in range(steps) if len({t[n] for t in told}) > 1]
+    assert amulet  # a step told otherwise to one seat
+    for n in amulet:
+        words = [t[n][1] for t in told]
+        named = [v for v, w in zip(viewers, words, strict=True) if "amulet:" not in w]
+        assert len(named) == 1 and "amulet" in words[viewers.index(named[0])]
+        assert all(w.endswith("not all of it shown to this seat")
+                   for v, w in zip(viewers, words, strict=True) if v != named[0])

@@ -60,6 +60,12 @@ _SCALARS = (bool, int, str)
 value)."""
 
 
+_LEAVES = frozenset({str, int, bool, type(None)})
+"""The exact types of the JSON values :func:`freeze_json` keeps as they are: a value of
+one of them is kept without a call (most values of a line's data are)."""
+_STR_KEYS = frozenset({str})
+
+
 def freeze_json(value: Any, depth: int = 0) -> Any:
     """JSON data as state values: lists become tuples, objects become FrozenMaps.
 
@@ -69,13 +75,15 @@ def freeze_json(value: Any, depth: int = 0) -> Any:
     if isinstance(value, list):
         if depth >= MAX_DEPTH:
             raise TypeError(f"values nested deeper than {MAX_DEPTH} levels")
-        return tuple([freeze_json(v, depth + 1) for v in value])
+        return tuple([v if type(v) in _LEAVES else freeze_json(v, depth + 1) for v in value])
     if isinstance(value, dict):
         if depth >= MAX_DEPTH:
             raise TypeError(f"values nested deeper than {MAX_DEPTH} levels")
-        if not all(isinstance(k, str) for k in value):
+        if not set(map(type, value)) <= _STR_KEYS and not all(
+                isinstance(k, str) for k in value):  # (a str subclass is a string too)
             raise TypeError("object keys must be strings")
-        return FrozenMap({k: freeze_json(v, depth + 1) for k, v in value.items()})
+        return FrozenMap({k: v if type(v) in _LEAVES else freeze_json(v, depth + 1)
+                          for k, v in value.items()})
     if value is None or isinstance(value, _SCALARS):
         return value
     raise TypeError(f"unexpected value {_shown(value)}")

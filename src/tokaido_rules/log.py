@@ -55,7 +55,16 @@ from .errors import (
     LogVersionError,
     TokaidoError,
 )
-from .events import Action, AgendaSet, Automatic, CardsMoved, DeckSet, Event, fold
+from .events import (
+    Action,
+    AgendaSet,
+    Automatic,
+    CardsMoved,
+    DeckSet,
+    Event,
+    field_names,
+    fold,
+)
 from .frozen import FrozenMap
 from .model import GameState, Piece, Step
 from .registry import Registry
@@ -124,13 +133,45 @@ per call, and a server writes several lines per decision (the same text: the sam
 with the same options)."""
 
 
+
+
+def _one_shot_encoder() -> Callable[[Any], str]:
+    """:data:`_LINE_ENCODER`'s ``encode``, or, where the interpreter has json's C encoder
+    (CPython), that encoder made once with the options ``encode`` gives it at each call
+    (the same text: it is the encoder ``encode`` runs), which saves making it per line.
+    Checked against ``encode`` on a sample here; anything else keeps ``encode``."""
+    encode = _LINE_ENCODER.encode
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # PyPy: json's own Python encoder
+        return encode
+    try:
+        # markers None: no check for circular values (an event's data has none)
+        c_encoder = make(None, _LINE_ENCODER.default, json.encoder.encode_basestring, None,
+                         ":", ",", False, False, True)
+
+        def one_shot(value: Any) -> str:
+            return "".join(c_encoder(value, 0))
+
+        sample = {"seq": 3, "type": "x.y", "v": 1, "data": {
+            "a": [1, -2, True, False, None, "é\"\\\n\u2028<"], "b": {"c": [], "d": {}},
+            "f": 0.1, "g": 1e300, "h": 10**30}, "withheld": ["z"]}
+        if one_shot(sample) != encode(sample):
+            return encode
+    except Exception:  # another signature: keep encode
+        return encode
+    return one_shot
+
+
+_encode_line = _one_shot_encoder()
+
+
 def event_line(seq: int, event: Event, data: Mapping[str, Any] | None = None,
                withheld: tuple[str, ...] = ()) -> str:
     line: dict[str, Any] = {"seq": seq, "type": event.TYPE, "v": event.VERSION,
                             "data": event_data(event) if data is None else data}
     if withheld:
         line["withheld"] = list(withheld)
-    return _LINE_ENCODER.encode(line)
+    return _encode_line(line)
 
 
 # --- the header ------------------------------------------------------------------------
@@ -213,16 +254,23 @@ class FeedShare:
     (:meth:`~tokaido_rules.viewer.Narrator.add_shown`). ``alike``: by seq, the data shown,
     the fields withheld and the line of an event that every copy shows alike (its type
     keeps :meth:`Event.visible_fields <tokaido_rules.events.Event.visible_fields>`, which
-    does not depend on the seat): redacted once for every copy (read only)."""
+    does not depend on the seat): redacted once for every copy (read only); the full
+    log, when it writes its lines with the share first, gives its own line to an event
+    whose every field every seat sees (the copies' line is then the same text).
+    ``texts``: each line without its newline, by the line (one text object for every
+    copy: its hash is computed once). ``words``: the steps in words as the copies'
+    narrators said them (:meth:`~tokaido_rules.viewer.Narrator.take`)."""
 
-    __slots__ = ("alike", "data", "lines", "read", "states")
+    __slots__ = ("alike", "data", "lines", "read", "states", "texts", "words")
 
     def __init__(self) -> None:
         self.states: dict[int, Any] = {}
-        self.data: dict[int, Mapping[str, Any]] = {}
+        self.data: dict[int, dict[str, Any]] = {}
         self.lines: dict[tuple[int, tuple[str, ...], tuple[str, ...]], str] = {}
         self.read: dict[str, Any] = {}
         self.alike: dict[int, tuple[dict[str, Any], tuple[str, ...], str]] = {}
+        self.texts: dict[str, str] = {}
+        self.words: dict[tuple[int, ...], Any] = {}
 
 
 class LogFeed:
@@ -316,21 +364,32 @@ class LogFeed:
                         whole = share.data.get(seq)
                         if whole is None:
                             whole = share.data[seq] = event_data(event)
-                        lines.append(event_line(seq, event, whole) + "\n")
+                        line = event_line(seq, event, whole) + "\n"
+                        lines.append(line)
+                        if (event.PUBLIC and type(event).visible_fields is Event.visible_fields
+                                and tuple(whole) == field_names(type(event))):
+                            # every seat, and so the public copy, sees every field: each
+                            # copy's line is this one (redact keeps the data whole, in
+                            # order, and withholds nothing)
+                            share.alike[seq] = (whole, (), line)
                     seq += 1
             else:
                 seat = None if isinstance(viewer, str) else viewer  # None: the public copy
                 state = self._state
+                if share is not None:
+                    states, alikes = share.states, share.alike
                 for event in new:
                     if share is None:
                         state = fold(state, event)
                         data, withheld = redact(event, state, seat)
                         lines.append(event_line(seq, event, data, withheld) + "\n")
                     else:
-                        after = share.states.get(seq)
-                        state = after if after is not None else fold(state, event)
-                        share.states[seq] = state
-                        alike = share.alike.get(seq)
+                        after = states.get(seq)
+                        if after is None:
+                            state = states[seq] = fold(state, event)
+                        else:
+                            state = after
+                        alike = alikes.get(seq)
                         if alike is not None:  # the same in every copy: redacted once
                             data, withheld, line = alike
                         else:

@@ -331,19 +331,28 @@ class _Audience:
         self.lines: list[str] = []
         self.steps: list[tuple[int, str]] = []  # (seq after the step, its words)
         self._narrator = Narrator.for_header(self.header)
-        self._take(first[1:], shown, None if share is None else share.read)
+        self._take(first[1:], shown, share)
 
     def update(self, game: Game, share: FeedShare | None = None) -> None:
         shown: list[Any] = []
-        self._take(self._feed.new_lines(game, shown, share), shown,
-                   None if share is None else share.read)
+        self._take(self._feed.new_lines(game, shown, share), shown, share)
 
-    def _take(self, new: list[str], shown: list[Any],
-              read: dict[str, Any] | None = None) -> None:
+    def _take(self, new: list[str], shown: list[Any], share: FeedShare | None = None) -> None:
         # the steps in words from the events at hand (not read back from the lines)
-        lines = [line.rstrip("\n") for line in new]
+        if share is None:
+            lines = [line.rstrip("\n") for line in new]
+            self.lines += lines
+            self.steps += self._narrator.add_shown(lines, shown)
+            return
+        texts = share.texts  # a line alike in every copy: one text, its hash made once
+        lines = []
+        for line in new:
+            text = texts.get(line)
+            if text is None:
+                text = texts[line] = line.rstrip("\n")
+            lines.append(text)
         self.lines += lines
-        self.steps += self._narrator.add_shown(lines, shown, read)
+        self.steps += self._narrator.add_shown(lines, shown, share.read, share.words)
 
     def steps_after(self, since: int) -> list[tuple[int, str]]:
         """The steps that end after seq ``since``: found by bisection, since an update

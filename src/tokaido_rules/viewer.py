@@ -25,8 +25,10 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
+from operator import attrgetter
 from typing import Any
 
 from .codec import freeze_json
@@ -261,6 +263,25 @@ _TOLD = (Action, GameOver)
 """The events that begin a step a narrator tells (a tuple: a union made at every line
 costs more than the test)."""
 
+_WHO = attrgetter("seat", "traveller")
+"""What the words of a step read of a traveller (:func:`_who_key`)."""
+
+Words = dict[tuple[int, ...], tuple[tuple[SeatLine, ...], object, tuple[Any, ...],
+                                    tuple[Any, ...], str]]
+"""Words said by the narrators of the other copies of a game, shared
+(:attr:`~tokaido_rules.log.FeedShare.words`): by the ids of a step's lines, the lines
+themselves, the ruleset, what the words read of the travellers before and after the
+step (:func:`_who_key`), and the words."""
+
+
+def _who_key(state: GameState) -> tuple[Any, ...]:
+    """All that the words of a step (:func:`_step_lines`, without facts, before the end
+    of the game) read of a state besides its ruleset: each traveller's seat and
+    traveller (:func:`~tokaido_rules.render.describe_action`,
+    :func:`~tokaido_rules.render.describe_effects`: who moved, who got what). Two
+    narrators whose states agree on it, told the very same lines, say the same words."""
+    return tuple(map(_WHO, state.pieces))
+
 
 class Narrator:
     """Tells the steps of a seat's (or the public) copy of a log in plain words as its
@@ -280,6 +301,8 @@ class Narrator:
         self._step: list[SeatLine] = []
         self._started = False
         self._read = 0
+        self._told: dict[str, bool] = {}  # by event type: whether it begins a step
+        self._who: tuple[Any, tuple[Any, ...]] = ((), ())  # pieces, and their _who_key
 
     @classmethod
     def for_header(cls, header: str) -> Narrator:
@@ -301,19 +324,26 @@ class Narrator:
 
     def add_shown(self, lines: Sequence[str],
                   shown: Sequence[tuple[int, Event, Mapping[str, Any], tuple[str, ...]]],
-                  read: dict[str, SeatLine] | None = None) -> list[tuple[int, str]]:
+                  read: dict[str, SeatLine] | None = None,
+                  words: Words | None = None) -> list[tuple[int, str]]:
         """:meth:`add` for the ``lines`` of a :class:`~tokaido_rules.log.LogFeed` whose
         events are at hand (``shown``, from ``new_lines(game, shown)``, one per event
         line): a line whose every field was shown is made from its event, not read back
         from its text (a server narrates every seat's copy of every move). ``read``:
         the lines as the narrators of the other copies of the game read them, by their
         text (:attr:`~tokaido_rules.log.FeedShare.read`), used and added to: a line is
-        the same in every copy that has the same text."""
-        at = {seq: (event, data, withheld) for seq, event, data, withheld in shown}
+        the same in every copy that has the same text. ``words``: the words those
+        narrators said (:attr:`~tokaido_rules.log.FeedShare.words`), used and added to
+        (:meth:`take`)."""
+        at: dict[int, tuple[Event, Mapping[str, Any], tuple[str, ...]]] | None = None
         parsed = []
+        known = {} if read is None else read
         for text in lines:
-            line = read.get(text) if read is not None else None
+            line = known.get(text)
             if line is None:
+                if at is None:
+                    at = {seq: (event, data, withheld)
+                          for seq, event, data, withheld in shown}
                 found = at.get(self._read)
                 frozen = None
                 if found is not None and not found[2]:
@@ -332,19 +362,30 @@ class Narrator:
                     read[text] = line
             parsed.append(line)
             self._read += 1
-        return self.take(parsed)
+        return self.take(parsed, words)
 
-    def take(self, lines: Iterable[SeatLine]) -> list[tuple[int, str]]:
-        """:meth:`add` for lines already read."""
+    def take(self, lines: Iterable[SeatLine],
+             words: Words | None = None) -> list[tuple[int, str]]:
+        """:meth:`add` for lines already read. ``words``: what the narrators of the
+        other copies of the game said of the same lines, used and added to: a step is
+        told in their words when its lines are the very same objects (the same text in
+        every copy, :attr:`~tokaido_rules.log.FeedShare.read`), the ruleset is the same
+        and the states agree on all the words read of them (:func:`_who_key`); else
+        in this narrator's own."""
         out: list[tuple[int, str]] = []
+        told = self._told
         for line in lines:
-            if issubclass(self._registry.events[line.type], _TOLD):
-                out += self._tell()
+            begins = told.get(line.type)
+            if begins is None:
+                begins = told[line.type] = issubclass(self._registry.events[line.type],
+                                                      _TOLD)
+            if begins:
+                out += self._tell(words)
             self._step.append(line)
-        out += self._tell()
+        out += self._tell(words)
         return out
 
-    def _tell(self) -> list[tuple[int, str]]:
+    def _tell(self, words: Words | None = None) -> list[tuple[int, str]]:
         """Fold the step read so far and, past the setup, say it in words."""
         step, self._step = self._step, []
         if not step:
@@ -358,11 +399,34 @@ class Narrator:
             self._started = True
             if not issubclass(self._registry.events[step[0].type], _TOLD):
                 return []
+        if words is None or state.over:  # the end's words read more (the standings)
+            return [(step[-1].seq + 1, self._words(step, events, before, state))]
+        pieces, who_before = self._who
+        if pieces is not before.pieces:
+            who_before = _who_key(before)
+        pieces = state.pieces
+        who_after = who_before if pieces is before.pieces else _who_key(state)
+        self._who = (pieces, who_after)
+        lines = tuple(step)
+        key = tuple(map(id, lines))
+        ruleset = state.rules.ruleset
+        found = words.get(key)
+        if (found is not None and found[1] is ruleset and found[2] == who_before
+                and found[3] == who_after and all(map(operator.is_, found[0], lines))):
+            said = found[4]
+        else:
+            said = self._words(step, events, before, state)
+            words[key] = (lines, ruleset, who_before, who_after, said)
+        return [(step[-1].seq + 1, said)]
+
+    @staticmethod
+    def _words(step: list[SeatLine], events: list[Event | None], before: GameState,
+               after: GameState) -> str:
+        """The words of a step, read from its lines and the states around it."""
         # what a decision seen in part was, said only for such a one (rarely)
         first = events[0]
         unseen = "" if isinstance(first, _TOLD) else _unseen(step[0])
-        words = _step_lines(events, before, state, first, unseen)
-        return [(step[-1].seq + 1, " ".join(words))]
+        return " ".join(_step_lines(events, before, after, first, unseen))
 
 
 def _unseen(line: SeatLine) -> str:
