@@ -191,6 +191,11 @@ _TEXT_ENCODER = json.JSONEncoder(ensure_ascii=False)
 option makes an encoder per call)."""
 
 
+_ANSWER_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False,
+                                   separators=(",", ":"))
+"""What an error's answer is written with (the bytes of Starlette's ``JSONResponse``)."""
+
+
 def _checked_text(value: Any) -> None:
     """Refuse strings that are not text (a lone surrogate cannot be written as UTF-8)."""
     try:
@@ -321,8 +326,10 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     def error(status: int, message: str) -> Response:
         # 503: nothing changed, try again (the database is back within seconds, or
         # another process answers): Retry-After says when
-        headers = {"Retry-After": "1"} if status == 503 else None
-        return JSONResponse({"error": message}, status_code=status, headers=headers)
+        # (Starlette's JSONResponse's bytes and head, made as the other answers are:
+        # a refused move, a stale one, goes out in one write too)
+        return _Answer(_ANSWER_ENCODER.encode({"error": message}).encode(), status,
+                       retry_head if status == 503 else [], b"application/json")
 
     def api(handler: Callable[[Request], Awaitable[Response]]
             ) -> Callable[[Request], Awaitable[Response]]:
@@ -425,6 +432,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             if self.after is not None:
                 self.after()
 
+    retry_head = [(b"retry-after", b"1")]
     plain_head = [(b"cache-control", b"no-store"), (b"vary", b"Accept-Encoding")]
     zipped_head = [*plain_head, (b"content-encoding", b"gzip")]
     media_types: dict[str, bytes] = {}
@@ -611,8 +619,8 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                                                   or known == len(table.takebacks))
 
     def gone() -> Response:
-        return JSONResponse({"error": "the server is stopping", "stopping": True},
-                            status_code=503, headers={"Cache-Control": "no-store"})
+        return _Answer(b'{"error":"the server is stopping","stopping":true}', 503,
+                       [(b"cache-control", b"no-store")], b"application/json")
 
     async def until_changed(table: Table, still: Callable[[], bool], wait: float) -> None:
         """Wait up to ``wait`` seconds while ``still()`` holds (the table as the client
