@@ -765,10 +765,11 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                         await send(b"data: " + text.encode() + b"\n\n")
                         channel.sent = loop.time()
                         continue
-                    future = channel.future = loop.create_future()
-                    if now() == told and not stopping.is_set() and not channel.left:
-                        await future  # not moved on meanwhile
-                    channel.future = None
+                    if not channel.due:  # (a comment falls due while it was sending)
+                        future = channel.future = loop.create_future()
+                        if now() == told and not stopping.is_set() and not channel.left:
+                            await future  # not moved on meanwhile
+                        channel.future = None
                     if channel.due:  # the keep-alive timer woke it
                         channel.due = False
                         if now() == told and not stopping.is_set() and not channel.left:
