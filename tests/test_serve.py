@@ -769,6 +769,110 @@ def test_a_moves_answer_is_not_sent_again_on_its_own_pages_channel(
             conn.close()
 
 
+def test_a_quiet_push_channel_says_it_is_there_and_is_let_go_when_its_page_leaves(
+        server: tuple[str, Lobby], monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the table does not change, the channel sends a comment every
+    ``KEEP_ALIVE_SECONDS`` (one timer per channel, looked at when it fires); a change
+    is still sent at once; the page gone, the channel ends and its seat is no longer
+    counted as connected."""
+    monkeypatch.setattr(web, "KEEP_ALIVE_SECONDS", 0.3)
+    base, lobby = server
+    table, _ = lobby.create(2, ["base"], seed=5)
+    tokens = {seat: table.join(seat) for seat in range(2)}
+    url = f"{base}/api/tables/{table.id}"
+    mover = table.game.current_player
+    assert mover is not None
+    conn, answer = _events(url, tokens[1 - mover], 0)
+    try:
+        first = _next_update(answer)[0]
+        assert table.connected == 1
+        comments = 0
+        while comments < 2:
+            line = answer.readline()
+            assert line and not line.startswith(b"data: ")
+            comments += line == b": still here\n"
+        status, mine = call(f"{url}?since=0&form=update", token=tokens[mover])
+        assert status == 200
+        status, moved = call(f"{url}/action?form=update",
+                             {"action": mine["actions"][0]["action"],
+                              "expected_seq": first["seq"]}, tokens[mover])
+        assert status == 200
+        update = _next_update(answer)[0]
+        while update["seq"] < moved["seq"]:
+            update = _next_update(answer)[0]
+        assert update["since"] == first["seq"] and update["seat"] == 1 - mover
+    finally:
+        conn.close()
+    deadline = time.monotonic() + 5
+    while table.connected and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert table.connected == 0
+
+
+def test_an_answers_head_and_body_go_out_in_one_write() -> None:
+    """A connection's transport joins a held write (an answer's head) with the next (its
+    body); what nothing follows is written at the answer's end or the close; writes
+    not held go out as they come."""
+
+    class Transport:
+        def __init__(self) -> None:
+            self.writes: list[bytes] = []
+            self.closed = False
+
+        def write(self, data: bytes) -> None:
+            self.writes.append(data)
+
+        def close(self) -> None:
+            self.closed = True
+
+        def is_closing(self) -> bool:
+            return self.closed
+
+        def get_extra_info(self, name: str) -> str:
+            return f"extra {name}"
+
+    raw = Transport()
+    joined = web._Joined(raw)  # type: ignore[arg-type]
+    joined.hold()
+    joined.write(b"HEAD\r\n\r\n")
+    assert raw.writes == []
+    joined.write(b"body")
+    joined.write(b"more")
+    assert raw.writes == [b"HEAD\r\n\r\nbody", b"more"]
+    joined.hold()
+    joined.write(b"HEAD only")
+    joined.flush()
+    joined.flush()
+    joined.hold()
+    joined.write(b"closed")
+    joined.close()
+    assert raw.writes[2:] == [b"HEAD only", b"closed"] and raw.closed
+    assert joined.is_closing() and joined.get_extra_info("peername") == "extra peername"
+
+
+def test_a_head_request_is_answered_whole(server: tuple[str, Lobby]) -> None:
+    """An answer whose head is held for its body gets out when no body follows (HEAD):
+    the client has its head, and the connection answers its next request."""
+    base, lobby = server
+    table, _ = lobby.create(2, ["base"], seed=5)
+    path = f"/api/tables/{table.id}?since=0&form=update"
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as conn:
+        conn.sendall(f"HEAD {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        head = b""
+        while not head.endswith(b"\r\n\r\n"):  # no next request, no close: it comes
+            chunk = conn.recv(65536)
+            assert chunk, head
+            head += chunk
+        assert _status(head) == 200 and b"content-type: application/json" in head
+        conn.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     f"Connection: close\r\n\r\n".encode())
+        rest = b""
+        while chunk := conn.recv(65536):
+            rest += chunk
+    assert _status(rest) == 200 and rest.endswith(b"}")
+
+
 # --- kill -9 with pages following: what a page is told across a restart -----------------
 
 

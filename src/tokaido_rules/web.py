@@ -191,6 +191,11 @@ _TEXT_ENCODER = json.JSONEncoder(ensure_ascii=False)
 option makes an encoder per call)."""
 
 
+_ANSWER_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False,
+                                   separators=(",", ":"))
+"""What an error's answer is written with (the bytes of Starlette's ``JSONResponse``)."""
+
+
 def _checked_text(value: Any) -> None:
     """Refuse strings that are not text (a lone surrogate cannot be written as UTF-8)."""
     try:
@@ -215,14 +220,14 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     where people reach the server (behind a reverse proxy), which the invitations'
     links start with (default: the address the page was opened at)."""
     from starlette.applications import Starlette
-    from starlette.background import BackgroundTask
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
     from starlette.requests import ClientDisconnect, Request
-    from starlette.responses import JSONResponse, Response, StreamingResponse
+    from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
 
     waiters: dict[str, list[asyncio.Future[None]]] = {}
+    channels: dict[str, set[_Channel]] = {}  # by table: its open push channels
     waiting = threading.Lock()
     stopping = threading.Event()
 
@@ -235,6 +240,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         table.touch()
         with waiting:
             futures = waiters.pop(table.id, [])
+            pushed = list(channels.get(table.id, ()))
         try:
             running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:  # a thread of the pool, or the keeper's
@@ -246,11 +252,12 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 continue
             with contextlib.suppress(RuntimeError):  # its loop has closed
                 loop.call_soon_threadsafe(_resolve, future)
-
-    async def woken(table: Table) -> None:
-        """Wake the waiting requests of ``table`` after an answer is sent (in the loop:
-        Starlette runs a plain function's background task in a thread)."""
-        changed(table)
+        for channel in pushed:
+            if channel.loop is running:
+                channel.wake()
+                continue
+            with contextlib.suppress(RuntimeError):
+                channel.loop.call_soon_threadsafe(channel.wake)
 
     lobby.on_change = changed
 
@@ -261,16 +268,68 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         with waiting:
             futures = [f for some in waiters.values() for f in some]
             waiters.clear()
+            pushed = [c for some in channels.values() for c in some]
         for future in futures:
             with contextlib.suppress(RuntimeError):
                 future.get_loop().call_soon_threadsafe(_resolve, future)
-        return len(futures)
+        for channel in pushed:
+            with contextlib.suppress(RuntimeError):
+                channel.loop.call_soon_threadsafe(channel.wake)
+        return len(futures) + len(pushed)
+
+    class _Pushed(Response):
+        """A push channel's answer (server-sent events): its head, then each event as
+        ``push`` sends it, until ``push`` ends or the client leaves (noticed by one
+        task reading the request for the channel's life). Starlette's
+        ``StreamingResponse`` ran it in a task group, each event through an async
+        generator and a wrapper; the head and events are the same."""
+
+        media_type = "text/event-stream"
+
+        def __init__(self, push: Callable[[_Channel, Callable[[bytes], Awaitable[None]]],
+                                          Awaitable[None]],
+                     opened: Callable[[_Channel], None],
+                     closed: Callable[[_Channel], None]) -> None:
+            self.status_code = 200
+            self.background = None
+            self.push = push
+            self.opened = opened
+            self.closed = closed
+            self.init_headers({"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+            channel = _Channel(asyncio.get_running_loop())
+            self.opened(channel)  # before the table is first looked at: no change missed
+
+            async def listen() -> None:
+                while (await receive())["type"] != "http.disconnect":
+                    pass
+                channel.close()
+
+            async def event(chunk: bytes) -> None:
+                await send({"type": "http.response.body", "body": chunk,
+                            "more_body": True})
+
+            listening = asyncio.ensure_future(listen())
+            try:
+                await send({"type": "http.response.start", "status": 200,
+                            "headers": self.raw_headers})
+                await self.push(channel, event)
+                if not channel.left:
+                    await send({"type": "http.response.body", "body": b"",
+                                "more_body": False})
+            finally:
+                self.closed(channel)
+                channel.close()
+                listening.cancel()
 
     def error(status: int, message: str) -> Response:
         # 503: nothing changed, try again (the database is back within seconds, or
         # another process answers): Retry-After says when
-        headers = {"Retry-After": "1"} if status == 503 else None
-        return JSONResponse({"error": message}, status_code=status, headers=headers)
+        # (Starlette's JSONResponse's bytes and head, made as the other answers are:
+        # a refused move, a stale one, goes out in one write too)
+        return _Answer(_ANSWER_ENCODER.encode({"error": message}).encode(), status,
+                       retry_head if status == 503 else [], b"application/json")
 
     def api(handler: Callable[[Request], Awaitable[Response]]
             ) -> Callable[[Request], Awaitable[Response]]:
@@ -312,15 +371,24 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
 
         async def read() -> None:
             nonlocal size
-            async for chunk in request.stream():
+            while True:
+                message = await request.receive()
+                if message["type"] == "http.disconnect":
+                    raise ClientDisconnect
+                chunk = message.get("body", b"")
                 size += len(chunk)
                 if size > max_body:
                     raise _BadRequest(413, f"request too large (at most {max_body} bytes)")
                 chunks.append(chunk)
+                if not message.get("more_body", False):
+                    return
 
         try:
-            async with asyncio.timeout(BODY_SECONDS):  # no task of its own, as wait_for
+            if request.scope.get(WHOLE_BODY):  # read already: no timer
                 await read()
+            else:
+                async with asyncio.timeout(BODY_SECONDS):  # no task of its own
+                    await read()
         except TimeoutError:
             raise _BadRequest(408, "the body came too slowly") from None
         except ClientDisconnect:  # nobody to answer: the move was never sent whole
@@ -340,21 +408,52 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             raise _BadRequest(400, f"{name} must be a whole number")
         return min(float(raw), most)
 
+    class _Answer(Response):
+        """A whole answer, its head's lines made of parts made once (Starlette's
+        ``Response`` makes each from a dict of strings); ``after``: called once it is
+        sent (the other clients of a table woken after the player who moved)."""
+
+        def __init__(self, body: bytes, status: int, head: list[tuple[bytes, bytes]],
+                     media: bytes, after: Callable[[], None] | None = None) -> None:
+            self.status_code = status
+            self.body = body
+            self.background = None
+            self.after = after
+            self.raw_headers = [*head, (b"content-length", b"%d" % len(body)),
+                                (b"content-type", media)]
+
+        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+            joined = scope.get(JOINED)
+            if joined is not None:  # its head and body in one write
+                joined.hold()
+            await send({"type": "http.response.start", "status": self.status_code,
+                        "headers": self.raw_headers})
+            await send({"type": "http.response.body", "body": self.body})
+            if self.after is not None:
+                self.after()
+
+    retry_head = [(b"retry-after", b"1")]
+    plain_head = [(b"cache-control", b"no-store"), (b"vary", b"Accept-Encoding")]
+    zipped_head = [*plain_head, (b"content-encoding", b"gzip")]
+    media_types: dict[str, bytes] = {}
+
     def zipped(request: Request, body: bytes, media: str, status: int = 200,
-               packed: bytes | None = None, background: Any = None) -> Response:
+               packed: bytes | None = None,
+               after: Callable[[], None] | None = None) -> Response:
         """An answer, gzipped where it pays: a body of :data:`GZIP_FROM` bytes or more,
         to a client that accepts gzip (``packed``: the body gzipped already)."""
-        headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"}
+        head = plain_head
         if len(body) >= GZIP_FROM and "gzip" in request.headers.get("accept-encoding", ""):
             body = packed if packed is not None else gzip.compress(body, GZIP_LEVEL)
-            headers["Content-Encoding"] = "gzip"
-        return Response(body, status_code=status, media_type=media, headers=headers,
-                        background=background)
+            head = zipped_head
+        kind = media_types.get(media)
+        if kind is None:
+            kind = media_types[media] = media.encode("latin-1")
+        return _Answer(body, status, head, kind, after)
 
     def json_text(request: Request, text: str, status: int = 200,
-                  background: Any = None) -> Response:
-        return zipped(request, text.encode(), "application/json", status,
-                      background=background)
+                  after: Callable[[], None] | None = None) -> Response:
+        return zipped(request, text.encode(), "application/json", status, after=after)
 
     # the bots a seat may be given: the registry's names (tokaido bots), not a list kept
     # in the page, so that every installed bot and the ISMCTS ladder are offered
@@ -520,8 +619,8 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                                                   or known == len(table.takebacks))
 
     def gone() -> Response:
-        return JSONResponse({"error": "the server is stopping", "stopping": True},
-                            status_code=503, headers={"Cache-Control": "no-store"})
+        return _Answer(b'{"error":"the server is stopping","stopping":true}', 503,
+                       [(b"cache-control", b"no-store")], b"application/json")
 
     async def until_changed(table: Table, still: Callable[[], bool], wait: float) -> None:
         """Wait up to ``wait`` seconds while ``still()`` holds (the table as the client
@@ -612,8 +711,9 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             text, more = await run_in_threadpool(play, acted)
             moved = moved or more
         assert text is not None
-        return json_text(request, text, background=BackgroundTask(
-            woken, table) if moved else None)
+        # the others are woken once this answer is sent
+        return json_text(request, text,
+                         after=functools.partial(changed, table) if moved else None)
 
     @api
     async def events(request: Request) -> Response:
@@ -630,23 +730,26 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         if stopping.is_set():
             return gone()
 
-        async def stream() -> Any:
+        async def push(channel: _Channel,
+                       send: Callable[[bytes], Awaitable[None]]) -> None:
+            """The channel's events until the server stops, the table goes, or the
+            client leaves: waits for the table's changes with one future per wait
+            (woken by :func:`changed`) and one keep-alive timer per channel."""
             at = int(since or 0)
             story = None if known is None else int(known)
             told: tuple[int, int, int] | None = None
             said: dict[str, str] = {}  # each key as this stream last sent it
+            loop = channel.loop
+
             def now() -> tuple[int, int, int]:
                 return table.game.state.seq, len(table.takebacks), table.version
 
-            def unchanged(mark: tuple[int, int, int] | None) -> Callable[[], bool]:
-                return lambda: now() == mark
-
             with connected(table, seat):
-                while True:
+                while not channel.left:
                     mark = now()
                     if stopping.is_set() or table.gone:
                         word = "stopping" if stopping.is_set() else "gone"
-                        yield f'event: {word}\ndata: {{"{word}":true}}\n\n'.encode()
+                        await send(f'event: {word}\ndata: {{"{word}":true}}\n\n'.encode())
                         return
                     if told is not None and mark != told \
                             and table.was_answered(seat, name, mark):
@@ -659,15 +762,33 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                         text = await made(functools.partial(table.update, seat, at, story,
                                                             said), table)
                         told, at, story = mark, mark[0], mark[1]
-                        yield b"data: " + text.encode() + b"\n\n"
+                        await send(b"data: " + text.encode() + b"\n\n")
+                        channel.sent = loop.time()
                         continue
-                    await until_changed(table, unchanged(told), KEEP_ALIVE_SECONDS)
-                    if now() == told and not stopping.is_set():
-                        yield b": still here\n\n"
+                    if not channel.due:  # (a comment falls due while it was sending)
+                        future = channel.future = loop.create_future()
+                        if now() == told and not stopping.is_set() and not channel.left:
+                            await future  # not moved on meanwhile
+                        channel.future = None
+                    if channel.due:  # the keep-alive timer woke it
+                        channel.due = False
+                        if now() == told and not stopping.is_set() and not channel.left:
+                            await send(b": still here\n\n")
+                            channel.sent = loop.time()
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store",
-                                          "X-Accel-Buffering": "no"})
+        def opened(channel: _Channel) -> None:
+            with waiting:
+                channels.setdefault(table.id, set()).add(channel)
+
+        def closed(channel: _Channel) -> None:
+            with waiting:
+                some = channels.get(table.id)
+                if some is not None:
+                    some.discard(channel)
+                    if not some:
+                        del channels[table.id]
+
+        return _Pushed(push, opened, closed)
 
     @api
     async def picture(request: Request) -> Response:
@@ -933,6 +1054,114 @@ def _resolve(future: asyncio.Future[None]) -> None:
         future.set_result(None)
 
 
+WHOLE_BODY = "tokaido.whole_body"
+"""The key of a request's ASGI scope that the server's protocol sets once the request's
+body has all come (a move's few dozen bytes come with its headers): the body is read
+without a deadline's timer."""
+
+
+JOINED = "tokaido.joined"
+"""The key of a request's ASGI scope holding its connection's :class:`_Joined`."""
+
+
+class _Joined:
+    """A connection's transport that can send an answer's head and body in one write
+    (uvicorn writes them apart: two ``send`` calls, and asyncio's write path twice):
+    :meth:`hold` keeps the next write (the head) until the one after it (the body,
+    written in the same step), the answer's end, or the connection's close."""
+
+    __slots__ = ("armed", "held", "transport")
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+        self.armed = False
+        self.held: bytes | None = None
+
+    def hold(self) -> None:
+        """Keep the next write, to join it with the one after."""
+        self.armed = True
+
+    def write(self, data: bytes) -> None:
+        held = self.held
+        if held is not None:
+            self.held = None
+            data = held + data
+        elif self.armed:
+            self.armed = False
+            self.held = data
+            return
+        self.transport.write(data)
+
+    def flush(self) -> None:
+        """Write what is held (an answer ended with no body written: ``HEAD``)."""
+        self.armed = False
+        held = self.held
+        if held is not None:
+            self.held = None
+            self.transport.write(held)
+
+    def close(self) -> None:
+        self.flush()
+        self.transport.close()
+
+    def is_closing(self) -> bool:
+        return self.transport.is_closing()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
+class _Channel:
+    """An open push channel, as the table's changes, the server's stop, its client's
+    leaving and its keep-alive timer wake it: registered once for the channel's life
+    (not a future in :func:`create_app`'s waiters per wait), and one timer for its life
+    that, when it fires, sees whether :data:`KEEP_ALIVE_SECONDS` passed since the last
+    event sent (not a timer armed and cancelled at every wait)."""
+
+    __slots__ = ("due", "future", "left", "loop", "sent", "timer")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.future: asyncio.Future[None] | None = None
+        """What the channel awaits while the table is as it last told it."""
+        self.left = False
+        """Its client went away: the channel ends."""
+        self.due = False
+        """Woken by the keep-alive timer (a comment is due)."""
+        self.sent = loop.time()
+        """When it last sent something (the loop's clock)."""
+        self.timer: asyncio.TimerHandle | None = loop.call_later(KEEP_ALIVE_SECONDS,
+                                                                 self.tick)
+
+    def wake(self) -> None:
+        """In the channel's loop: the table changed, or the server stops."""
+        future = self.future
+        if future is not None and not future.done():
+            future.set_result(None)
+
+    def tick(self) -> None:
+        """The keep-alive timer: a comment is due if nothing was sent for
+        :data:`KEEP_ALIVE_SECONDS`; else the timer waits for the rest."""
+        if self.left:
+            self.timer = None
+            return
+        rest = self.sent + KEEP_ALIVE_SECONDS - self.loop.time()
+        if rest > 0:
+            self.timer = self.loop.call_later(rest, self.tick)
+            return
+        self.due = True
+        self.wake()
+        self.timer = self.loop.call_later(KEEP_ALIVE_SECONDS, self.tick)
+
+    def close(self) -> None:
+        """The channel ends: its timer with it."""
+        self.left = True
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        self.wake()
+
+
 def _refusal(status: bytes, message: str) -> bytes:
     body = json.dumps({"error": message}).encode()
     return (b"HTTP/1.1 " + status + b"\r\ncontent-type: application/json\r\n"
@@ -987,9 +1216,12 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
         _deadline: asyncio.TimerHandle | None = None
         _refused = False
         _address: str | None = None
+        _answered = 0.0
+        """When the connection opened or was last answered (the loop's clock)."""
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            self.transport = _Joined(transport)  # type: ignore[assignment]
             address = self.client[0] if self.client else ""
             capped = max_per_address > 0 and not proxy(address)  # a proxy: many clients
             if capped and per_address.get(address, 0) >= max_per_address:
@@ -1001,7 +1233,8 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
             if capped:
                 per_address[address] = per_address.get(address, 0) + 1
                 self._address = address
-            self._arm()
+            self._answered = self.loop.time()
+            self._deadline = self.loop.call_later(header_seconds, self._too_slow)
 
         def _refuse(self, transport: asyncio.Transport, answer: bytes) -> None:
             # Answer, stop writing, and read what the client sends for a moment before
@@ -1018,34 +1251,42 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
             if not self._refused:
                 super().data_received(data)
 
-        def _arm(self) -> None:
-            self._disarm()
-            self._deadline = self.loop.call_later(header_seconds, self._too_slow)
+        def _too_slow(self) -> None:
+            # One timer for the connection, looked at when it fires (not armed at
+            # every answer and cancelled at every request's headers): a request under
+            # way has no deadline (the answer arms it again); else the connection is
+            # closed if its last answer (or its opening) is ``header_seconds`` old.
+            self._deadline = None
+            cycle = self.cycle
+            if cycle is not None and not cycle.response_complete:  # a request under way
+                return
+            rest = self._answered + header_seconds - self.loop.time()
+            if rest > 0:
+                self._deadline = self.loop.call_later(rest, self._too_slow)
+            else:
+                self.transport.close()
 
-        def _disarm(self) -> None:
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self.scope[JOINED] = self.transport  # type: ignore[literal-required]
+
+        def on_message_complete(self) -> None:
+            super().on_message_complete()
+            cycle = self.cycle
+            if cycle is not None and not cycle.response_complete:
+                cycle.scope[WHOLE_BODY] = True  # type: ignore[literal-required]
+
+        def on_response_complete(self) -> None:
+            self.transport.flush()  # type: ignore[attr-defined]
+            super().on_response_complete()
+            self._answered = self.loop.time()
+            if self._deadline is None and not self.transport.is_closing():
+                self._deadline = self.loop.call_later(header_seconds, self._too_slow)
+
+        def connection_lost(self, exc: Exception | None) -> None:
             if self._deadline is not None:
                 self._deadline.cancel()
                 self._deadline = None
-
-        def _too_slow(self) -> None:
-            self._deadline = None
-            cycle = self.cycle
-            if cycle is None or cycle.response_complete:  # no request under way
-                self.transport.close()
-
-        def on_headers_complete(self) -> None:
-            super().on_headers_complete()
-            cycle = self.cycle
-            if cycle is not None and not cycle.response_complete:
-                self._disarm()  # a request's headers are in: the app has it now
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            if not self.transport.is_closing():
-                self._arm()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
             if self._address is not None:
                 left = per_address.get(self._address, 1) - 1
                 if left > 0:
