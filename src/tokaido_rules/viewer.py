@@ -31,7 +31,7 @@ from html import escape
 from operator import attrgetter
 from typing import Any
 
-from .codec import freeze_json
+from .codec import Structurer, _converter_and_structurers, freeze_json
 from .engine import Game, initial_state
 from .events import Action, CardsMoved, DeckSet, Event, GameOver, fold
 from .frozen import FrozenMap
@@ -46,6 +46,7 @@ from .log import (
     load_seat_copy,
 )
 from .model import GameState, collection_zone
+from .registry import Registry
 from .render import (
     Scene,
     _kind_counts,
@@ -283,6 +284,22 @@ def _who_key(state: GameState) -> tuple[Any, ...]:
     return tuple(map(_WHO, state.pieces))
 
 
+_Beginning = tuple[Registry, dict[type[Event], Structurer], GameState]
+"""What a narrator begins from: the copy's registry, how its events are read, and the
+state its setup begins from (read-only: states are never changed, only replaced)."""
+
+_HEADERS: dict[str, _Beginning] = {}
+"""What each header text read so far begins a narrator with
+(:meth:`Narrator.for_header`), the oldest first out past :data:`_HEADERS_KEPT`."""
+
+_HEADERS_KEPT = 256
+
+
+def _beginning(copy: SeatCopy) -> _Beginning:
+    return (copy.ruleset.registry, _converter_and_structurers(copy.ruleset)[1],
+            initial_state(copy.rules(), 0))
+
+
 class Narrator:
     """Tells the steps of a seat's (or the public) copy of a log in plain words as its
     lines come, reading each line once: what ``tokaido serve`` tells each audience of
@@ -293,11 +310,10 @@ class Narrator:
     setup, before the first decision, is folded but not told."""
 
     def __init__(self, copy: SeatCopy) -> None:
-        from .codec import _converter_and_structurers
+        self._start(_beginning(copy))
 
-        self._registry = copy.ruleset.registry
-        self._structurers = _converter_and_structurers(copy.ruleset)[1]
-        self._state = initial_state(copy.rules(), 0)
+    def _start(self, beginning: _Beginning) -> None:
+        self._registry, self._structurers, self._state = beginning
         self._step: list[SeatLine] = []
         self._started = False
         self._read = 0
@@ -306,8 +322,18 @@ class Narrator:
 
     @classmethod
     def for_header(cls, header: str) -> Narrator:
-        """A narrator for the copy whose header line is ``header``."""
-        return cls(load_seat_copy(header + "\n"))
+        """A narrator for the copy whose header line is ``header``: what the header
+        gives (its plugins resolved, the state its setup begins from) is read once per
+        header text and shared, as a server opens a narrator for every seat of every
+        table, and tables of one kind have the same seats' headers."""
+        found = _HEADERS.get(header)
+        if found is None:
+            if len(_HEADERS) >= _HEADERS_KEPT:
+                del _HEADERS[next(iter(_HEADERS))]  # the oldest
+            found = _HEADERS[header] = _beginning(load_seat_copy(header + "\n"))
+        narrator = cls.__new__(cls)
+        narrator._start(found)
+        return narrator
 
     def add(self, lines: Sequence[str]) -> list[tuple[int, str]]:
         """Read the next ``lines`` of the copy (JSON text, the trailer allowed): the
