@@ -133,8 +133,6 @@ per call, and a server writes several lines per decision (the same text: the sam
 with the same options)."""
 
 
-
-
 def _one_shot_encoder() -> Callable[[Any], str]:
     """:data:`_LINE_ENCODER`'s ``encode``, or, where the interpreter has json's C encoder
     (CPython), that encoder made once with the options ``encode`` gives it at each call
