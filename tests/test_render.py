@@ -33,6 +33,7 @@ from tokaido_rules import (
 from tokaido_rules.render import (
     SceneMemo,
     journey_lines,
+    notes,
     road_text,
     scene,
     scene_json,
@@ -234,6 +235,24 @@ def test_a_memo_kept_for_a_game_gives_every_audience_its_own_scene() -> None:
             secret += bool(noted & only_here)
             scenes += 1
     assert scenes > 200 and secret > 20
+
+
+def test_the_base_game_notes_found_by_identity_are_those_made_anew() -> None:
+    """The base game finds a piece's notes by the piece's identity (and the table's by
+    the zone sizes' identity) when every audience's picture of a move asks: each
+    audience, asked in any order, gets the notes made with the plugin's memos emptied,
+    a seat's own offer and private draws in its notes only."""
+    from tokaido_base import pictures
+
+    rng = random.Random(11)
+    for game in games_along(("base",), 4, seed=8, every=1)[:60]:
+        views = [game.view(seat) for seat in range(4)] + [game.public_view()]
+        for k in rng.sample(range(5), 5) * 2:
+            found = notes(views[k])
+            pictures._BY_PIECE.clear()
+            pictures._LAST_TABLE = None
+            pictures._MADE.clear()
+            assert found == notes(views[k]), f"audience {k}, seq {game.state.seq}"
 
 
 def _card_words(game: Game, view: View) -> tuple[set[str], set[str]]:
