@@ -169,13 +169,19 @@ class _Words:
         each space's entry by its slots taken (shared: read only)."""
         self.scene_boards: dict[tuple[int, ...], list[dict[str, Any]]] = {}
         """The road's list of entries in a scene, by its slots (shared: read only)."""
+        self.scene_board: tuple[tuple[int, ...] | None, list[dict[str, Any]] | None] = (
+            None, None)
+        """The slots and the road's list last asked for: found with no key hashed."""
         self.scene_notes: dict[Note, dict[str, Any]] = {}
         """A scene's entries of notes, by note (shared: read only)."""
         self.memo = SceneMemo(4096)
         """What :func:`scene_json` finds by identity for a caller that keeps no
         :class:`SceneMemo` of its own (shared by every game of the ruleset)."""
-        self.plugins: tuple[str, ...] = ruleset.ids
-        """The plugins' ids, as a scene names them."""
+        self.plugins: list[str] = list(ruleset.ids)
+        """The plugins' ids, as a scene names them (shared by the scenes: read only)."""
+        self.colours: list[str] = []
+        """The seats' colours of the last scene: the list every scene of those colours
+        shares (read only)."""
 
 
 class SceneMemo:
@@ -1117,7 +1123,8 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
     :func:`~tokaido_rules.wire.schemas`. ``legend``: add the legend's items, drawn at
     the bottom as ``svg(..., legend=True)`` does. ``memo``: what to find the entries of
     the game's earlier scenes in (:class:`SceneMemo`; a server keeps one per table),
-    else a memo every game of the ruleset shares.
+    else a memo every game of the ruleset shares. Its lists and objects are shared with
+    other scenes (read them, never change them).
     """
     sc = scene(subject)
     standings = None
@@ -1154,10 +1161,12 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
             (space.kind, look.label, _colour(look.colour, "#dddddd"), space.inn,
              space.double) for space, look in looks], {})
         words.scene_boards = {}
+        words.scene_board = (None, None)
     spaces, made_spaces = words.scene_road[1], words.scene_road[2]
     # the board's list, the same for every scene of the road at a player count (its
     # slots): made once and shared, as its entries are
-    board = words.scene_boards.get(slots)
+    last_board = words.scene_board
+    board = last_board[1] if last_board[0] is slots else words.scene_boards.get(slots)
     if board is None:
         board = words.scene_boards[slots] = []
         for n, taken in enumerate(slots):  # each space's entry shared by the scenes alike
@@ -1168,6 +1177,8 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
                     "kind": kind, "label": label, "colour": colour, "inn": inn,
                     "double": double, "slots": taken}
             board.append(entry)
+    if last_board[0] is not slots:
+        words.scene_board = (slots, board)
     pieces = []
     made_pieces = words.scene_pieces
     kept = memo.pieces
@@ -1243,11 +1254,15 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
             memo.status.clear()
         memo.status[id(sc.pieces)] = (sc.pieces, sc.current_player, sc.over, status)
     scene_colours = _seat_colours(colours)
+    if scene_colours == words.colours:  # the list every scene shares (read only)
+        scene_colours = words.colours
+    else:
+        words.colours = scene_colours
     return {
         "format": SCENE_FORMAT, "version": SCENE_VERSION, "seat": sc.seat,
         "spectator": sc.spectator, "players": sc.players, "turn": sc.turn, "seq": sc.seq,
         "over": sc.over, "current_player": sc.current_player, "status": status,
-        "plugins": list(words.plugins), "colours": scene_colours,
+        "plugins": words.plugins, "colours": scene_colours,
         "neutral_colour": NEUTRAL_COLOUR, "board": board, "pieces": pieces,
         "notes": notes_made,
         "cards": shown,

@@ -251,7 +251,7 @@ def _scene_parts(scene: Mapping[str, Any],
     parts: _Parts = {}
     for key, value in scene.items():
         was = old.get(key, parts)  # parts: a value no scene holds
-        if was == value:
+        if was is value or was == value:  # the same object, as a rule: not compared
             parts[key] = texts[key]
         elif isinstance(value, list):
             kept = texts.get(key) if isinstance(was, list) else None
