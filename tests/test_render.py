@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import io
 import json
+import random
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -30,7 +31,9 @@ from tokaido_rules import (
     secret_zone,
 )
 from tokaido_rules.render import (
+    SceneMemo,
     journey_lines,
+    notes,
     road_text,
     scene,
     scene_json,
@@ -202,6 +205,54 @@ def test_a_seat_scene_holds_only_its_view() -> None:
     assert all(sc.cards(zone) is None for zone in view.hidden_backs if view.zone_sizes[zone])
     whole = scene(game)
     assert whole.seat is None and whole.zones == game.state.zones
+
+
+def test_a_memo_kept_for_a_game_gives_every_audience_its_own_scene() -> None:
+    """A :class:`SceneMemo` kept for one game (as a server keeps one per table), asked
+    for every audience's scene in turn and in any order, gives each the scene it gets
+    from a new memo: what is found by identity never carries a seat's own cards (its
+    piece's list of cards, its private draws, their facts) into another audience's
+    scene. Checked along a game with private draws (amulets, encounters kept)."""
+    memo = SceneMemo()
+    rng = random.Random(7)
+    secret = scenes = 0
+    for game in games_along(FULL, 4, seed=5, every=2):
+        views = [game.view(seat) for seat in range(4)] + [game.public_view()]
+        for k in rng.sample(range(5), 5):
+            view = views[k]
+            got = scene_json(view, memo=memo)
+            assert got == scene_json(view, memo=SceneMemo()), f"audience {k}, seq {view.seq}"
+            assert got == scene_json(view), f"audience {k}, seq {view.seq}"
+            for piece in got["pieces"]:
+                assert ("cards" in piece) == (piece["seat"] is not None
+                                              and piece["seat"] == view.seat)
+            visible = {card for cards in view.zones.values() for card in cards}
+            noted = {card for note in got["notes"] for card in note["cards"]}
+            assert set(got["cards"]) <= visible and noted <= visible
+            others = [v for v in views if v is not view]
+            only_here = {card for zone, cards in view.zones.items()
+                         if any(zone not in v.zones for v in others) for card in cards}
+            secret += bool(noted & only_here)
+            scenes += 1
+    assert scenes > 200 and secret > 20
+
+
+def test_the_base_game_notes_found_by_identity_are_those_made_anew() -> None:
+    """The base game finds a piece's notes by the piece's identity (and the table's by
+    the zone sizes' identity) when every audience's picture of a move asks: each
+    audience, asked in any order, gets the notes made with the plugin's memos emptied,
+    a seat's own offer and private draws in its notes only."""
+    from tokaido_base import pictures
+
+    rng = random.Random(11)
+    for game in games_along(("base",), 4, seed=8, every=1)[:60]:
+        views = [game.view(seat) for seat in range(4)] + [game.public_view()]
+        for k in rng.sample(range(5), 5) * 2:
+            found = notes(views[k])
+            pictures._BY_PIECE.clear()
+            pictures._LAST_TABLE = None
+            pictures._MADE.clear()
+            assert found == notes(views[k]), f"audience {k}, seq {game.state.seq}"
 
 
 def _card_words(game: Game, view: View) -> tuple[set[str], set[str]]:

@@ -7,11 +7,17 @@ score, the tie-break."""
 
 from __future__ import annotations
 
-from tokaido_rules import Note, Registry, Scene, traveller_facts
+import weakref
+from typing import TYPE_CHECKING
+
+from tokaido_rules import Note, Registry, Scene, collection_zone, traveller_facts
 
 from .content import PANORAMAS
 from .rules import ENCOUNTERS, HOT_SPRINGS, INN_HAND, MEALS, SOUVENIRS, VILLAGE_OFFER, drawn
 from .scoring import DONATION
+
+if TYPE_CHECKING:
+    from tokaido_rules import Piece
 
 DECKS = {SOUVENIRS: "souvenir", MEALS: "meal", HOT_SPRINGS: "hot_spring",
          ENCOUNTERS: "encounter"}
@@ -26,15 +32,26 @@ def notes(scene: Scene) -> list[Note]:
     registry = scene.registry
     out: list[Note] = []
     made = _made(registry)
+    zones, sizes_of, data = scene.zones, scene.zone_sizes, scene.data
     for i, p in enumerate(scene.pieces):
         if p.seat is None:
             continue
-        offered = scene.data.get(f"base.offer.{p.seat}") if p.traveller is None else None
-        private = scene.cards(drawn(i))
-        hidden = scene.size(drawn(i)) if private is None else 0
-        # a piece's notes are made from these alone: made once, shared by the pictures
-        # that show the same (every audience's, at every move that left them unchanged)
-        key = (i, offered, scene.collection(i), p.counter(DONATION), private, hidden)
+        offered = (data.get(_OFFERS[p.seat] if p.seat < 8 else f"base.offer.{p.seat}")
+                   if p.traveller is None else None)
+        zone = _DRAWN[i] if i < 8 else drawn(i)
+        private = zones[zone] if zone in zones else (None if sizes_of.get(zone, 0) else ())
+        hidden = sizes_of.get(zone, 0) if private is None else 0
+        collection = zones.get(_COLLECTIONS[i] if i < 8 else collection_zone(i), ())
+        # a piece's notes are made from these alone: found by their identity while the
+        # piece lives (every audience's picture at every move that left them unchanged)
+        last = _BY_PIECE.get(id(p))
+        if (last is not None and last[0]() is p and last[1] is registry and last[2] == i
+                and last[3] is offered and last[4] is collection and last[5] is private
+                and last[6] == hidden):
+            out += last[7]
+            continue
+        # else by their values: made once, shared by the pictures that show the same
+        key = (i, offered, collection, p.counter(DONATION), private, hidden)
         try:
             found = made.get(key)
         except TypeError:  # a value that cannot be a key: made each time
@@ -44,14 +61,23 @@ def notes(scene: Scene) -> list[Note]:
             if len(made) >= 4096:
                 made.clear()
             found = made[key] = _piece_notes(scene, i, offered, private, hidden)
+        ref = last[0] if last is not None and last[0]() is p else weakref.KeyedRef(
+            p, _forget, id(p))
+        _BY_PIECE[id(p)] = (ref, registry, i, offered, collection, private, hidden, found)
         out += found
     offer = scene.cards(VILLAGE_OFFER)
     hand = scene.cards(INN_HAND)
-    decks = _decks(registry)
     # the table's notes are made from these alone: made once, shared by the pictures
     # that show the same (every audience's alike, as a rule), so that a server's scenes
-    # find them by identity (``render.scene_json``)
-    sizes = tuple(scene.size(zone) for zone, _ in decks)
+    # find them by identity (``render.scene_json``); the sizes of the zones are one
+    # object in every audience's scene of a move: the last found by its identity
+    global _LAST_TABLE
+    last_table = _LAST_TABLE
+    if (last_table is not None and last_table[0] is sizes_of and last_table[1] is registry
+            and last_table[2] is offer and last_table[3] is hand):
+        return out + list(last_table[4])
+    decks = _decks(registry)
+    sizes = tuple(sizes_of.get(zone, 0) for zone, _ in decks)
     said: tuple[object, ...] = ("table", offer, hand,
                                 scene.size(INN_HAND) if hand is None else 0, sizes)
     try:
@@ -62,8 +88,35 @@ def notes(scene: Scene) -> list[Note]:
         if len(made) >= 4096:
             made.clear()
         table = made[said] = _table_notes(scene, offer, hand, decks)
+    _LAST_TABLE = (sizes_of, registry, offer, hand, table)
     out += table
     return out
+
+
+_OFFERS = tuple(f"base.offer.{seat}" for seat in range(8))
+_DRAWN = tuple(drawn(piece) for piece in range(8))
+_COLLECTIONS = tuple(collection_zone(piece) for piece in range(8))
+"""The names a picture reads, per seat or piece (a table seats at most five)."""
+
+
+def _forget(ref: weakref.KeyedRef[int, Piece]) -> None:
+    """A piece is gone: so is its entry in :data:`_BY_PIECE`."""
+    _BY_PIECE.pop(ref.key, None)
+
+
+_BY_PIECE: dict[int, tuple[weakref.KeyedRef[int, Piece], Registry, int, object,
+                           tuple[str, ...], tuple[str, ...] | None, int,
+                           tuple[Note, ...]]] = {}
+"""Each living piece's notes, by the piece's identity, with what they were made from
+(the piece weakly held, so that what is kept follows the games in play): the last
+found (every audience's alike, as a rule; a seat's own offer or private draws are
+found by value), found again by identity with no key hashed."""
+
+
+_LAST_TABLE: tuple[object, Registry, tuple[str, ...] | None, tuple[str, ...] | None,
+                   tuple[Note, ...]] | None = None
+"""The table's notes last made, with the sizes of zones (their identity), the registry,
+the village's and the inn's cards they were made from."""
 
 
 def _table_notes(scene: Scene, offer: tuple[str, ...] | None,

@@ -47,7 +47,7 @@ from attrs import frozen
 
 from .events import Action, CardsMoved, CoinsChanged, Event, GameOver, Move, Scored, fold
 from .frozen import EMPTY, FrozenMap
-from .model import COLLECTION, GameState
+from .model import COLLECTION, GameState, collection_zone
 from .scene import SCENE_FORMAT as SCENE_FORMAT
 from .scene import SCENE_VERSION as SCENE_VERSION
 from .scene import Note as Note  # what a picture shows: in the core, kept importable here
@@ -70,7 +70,7 @@ __all__ = [
     "glossary", "CardFacts", "card_facts", "TravellerFacts", "traveller_facts",
     "Standing", "final_standings", "outcome", "standings_lines",
     "LegendItem", "legend_items", "legend_svg", "legend_html",
-    "SCENE_FORMAT", "SCENE_VERSION", "scene_json", "board_js",
+    "SCENE_FORMAT", "SCENE_VERSION", "scene_json", "SceneMemo", "board_js",
 ]
 
 SEAT_COLOURS = ("#1f5fbf", "#cc3526", "#2c8a3c", "#e3a21a", "#7b44b8")
@@ -169,19 +169,46 @@ class _Words:
         each space's entry by its slots taken (shared: read only)."""
         self.scene_boards: dict[tuple[int, ...], list[dict[str, Any]]] = {}
         """The road's list of entries in a scene, by its slots (shared: read only)."""
-        self.scene_last: dict[tuple[int, int], tuple[Any, Any, dict[str, Any],
-                                                     dict[str, Any] | None]] = {}
-        """A scene's entry of a piece by the piece's identity and number, with the
-        piece and collection it was made from (kept: their identity stays theirs) and
-        the entry with the cards, as its own seat's scene shows it (shared: read
-        only): the entries of a scene found with no key hashed."""
+        self.scene_board: tuple[tuple[int, ...] | None, list[dict[str, Any]] | None] = (
+            None, None)
+        """The slots and the road's list last asked for: found with no key hashed."""
         self.scene_notes: dict[Note, dict[str, Any]] = {}
         """A scene's entries of notes, by note (shared: read only)."""
-        self.scene_note_ids: dict[int, tuple[Note, dict[str, Any]]] = {}
-        """The same entries by the identity of the note (kept with it, so that the
-        identity stays its own): a plugin that keeps its notes (the base game's) has
-        them found with no note hashed and compared."""
-        self.scene_status: dict[int, tuple[Any, Any, bool, str]] = {}
+        self.memo = SceneMemo(4096)
+        """What :func:`scene_json` finds by identity for a caller that keeps no
+        :class:`SceneMemo` of its own (shared by every game of the ruleset)."""
+        self.plugins: list[str] = list(ruleset.ids)
+        """The plugins' ids, as a scene names them (shared by the scenes: read only)."""
+        self.colours: list[str] = []
+        """The seats' colours of the last scene: the list every scene of those colours
+        shares (read only)."""
+
+
+class SceneMemo:
+    """What :func:`scene_json` finds by identity in the scenes of a game: the entries of
+    its pieces, of its notes and its status, each kept with the objects it was made from
+    (so that an identity stays theirs). A server keeps one per table and drops it with
+    the table, so that what is kept follows the tables served, and the scenes of one
+    table do not push out another's; the entries are the scenes' own (read only).
+    Only what every audience may see is kept here, by the identity of public objects
+    (a piece, its collection, the pieces' tuple, a note): a seat's own cards are added
+    to its own piece's entry, kept with the piece, and go to that seat's scenes only."""
+
+    __slots__ = ("bound", "notes", "pieces", "status")
+
+    def __init__(self, bound: int = 256) -> None:
+        self.bound = bound
+        """How many entries each kind may hold before it is emptied (a table's few
+        pieces and notes at its latest steps, by default)."""
+        self.pieces: dict[tuple[int, int], tuple[Any, Any, dict[str, Any],
+                                                 dict[str, Any] | None]] = {}
+        """A scene's entry of a piece by the piece's identity and number, with the
+        piece and collection it was made from and the entry with the cards, as its own
+        seat's scene shows it."""
+        self.notes: dict[int, tuple[Note, dict[str, Any]]] = {}
+        """The entries of notes by the identity of the note (kept with it): a plugin
+        that keeps its notes (the base game's) has them found with no note hashed."""
+        self.status: dict[int, tuple[Any, Any, bool, str]] = {}
         """A scene's ``status``, by the identity of the pieces it names (with them,
         whose decision, whether over): the same in every audience's scene of a seq."""
 
@@ -1083,7 +1110,7 @@ def svg(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_COLOURS,
 
 
 def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_COLOURS,
-               legend: bool = False) -> dict[str, Any]:
+               legend: bool = False, memo: SceneMemo | None = None) -> dict[str, Any]:
     """What :func:`svg` draws of ``subject``, as JSON-ready data for a browser to draw
     (``pages/board.js``, :func:`board_js`): the same picture, with no JavaScript of the
     plugins, because everything is said here in display names, colours and facts.
@@ -1094,7 +1121,10 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
     of the cards shown and nothing of the others. The fields are documented in
     ``docs/reference/wire-format.md`` and their schema is ``$defs/scene`` of
     :func:`~tokaido_rules.wire.schemas`. ``legend``: add the legend's items, drawn at
-    the bottom as ``svg(..., legend=True)`` does.
+    the bottom as ``svg(..., legend=True)`` does. ``memo``: what to find the entries of
+    the game's earlier scenes in (:class:`SceneMemo`; a server keeps one per table),
+    else a memo every game of the ruleset shares. Its lists and objects are shared with
+    other scenes (read them, never change them).
     """
     sc = scene(subject)
     standings = None
@@ -1102,27 +1132,27 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
         from .engine import Game
 
         standings = final_standings(subject if isinstance(subject, Game) else sc)
-    picture = _Picture(sc, colours, standings)
     registry, slots = sc.registry, sc.slots
     shown: dict[str, dict[str, Any]] = {}
 
     words = _words(sc.ruleset)
+    if memo is None:
+        memo = words.memo
+    bound = memo.bound
     made = words.scene_cards  # a card's facts are the same in every scene
 
-    def facts(cards: Iterable[str]) -> list[str]:
-        found = list(cards)
-        for card in found:
+    def facts(cards: Iterable[str]) -> None:
+        for card in cards:
             if card not in shown:
                 entry = made.get(card)
                 if entry is None:
-                    f = picture.facts(card)
+                    f = card_facts(card, sc.ruleset)
                     entry = made[card] = {
                         "name": f.name, "tag": f.tag(), "line": f.line(),
                         "family": f.family is not None,
-                        "colour": picture.family_colour(f.family),
+                        "colour": _family_colour(sc.ruleset, f.family),
                         "attributes": [[k, v] for k, v in f.attributes().items()]}
                 shown[card] = entry  # shared by the scenes: read, never changed
-        return found
 
     road = sc.board
     if words.scene_road is None or words.scene_road[0] is not road:
@@ -1131,10 +1161,12 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
             (space.kind, look.label, _colour(look.colour, "#dddddd"), space.inn,
              space.double) for space, look in looks], {})
         words.scene_boards = {}
+        words.scene_board = (None, None)
     spaces, made_spaces = words.scene_road[1], words.scene_road[2]
     # the board's list, the same for every scene of the road at a player count (its
     # slots): made once and shared, as its entries are
-    board = words.scene_boards.get(slots)
+    last_board = words.scene_board
+    board = last_board[1] if last_board[0] is slots else words.scene_boards.get(slots)
     if board is None:
         board = words.scene_boards[slots] = []
         for n, taken in enumerate(slots):  # each space's entry shared by the scenes alike
@@ -1145,49 +1177,52 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
                     "kind": kind, "label": label, "colour": colour, "inn": inn,
                     "double": double, "slots": taken}
             board.append(entry)
+    if last_board[0] is not slots:
+        words.scene_board = (slots, board)
     pieces = []
     made_pieces = words.scene_pieces
+    kept = memo.pieces
+    zones = sc.zones
     for i, p in enumerate(sc.pieces):
-        cards = sc.collection(i) if p.seat is not None else ()
+        cards = zones.get(collection_zone(i), ()) if p.seat is not None else ()
         # a piece's entry is made from the piece and its collection alone (all that is
         # in the key): made once, it is shared by every scene that shows the same
-        key = (i, p, cards)
-        last = words.scene_last.get((id(p), i))  # the same objects: no key hashed
-        piece: dict[str, Any] | None = None
-        if last is not None and last[0] is p and last[1] is cards:
-            piece = last[2]
-        else:
-            piece = made_pieces.get(key)
-        if piece is None:
-            piece = {
-                "seat": p.seat, "position": p.position, "slot": p.slot, "coins": p.coins,
-                "total": p.total, "traveller": sc.traveller_name(i), "who": sc.who(i)}
-            if p.seat is not None:
-                piece["collection"] = [[label, n] for label, n in _kind_counts(sc, cards)]
-                piece["families"] = [[name, n] for name, n in _families(sc, cards)]
-                piece["points"] = [[c, v] for c, v in _points(sc, i)]
-            if len(made_pieces) >= 4096:
-                made_pieces.clear()
-            made_pieces[key] = piece
+        last = kept.get((id(p), i))  # the same objects: no key hashed
         if last is None or last[0] is not p or last[1] is not cards:
-            if len(words.scene_last) >= 4096:
-                words.scene_last.clear()
-            last = words.scene_last[(id(p), i)] = (p, cards, piece, None)
+            key = (i, p, cards)
+            piece = made_pieces.get(key)
+            if piece is None:
+                piece = {
+                    "seat": p.seat, "position": p.position, "slot": p.slot,
+                    "coins": p.coins, "total": p.total, "traveller": sc.traveller_name(i),
+                    "who": sc.who(i)}
+                if p.seat is not None:
+                    piece["collection"] = [[label, n] for label, n in _kind_counts(sc, cards)]
+                    piece["families"] = [[name, n] for name, n in _families(sc, cards)]
+                    piece["points"] = [[c, v] for c, v in _points(sc, i)]
+                if len(made_pieces) >= 4096:
+                    made_pieces.clear()
+                made_pieces[key] = piece
+            if len(kept) >= bound:
+                kept.clear()
+            last = kept[(id(p), i)] = (p, cards, piece, None)
         if p.seat is not None and p.seat == sc.seat:
             facts(cards)
             own = last[3]  # with the cards' list, the same for its seat's scenes
             if own is None:
-                own = {**piece, "cards": list(cards)}
-                words.scene_last[(id(p), i)] = (p, cards, piece, own)
-            piece = own
-        pieces.append(piece)
+                own = {**last[2], "cards": list(cards)}
+                kept[(id(p), i)] = (p, cards, last[2], own)
+            pieces.append(own)
+        else:
+            pieces.append(last[2])
     # the notes' entries and the status are shared by the scenes that show the same
     # (every audience's alike at a seq, for the most part): the same objects, whose
     # texts a server makes once (``tables.py``)
-    made_notes, by_id = words.scene_notes, words.scene_note_ids
+    made_notes, by_id = words.scene_notes, memo.notes
     notes_made = []
-    for said_note in picture.notes:
-        facts(said_note.cards)
+    for said_note in sc.ruleset.hooks.render_notes(sc):
+        if said_note.cards:
+            facts(said_note.cards)
         same = by_id.get(id(said_note))
         if same is not None and same[0] is said_note:
             notes_made.append(same[1])
@@ -1205,24 +1240,29 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
                     made_notes.clear()
                 made_notes[said_note] = note
         if keyed:
-            if len(by_id) >= 4096:
+            if len(by_id) >= bound:
                 by_id.clear()
             by_id[id(said_note)] = (said_note, note)
         notes_made.append(note)
-    said = words.scene_status.get(id(sc.pieces))
+    said = memo.status.get(id(sc.pieces))
     if (said is not None and said[0] is sc.pieces and said[1] == sc.current_player
             and said[2] == sc.over):
         status = said[3]
     else:
         status = _status(sc)
-        if len(words.scene_status) >= 256:
-            words.scene_status.clear()
-        words.scene_status[id(sc.pieces)] = (sc.pieces, sc.current_player, sc.over, status)
+        if len(memo.status) >= bound:
+            memo.status.clear()
+        memo.status[id(sc.pieces)] = (sc.pieces, sc.current_player, sc.over, status)
+    scene_colours = _seat_colours(colours)
+    if scene_colours == words.colours:  # the list every scene shares (read only)
+        scene_colours = words.colours
+    else:
+        words.colours = scene_colours
     return {
         "format": SCENE_FORMAT, "version": SCENE_VERSION, "seat": sc.seat,
         "spectator": sc.spectator, "players": sc.players, "turn": sc.turn, "seq": sc.seq,
         "over": sc.over, "current_player": sc.current_player, "status": status,
-        "plugins": list(sc.ruleset.ids), "colours": picture.colours,
+        "plugins": words.plugins, "colours": scene_colours,
         "neutral_colour": NEUTRAL_COLOUR, "board": board, "pieces": pieces,
         "notes": notes_made,
         "cards": shown,
@@ -1231,8 +1271,17 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
         "outcome": None if standings is None else _outcome(standings, sc.ruleset),
         "legend": None if not legend else [
             {"key": item.key, "label": item.label, "swatch": item.swatch}
-            for item in legend_items(sc, colours=picture.colours)],
+            for item in legend_items(sc, colours=scene_colours)],
     }
+
+
+def _family_colour(ruleset: Ruleset, family: str | None) -> str:
+    """The colour a card of souvenir ``family`` is drawn in (``None``: not a souvenir)."""
+    if family is None:
+        return "#8c8577"
+    order = _family_order(ruleset)
+    n = order.get(family, len(order))
+    return _FAMILY_COLOURS[n % len(_FAMILY_COLOURS)]
 
 
 def board_js() -> str:
@@ -1499,11 +1548,7 @@ class _Picture:
         return card_facts(card, self.sc.ruleset)
 
     def family_colour(self, family: str | None) -> str:
-        if family is None:
-            return "#8c8577"
-        order = _family_order(self.sc.ruleset)
-        n = order.get(family, len(order))
-        return _FAMILY_COLOURS[n % len(_FAMILY_COLOURS)]
+        return _family_colour(self.sc.ruleset, family)
 
     def name_lines(self, cards: Sequence[str], pixels: float,
                    size: float) -> list[tuple[str, ...]]:

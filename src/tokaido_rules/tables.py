@@ -251,7 +251,7 @@ def _scene_parts(scene: Mapping[str, Any],
     parts: _Parts = {}
     for key, value in scene.items():
         was = old.get(key, parts)  # parts: a value no scene holds
-        if was == value:
+        if was is value or was == value:  # the same object, as a rule: not compared
             parts[key] = texts[key]
         elif isinstance(value, list):
             kept = texts.get(key) if isinstance(was, list) else None
@@ -412,6 +412,9 @@ class Table:
         self._scenes: dict[tuple[int | str, int], tuple[dict[str, Any], _Parts]] = {}
         self._views: dict[tuple[int | str, int], Any] = {}  # (audience, seq): its view
         self._texts: _Texts = {}  # the scenes' shared entries' texts, see _scene_parts
+        from .render import SceneMemo  # here: the one name of render this part adds
+
+        self._scene_memo = SceneMemo()  # its scenes' entries by identity: see _scene
         self._card_entries: dict[str, dict[str, Any]] = {}  # a purse's card (read only)
         self._opening: tuple[Game, FeedShare] | None = None  # see _audience()
         self._changed: Callable[[Table], None] = lambda table: None
@@ -1304,7 +1307,7 @@ class Table:
         if found is None:
             before = max((k[1] for k in self._scenes if k[0] == audience and k[1] < seq),
                          default=None)
-            scene = scene_json(self._view(game, seat))
+            scene = scene_json(self._view(game, seat), memo=self._scene_memo)
             parts = _scene_parts(scene, None if before is None
                                  else self._scenes[(audience, before)], self._texts)
             if before is not None:  # its texts are kept, its data no longer needed:
