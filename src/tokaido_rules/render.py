@@ -159,6 +159,8 @@ class _Words:
         """Per card of a souvenir family: the family's number and display name."""
         self.markup: dict[str, str] = {}
         """Per card, its name as an SVG ``<tspan>`` with its facts."""
+        self.legends: dict[tuple[tuple[int, ...], bool, tuple[str, ...]], str] = {}
+        """Each legend's HTML (:func:`legend_html`), by seats, neutral and colours."""
         self.scene_cards: dict[str, dict[str, Any]] = {}
         """Per card, its entry in a scene's ``cards`` (:func:`scene_json`)."""
         self.scene_pieces: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -1760,15 +1762,7 @@ def legend_items(subject: Game | View | Scene | Ruleset, *,
     second slot, each seat's colour (``colours``; of a ruleset, five seats), the
     neutral traveller (where there is one), the ring of the seat to play, the winner's
     star, the colours of the souvenir families."""
-    from .ruleset import Ruleset
-
-    if isinstance(subject, Ruleset):
-        ruleset, seats, neutral = subject, list(range(5)), False
-    else:
-        sc = scene(subject)
-        ruleset = sc.ruleset
-        seats = sorted(p.seat for p in sc.pieces if p.seat is not None)
-        neutral = any(p.seat is None for p in sc.pieces)
+    ruleset, seats, neutral = _legend_inputs(subject)
     registry = ruleset.registry
     items: list[LegendItem] = []
     kinds: list[str] = []
@@ -1843,13 +1837,36 @@ def legend_svg(subject: Game | View | Scene | Ruleset, *,
             'class="tokaido-legend">' + "".join(parts) + "</svg>")
 
 
+def _legend_inputs(subject: Game | View | Scene | Ruleset
+                   ) -> tuple[Ruleset, tuple[int, ...], bool]:
+    """All a legend reads of its subject besides the colours: the ruleset, the seats
+    (sorted) and whether a neutral traveller is on the road."""
+    from .ruleset import Ruleset
+
+    if isinstance(subject, Ruleset):
+        return subject, tuple(range(5)), False
+    sc = scene(subject)
+    return (sc.ruleset, tuple(sorted(p.seat for p in sc.pieces if p.seat is not None)),
+            any(p.seat is None for p in sc.pieces))
+
+
 def legend_html(subject: Game | View | Scene | Ruleset, *,
                 colours: Sequence[str] = SEAT_COLOURS) -> str:
     """The legend (:func:`legend_items`) as an HTML list for a page to place: a
     ``<ul class="tokaido-legend">`` of ``<li data-key=...>``, each an inline 24-pixel
-    ``<svg>`` swatch and a ``<span>`` label. No style: the page gives it one."""
-    items = legend_items(subject, colours=colours)
-    return ('<ul class="tokaido-legend">' + "".join(
-        f'<li data-key={quoteattr(i.key)}><svg xmlns="http://www.w3.org/2000/svg" '
-        f'width="24" height="24" viewBox="0 0 24 24" aria-hidden="true">{i.swatch}</svg> '
-        f'<span>{escape(i.label)}</span></li>' for i in items) + "</ul>")
+    ``<svg>`` swatch and a ``<span>`` label. No style: the page gives it one. Made once
+    per ruleset, seats and colours (every page of a server opens with one)."""
+    ruleset, seats, neutral = _legend_inputs(subject)
+    made = _words(ruleset).legends
+    key = (seats, neutral, tuple(colours))
+    found = made.get(key)
+    if found is None:
+        items = legend_items(subject, colours=colours)
+        found = ('<ul class="tokaido-legend">' + "".join(
+            f'<li data-key={quoteattr(i.key)}><svg xmlns="http://www.w3.org/2000/svg" '
+            f'width="24" height="24" viewBox="0 0 24 24" aria-hidden="true">{i.swatch}'
+            f'</svg> <span>{escape(i.label)}</span></li>' for i in items) + "</ul>")
+        if len(made) >= 64:
+            made.clear()
+        made[key] = found
+    return found
