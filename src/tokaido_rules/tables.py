@@ -51,6 +51,7 @@ from .errors import BotError, IllegalActionError, StaleActionError, TokaidoError
 from .log import FeedShare, LogFeed, _verify
 from .model import collection_zone
 from .render import (
+    SceneMemo,
     card_facts,
     describe_action,
     final_standings,
@@ -412,8 +413,6 @@ class Table:
         self._scenes: dict[tuple[int | str, int], tuple[dict[str, Any], _Parts]] = {}
         self._views: dict[tuple[int | str, int], Any] = {}  # (audience, seq): its view
         self._texts: _Texts = {}  # the scenes' shared entries' texts, see _scene_parts
-        from .render import SceneMemo  # here: the one name of render this part adds
-
         self._scene_memo = SceneMemo()  # its scenes' entries by identity: see _scene
         self._card_entries: dict[str, dict[str, Any]] = {}  # a purse's card (read only)
         self._opening: tuple[Game, FeedShare] | None = None  # see _audience()
