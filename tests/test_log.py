@@ -447,14 +447,7 @@ def test_an_event_every_seat_sees_alike_is_redacted_once_for_all_copies(
     from tokaido_rules.events import Event as BaseEvent
     from tokaido_rules.log import FeedShare
 
-    calls: list[int] = []
-    real = redact
-
-    def counting(event: Event, state: GameState, seat: int | None, **kw: Any) -> Any:
-        calls.append(state.seq)
-        return real(event, state, seat, **kw)
-
-    monkeypatch.setattr(log_module, "redact", counting)
+    calls = _redactions_counted(monkeypatch)
     game = new_game(4, seed=6)
     viewers: list[int | str] = ["public", 0, 1, 2, 3]
     feeds = [LogFeed(game, viewer) for viewer in viewers]  # type: ignore[arg-type]
@@ -483,14 +476,7 @@ def test_the_full_log_gives_its_line_to_every_copy_of_an_event_all_seats_see_who
     from tokaido_rules.events import Event as BaseEvent
     from tokaido_rules.log import FeedShare
 
-    calls: list[int] = []
-    real = redact
-
-    def counting(event: Event, state: GameState, seat: int | None, **kw: Any) -> Any:
-        calls.append(state.seq)
-        return real(event, state, seat, **kw)
-
-    monkeypatch.setattr(log_module, "redact", counting)
+    calls = _redactions_counted(monkeypatch)
     game = new_game(4, seed=6)
     full = LogFeed(game)
     viewers: list[int | str] = ["public", 0, 1, 2, 3]
@@ -755,3 +741,16 @@ def test_freeze_json_freezes_values_and_refuses_what_json_cannot_hold() -> None:
     assert freeze_json(deep) is not None
     with pytest.raises(TypeError, match="nested deeper"):
         freeze_json([deep])
+
+
+def _redactions_counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The seqs of the states the feeds redact at from now on, one per redaction."""
+    calls: list[int] = []
+    real = redact
+
+    def counting(event: Event, state: GameState, seat: int | None, **kw: Any) -> Any:
+        calls.append(state.seq)
+        return real(event, state, seat, **kw)
+
+    monkeypatch.setattr(log_module, "redact", counting)
+    return calls

@@ -265,21 +265,12 @@ def test_narrators_sharing_a_game_say_each_copy_in_its_own_words(crossroads: Gam
     """A server's audiences share their feeds' and narrators' work (``FeedShare``): each
     copy is still told in the words of a narrator that reads only its own lines, so that
     no seat is told another's secret through what is shared."""
-    from tokaido_rules.log import FeedShare, LogFeed
-    from tokaido_rules.viewer import Narrator
+    from tokaido_rules.log import FeedShare
 
     viewers: list[int | str] = ["public", 0, 1, 2]
     state = initial_state(crossroads.state.rules, crossroads.seed)
     start = Game(state, ())
-    alone = [LogFeed(start, viewer=v) for v in viewers]  # type: ignore[arg-type]
-    shared = [LogFeed(start, viewer=v) for v in viewers]  # type: ignore[arg-type]
-    heads = [feed.new_lines(start) for feed in alone]
-    for feed in shared:
-        feed.new_lines(start)
-    by_text = [Narrator.for_header(h[0].rstrip("\n")) for h in heads]
-    by_share = [Narrator.for_header(h[0].rstrip("\n")) for h in heads]
-    for narrator, head in zip([*by_text, *by_share], heads * 2, strict=True):
-        narrator.add([line.rstrip("\n") for line in head[1:]])
+    alone, shared, by_text, by_share = _copies_told_twice(start, viewers)
     told: list[list[tuple[int, str]]] = [[] for _ in viewers]
     for seq in range(1, len(crossroads.events) + 1):
         state = fold(state, crossroads.events[seq - 1])
@@ -343,7 +334,6 @@ def test_narrators_sharing_words_tell_a_seat_specific_step_only_to_its_seat(
     are told that not all of it was shown to them."""
     from tokaido_rules import viewer as viewer_module
     from tokaido_rules.log import FeedShare, LogFeed
-    from tokaido_rules.viewer import Narrator
 
     made: list[str] = []
     real = viewer_module.Narrator._words
@@ -358,15 +348,7 @@ def test_narrators_sharing_words_tell_a_seat_specific_step_only_to_its_seat(
     state = initial_state(crossroads.state.rules, crossroads.seed)
     start = Game(state, ())
     full = LogFeed(start, since=0)
-    alone = [LogFeed(start, viewer=v) for v in viewers]  # type: ignore[arg-type]
-    shared = [LogFeed(start, viewer=v) for v in viewers]  # type: ignore[arg-type]
-    heads = [feed.new_lines(start) for feed in alone]
-    for feed in shared:
-        feed.new_lines(start)
-    by_text = [Narrator.for_header(h[0].rstrip("\n")) for h in heads]
-    by_share = [Narrator.for_header(h[0].rstrip("\n")) for h in heads]
-    for narrator, head in zip([*by_text, *by_share], heads * 2, strict=True):
-        narrator.add([line.rstrip("\n") for line in head[1:]])
+    alone, shared, by_text, by_share = _copies_told_twice(start, viewers)
     shared_made = 0
     told: list[list[tuple[int, str]]] = [[] for _ in viewers]
     for seq in range(1, len(crossroads.events) + 1):
@@ -394,3 +376,23 @@ def test_narrators_sharing_words_tell_a_seat_specific_step_only_to_its_seat(
         assert len(named) == 1 and "amulet" in words[viewers.index(named[0])]
         assert all(w.endswith("not all of it shown to this seat")
                    for v, w in zip(viewers, words, strict=True) if v != named[0])
+
+
+def _copies_told_twice(start: Game, viewers: list[int | str]) -> tuple[
+        list[Any], list[Any], list[Any], list[Any]]:
+    """For each viewer, two feeds of its copy of ``start`` (one to read alone, one to
+    read with the others' share) and two narrators past its setup (one reading text,
+    one told what the share holds)."""
+    from tokaido_rules.log import LogFeed
+    from tokaido_rules.viewer import Narrator
+
+    alone = [LogFeed(start, viewer=v) for v in viewers]  # type: ignore[arg-type]
+    shared = [LogFeed(start, viewer=v) for v in viewers]  # type: ignore[arg-type]
+    heads = [feed.new_lines(start) for feed in alone]
+    for feed in shared:
+        feed.new_lines(start)
+    by_text = [Narrator.for_header(h[0].rstrip("\n")) for h in heads]
+    by_share = [Narrator.for_header(h[0].rstrip("\n")) for h in heads]
+    for narrator, head in zip([*by_text, *by_share], heads * 2, strict=True):
+        narrator.add([line.rstrip("\n") for line in head[1:]])
+    return alone, shared, by_text, by_share
