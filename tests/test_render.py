@@ -250,8 +250,7 @@ def test_the_base_game_notes_found_by_identity_are_those_made_anew() -> None:
         for k in rng.sample(range(5), 5) * 2:
             found = notes(views[k])
             pictures._BY_PIECE.clear()
-            pictures._LAST_TABLE = None
-            pictures._MADE.clear()
+            pictures._KEPT.clear()
             assert found == notes(views[k]), f"audience {k}, seq {game.state.seq}"
 
 

@@ -31,7 +31,8 @@ def _names(scene: Scene, cards: tuple[str, ...]) -> str:
 def notes(scene: Scene) -> list[Note]:
     registry = scene.registry
     out: list[Note] = []
-    made = _made(registry)
+    kept = _kept(registry)
+    made = kept.made
     zones, sizes_of, data = scene.zones, scene.zone_sizes, scene.data
     for i, p in enumerate(scene.pieces):
         if p.seat is None:
@@ -71,12 +72,11 @@ def notes(scene: Scene) -> list[Note]:
     # that show the same (every audience's alike, as a rule), so that a server's scenes
     # find them by identity (``render.scene_json``); the sizes of the zones are one
     # object in every audience's scene of a move: the last found by its identity
-    global _LAST_TABLE
-    last_table = _LAST_TABLE
-    if (last_table is not None and last_table[0] is sizes_of and last_table[1] is registry
-            and last_table[2] is offer and last_table[3] is hand):
-        return out + list(last_table[4])
-    decks = _decks(registry)
+    last_table = kept.last_table
+    if (last_table is not None and last_table[0] is sizes_of and last_table[1] is offer
+            and last_table[2] is hand):
+        return out + list(last_table[3])
+    decks = _decks(registry, kept)
     sizes = tuple(sizes_of.get(zone, 0) for zone, _ in decks)
     said: tuple[object, ...] = ("table", offer, hand,
                                 scene.size(INN_HAND) if hand is None else 0, sizes)
@@ -88,7 +88,7 @@ def notes(scene: Scene) -> list[Note]:
         if len(made) >= 4096:
             made.clear()
         table = made[said] = _table_notes(scene, offer, hand, decks)
-    _LAST_TABLE = (sizes_of, registry, offer, hand, table)
+    kept.last_table = (sizes_of, offer, hand, table)
     out += table
     return out
 
@@ -111,12 +111,6 @@ _BY_PIECE: dict[int, tuple[weakref.KeyedRef[int, Piece], Registry, int, object,
 (the piece weakly held, so that what is kept follows the games in play): the last
 found (every audience's alike, as a rule; a seat's own offer or private draws are
 found by value), found again by identity with no key hashed."""
-
-
-_LAST_TABLE: tuple[object, Registry, tuple[str, ...] | None, tuple[str, ...] | None,
-                   tuple[Note, ...]] | None = None
-"""The table's notes last made, with the sizes of zones (their identity), the registry,
-the village's and the inn's cards they were made from."""
 
 
 def _table_notes(scene: Scene, offer: tuple[str, ...] | None,
@@ -165,30 +159,55 @@ def _piece_notes(scene: Scene, i: int, offered: object, private: tuple[str, ...]
     return tuple(out)
 
 
-_MADE: dict[int, tuple[Registry, dict[tuple[object, ...], tuple[Note, ...]]]] = {}
-"""Each registry's pieces' notes made so far (:func:`notes`), by the registry's id."""
+class _Kept:
+    """What :func:`notes` keeps for one registry (one ruleset: a server's table): the
+    pieces' and the table's notes made so far, by what they are made from, the decks
+    to count, and the table's notes last found (by the identity of the zones' sizes
+    they were made from, with the village's and the inn's cards)."""
+
+    __slots__ = ("decks", "last_table", "made", "ref")
+
+    def __init__(self, ref: weakref.KeyedRef[int, Registry]) -> None:
+        self.ref = ref
+        self.made: dict[tuple[object, ...], tuple[Note, ...]] = {}
+        self.decks: tuple[tuple[str, str], ...] | None = None
+        self.last_table: tuple[object, tuple[str, ...] | None, tuple[str, ...] | None,
+                               tuple[Note, ...]] | None = None
+
+
+_KEPT: dict[int, _Kept] = {}
+"""Each living registry's :class:`_Kept`, by the registry's identity (the registry
+weakly held: what is kept follows the rulesets in use, however many tables a server
+runs; a bound of a few registries emptied the notes of them all at every turn of a
+server's tables)."""
+
+
+def _drop(ref: weakref.KeyedRef[int, Registry]) -> None:
+    """A registry is gone: so is what was kept for it (unless its identity is reused)."""
+    found = _KEPT.get(ref.key)
+    if found is not None and found.ref is ref:
+        del _KEPT[ref.key]
+
+
+def _kept(registry: Registry) -> _Kept:
+    found = _KEPT.get(id(registry))
+    if found is None or found.ref() is not registry:
+        found = _KEPT[id(registry)] = _Kept(weakref.KeyedRef(registry, _drop, id(registry)))
+    return found
 
 
 def _made(registry: Registry) -> dict[tuple[object, ...], tuple[Note, ...]]:
-    found = _MADE.get(id(registry))
-    if found is None or found[0] is not registry:
-        if len(_MADE) > 64:
-            _MADE.clear()
-        found = _MADE[id(registry)] = (registry, {})
-    return found[1]
+    """Each registry's pieces' and table's notes made so far (:func:`notes`)."""
+    return _kept(registry).made
 
 
-_DECKS_OF: dict[int, tuple[Registry, tuple[tuple[str, str], ...]]] = {}
-"""Each registry's decks to count (:func:`_decks`), by the registry's id."""
-
-
-def _decks(registry: Registry) -> tuple[tuple[str, str], ...]:
+def _decks(registry: Registry, kept: _Kept | None = None) -> tuple[tuple[str, str], ...]:
     """The decks whose sizes a picture shows, each with its label: the base game's, then
     the shuffled decks of other plugins; found once per registry (a server draws every
     audience's picture of every move)."""
-    found = _DECKS_OF.get(id(registry))
-    if found is not None and found[0] is registry:
-        return found[1]
+    kept = _kept(registry) if kept is None else kept
+    if kept.decks is not None:
+        return kept.decks
     decks = [(zone, registry.card_kind_label(kind)) for zone, kind in DECKS.items()]
     for zone, spec in registry.decks.items():  # the shuffled decks of other plugins too
         if zone not in DECKS and spec.shuffled and not zone.startswith("base."):
@@ -196,10 +215,8 @@ def _decks(registry: Registry) -> tuple[tuple[str, str], ...]:
             label = (registry.card_kind_label(kinds.pop()) if len(kinds) == 1
                      else zone.partition(".")[2] or zone)
             decks.append((zone, label))
-    if len(_DECKS_OF) > 64:
-        _DECKS_OF.clear()
-    _DECKS_OF[id(registry)] = (registry, tuple(decks))
-    return tuple(decks)
+    kept.decks = tuple(decks)
+    return kept.decks
 
 
 POWERS = {

@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import operator
 import re
 import textwrap
 import weakref
@@ -196,7 +197,7 @@ class SceneMemo:
     (a piece, its collection, the pieces' tuple, a note): a seat's own cards are added
     to its own piece's entry, kept with the piece, and go to that seat's scenes only."""
 
-    __slots__ = ("bound", "notes", "pieces", "status")
+    __slots__ = ("bound", "notes", "notes_lists", "pieces", "shown", "status")
 
     def __init__(self, bound: int = 256) -> None:
         self.bound = bound
@@ -213,6 +214,17 @@ class SceneMemo:
         self.status: dict[int, tuple[Any, Any, bool, str]] = {}
         """A scene's ``status``, by the identity of the pieces it names (with them,
         whose decision, whether over): the same in every audience's scene of a seq."""
+        self.notes_lists: dict[tuple[int, ...], tuple[tuple[Note, ...],
+                                                      list[dict[str, Any]],
+                                                      tuple[str, ...]]] = {}
+        """A scene's list of notes' entries, by the identities of the notes the plugins
+        said (kept with them) and with the cards they name: the same list in every
+        scene whose plugins said the very same notes (every audience's alike at a seq,
+        but for a seat's own draws and offer, as a rule)."""
+        self.shown: dict[tuple[int, int], tuple[object, object, dict[str, Any]]] = {}
+        """A scene's ``cards``, by the identities of the own piece's cards (``None``:
+        no own piece) and of the notes' list's entry above (kept with them): the facts
+        of those cards alone, so the same object in the scenes that show the same."""
 
 
 _WORDS: weakref.WeakKeyDictionary[Ruleset, _Words] = weakref.WeakKeyDictionary()
@@ -1185,6 +1197,7 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
     made_pieces = words.scene_pieces
     kept = memo.pieces
     zones = sc.zones
+    own_cards: tuple[str, ...] | None = None
     for i, p in enumerate(sc.pieces):
         cards = zones.get(collection_zone(i), ()) if p.seat is not None else ()
         # a piece's entry is made from the piece and its collection alone (all that is
@@ -1209,7 +1222,8 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
                 kept.clear()
             last = kept[(id(p), i)] = (p, cards, piece, None)
         if p.seat is not None and p.seat == sc.seat:
-            facts(cards)
+            # (a seat of more pieces than one: their cards in order, in a new tuple)
+            own_cards = cards if own_cards is None else own_cards + cards
             own = last[3]  # with the cards' list, the same for its seat's scenes
             if own is None:
                 own = {**last[2], "cards": list(cards)}
@@ -1220,32 +1234,28 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
     # the notes' entries and the status are shared by the scenes that show the same
     # (every audience's alike at a seq, for the most part): the same objects, whose
     # texts a server makes once (``tables.py``)
-    made_notes, by_id = words.scene_notes, memo.notes
-    notes_made = []
-    for said_note in sc.ruleset.hooks.render_notes(sc):
-        if said_note.cards:
-            facts(said_note.cards)
-        same = by_id.get(id(said_note))
-        if same is not None and same[0] is said_note:
-            notes_made.append(same[1])
-            continue
-        try:
-            note = made_notes.get(said_note)
-            keyed = True
-        except TypeError:  # a note whose fields cannot be a key: made each time
-            note, keyed = None, False
-        if note is None:
-            note = {"label": said_note.label, "text": said_note.text,
-                    "piece": said_note.piece, "cards": list(said_note.cards)}
-            if keyed:
-                if len(made_notes) >= 4096:
-                    made_notes.clear()
-                made_notes[said_note] = note
-        if keyed:
-            if len(by_id) >= bound:
-                by_id.clear()
-            by_id[id(said_note)] = (said_note, note)
-        notes_made.append(note)
+    said_notes = sc.ruleset.hooks.render_notes(sc)
+    ids = tuple(map(id, said_notes))
+    lists = memo.notes_lists
+    listed = lists.get(ids)
+    if listed is None or not all(map(operator.is_, listed[0], said_notes)):  # kept alive
+        listed = _note_entries(said_notes, words.scene_notes, memo)
+        if len(lists) >= bound:
+            lists.clear()
+        lists[ids] = listed
+    notes_made = listed[1]
+    shown_key = (id(own_cards), id(listed))
+    found_shown = memo.shown.get(shown_key)
+    if (found_shown is not None and found_shown[0] is own_cards
+            and found_shown[1] is listed):
+        shown = found_shown[2]
+    else:
+        if own_cards is not None:
+            facts(own_cards)
+        facts(listed[2])
+        if len(memo.shown) >= bound:
+            memo.shown.clear()
+        memo.shown[shown_key] = (own_cards, listed, shown)
     said = memo.status.get(id(sc.pieces))
     if (said is not None and said[0] is sc.pieces and said[1] == sc.current_player
             and said[2] == sc.over):
@@ -1275,6 +1285,41 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
             {"key": item.key, "label": item.label, "swatch": item.swatch}
             for item in legend_items(sc, colours=scene_colours)],
     }
+
+
+def _note_entries(said: list[Note], made: dict[Note, dict[str, Any]], memo: SceneMemo
+                  ) -> tuple[tuple[Note, ...], list[dict[str, Any]], tuple[str, ...]]:
+    """The entries of the notes ``said`` in a scene (each found by the note's identity
+    in ``memo``, else by its value in ``made``, else made) and the cards they name, in
+    order: what :attr:`SceneMemo.notes_lists` keeps."""
+    by_id, bound = memo.notes, memo.bound
+    entries = []
+    cards: list[str] = []
+    for said_note in said:
+        if said_note.cards:
+            cards += said_note.cards
+        same = by_id.get(id(said_note))
+        if same is not None and same[0] is said_note:
+            entries.append(same[1])
+            continue
+        try:
+            note = made.get(said_note)
+            keyed = True
+        except TypeError:  # a note whose fields cannot be a key: made each time
+            note, keyed = None, False
+        if note is None:
+            note = {"label": said_note.label, "text": said_note.text,
+                    "piece": said_note.piece, "cards": list(said_note.cards)}
+            if keyed:
+                if len(made) >= 4096:
+                    made.clear()
+                made[said_note] = note
+        if keyed:
+            if len(by_id) >= bound:
+                by_id.clear()
+            by_id[id(said_note)] = (said_note, note)
+        entries.append(note)
+    return tuple(said), entries, tuple(cards)
 
 
 def _family_colour(ruleset: Ruleset, family: str | None) -> str:

@@ -38,6 +38,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from itertools import compress
+from operator import is_not
 from typing import Any, NamedTuple
 
 import attrs
@@ -221,17 +223,21 @@ _Parts = dict[str, Any]
 each item (each entry), so that a patch names only the items that changed."""
 
 
-_Texts = dict[int, tuple[Any, str]]
-"""The JSON text of the entries of scenes, by the identity of the entry (kept with its
-text, so that the identity is not another's): the entries :func:`render.scene_json`
-shares between scenes (pieces, spaces, notes, cards' facts: read only) are each
-written once for every audience that shows them, not once per audience."""
+_Texts = dict[object, tuple[Any, ...]]
+"""What a table's scenes share of their texts, by the identity of what they show (kept
+with it, so that the identity is not another's), made once for every audience that
+shows the very same object and not once per audience: the JSON text of each entry of
+the scenes' lists and objects (pieces, spaces, notes, cards' facts, which
+:func:`render.scene_json` shares between scenes: read only), by the entry's identity;
+under a scene's key, the value last shown there and its part (:data:`_Parts`); under
+``(key,)``, the key's old and new part last compared (:func:`_scene_patch`) and what
+changed, as the patch's text."""
 
 
 def _entry_text(item: Any, memo: _Texts) -> str:
     found = memo.get(id(item))
     if found is not None and found[0] is item:
-        return found[1]
+        return found[1]  # type: ignore[no-any-return]
     text = _dumps(item)
     if isinstance(item, dict):  # only the entries that may be shared: not a number
         if len(memo) >= 8192:
@@ -240,30 +246,57 @@ def _entry_text(item: Any, memo: _Texts) -> str:
     return text
 
 
+_KEY_TEXTS: dict[str, str] = {}
+"""The JSON text of a key of a scene's object (a card's id) or of a patch's path, made
+once: a scene's keys are the plugins' ids, a few hundred."""
+
+
+def _key_text(key: str) -> str:
+    found = _KEY_TEXTS.get(key)
+    if found is None:
+        if len(_KEY_TEXTS) >= 8192:
+            _KEY_TEXTS.clear()
+        found = _KEY_TEXTS[key] = _dumps(key)
+    return found
+
+
 def _scene_parts(scene: Mapping[str, Any],
                  before: tuple[Mapping[str, Any], _Parts] | None,
                  memo: _Texts | None = None) -> _Parts:
     """``scene``'s parts as JSON text (:data:`_Parts`); those equal in the scene made
     ``before`` (the same audience's, at an earlier seq) are its texts, not made again
-    (the road of the board, most collections and facts), and the entries written for
-    another audience's scene are their texts in ``memo`` (:data:`_Texts`)."""
+    (the road of the board, most collections and facts); a value that is the very
+    object another audience's scene showed under the key (``memo``, :data:`_Texts`)
+    has its part, and the entries written for another audience's scene their texts."""
     old, texts = before if before is not None else ({}, {})
     memo = {} if memo is None else memo
     parts: _Parts = {}
     for key, value in scene.items():
         was = old.get(key, parts)  # parts: a value no scene holds
-        if was is value or was == value:  # the same object, as a rule: not compared
+        if was is value:  # the same object, as a rule: not compared
             parts[key] = texts[key]
+            continue
+        shared = memo.get(key)
+        if shared is not None and shared[0] is value:  # another audience's: its part
+            parts[key] = shared[1]
+            continue
+        if was == value:
+            parts[key] = part = texts[key]
         elif isinstance(value, list):
             kept = texts.get(key) if isinstance(was, list) else None
-            parts[key] = [kept[n] if kept is not None and n < len(was) and was[n] == item
-                          else _entry_text(item, memo) for n, item in enumerate(value)]
+            parts[key] = part = [
+                kept[n] if kept is not None and n < len(was) and (
+                    was[n] is item or was[n] == item)
+                else _entry_text(item, memo) for n, item in enumerate(value)]
         elif isinstance(value, dict):
             kept = texts.get(key) if isinstance(was, dict) else None
-            parts[key] = {k: kept[k] if kept is not None and k in was and was[k] == item
-                          else _entry_text(item, memo) for k, item in value.items()}
+            parts[key] = part = {
+                k: kept[k] if kept is not None and k in was and (
+                    was[k] is item or was[k] == item)
+                else _entry_text(item, memo) for k, item in value.items()}
         else:
-            parts[key] = _dumps(value)
+            parts[key] = part = _dumps(value)
+        memo[key] = (value, part)
     return parts
 
 
@@ -271,33 +304,58 @@ def _whole(part: Any) -> str:
     if isinstance(part, list):
         return "[" + ",".join(part) + "]"
     if isinstance(part, dict):
-        return "{" + ",".join(_dumps(k) + ":" + v for k, v in part.items()) + "}"
+        return "{" + ",".join(_key_text(k) + ":" + v for k, v in part.items()) + "}"
     return str(part)
 
 
 def _scene_text(parts: _Parts) -> str:
     """The whole scene as JSON text, from its parts."""
-    return "{" + ",".join(_dumps(k) + ":" + _whole(v) for k, v in parts.items()) + "}"
+    return "{" + ",".join(_key_text(k) + ":" + _whole(v) for k, v in parts.items()) + "}"
 
 
-def _scene_patch(old: _Parts, new: _Parts) -> str:
+def _key_patch(key: str, was: Any, part: Any) -> str:
+    """What changed under ``key`` from part ``was`` to ``part``, as the patch's text
+    (its paths and values, ``""`` for none): see :func:`_scene_patch`."""
+    if isinstance(part, list) and isinstance(was, list) and len(was) == len(part):
+        return ",".join([f'"{key}/{n}":{p}' for n, (w, p) in enumerate(zip(was, part, strict=True))
+                         if w is not p and w != p])
+    if isinstance(part, dict) and isinstance(was, dict) and was.keys() <= part.keys():
+        return ",".join([_key_text(f"{key}/{k}") + ":" + p for k, p in part.items()
+                         if was.get(k) is not p and was.get(k) != p])
+    if was != part:
+        return _key_text(key) + ":" + _whole(part)
+    return ""
+
+
+def _scene_patch(old: _Parts, new: _Parts, memo: _Texts | None = None) -> str:
     """What changed from the scene ``old`` to ``new`` (the same audience's), as the JSON
     text of a patch: an object of paths to values, ``"KEY"`` for a key's new value and
     ``"KEY/N"`` for item ``N`` of a list of the same length (or entry ``N`` of an
-    object that lost none), applied in order by the page (``table.html``)."""
+    object that lost none), applied in order by the page (``table.html``). What
+    changed under a key between the very parts another audience's patch compared
+    (``memo``, :data:`_Texts`: the parts shared by :func:`_scene_parts`) is its text."""
     out = []
-    for key, part in new.items():
+    keys = list(new)
+    # the keys of the scene before, in order (as a rule): only the parts that are not
+    # the very objects it had are looked at
+    looked = (compress(keys, map(is_not, new.values(), old.values())) if keys == list(old)
+              else keys)
+    for key in looked:
+        part = new[key]
         was = old.get(key)
         if was is part:
             continue
-        if isinstance(part, list) and isinstance(was, list) and len(was) == len(part):
-            out += [f'"{key}/{n}":{p}' for n, (w, p) in enumerate(zip(was, part, strict=True))
-                    if w is not p and w != p]
-        elif isinstance(part, dict) and isinstance(was, dict) and was.keys() <= part.keys():
-            out += [_dumps(f"{key}/{k}") + ":" + p for k, p in part.items()
-                    if was.get(k) is not p and was.get(k) != p]
-        elif was != part:
-            out.append(_dumps(key) + ":" + _whole(part))
+        if memo is None:
+            text = _key_patch(key, was, part)
+        else:
+            found = memo.get((key,))
+            if found is not None and found[0] is was and found[1] is part:
+                text = found[2]
+            else:
+                text = _key_patch(key, was, part)
+                memo[(key,)] = (was, part, text)
+        if text:
+            out.append(text)
     return "{" + ",".join(out) + "}"
 
 
@@ -1330,7 +1388,8 @@ class Table:
             found = self._scene(seat, end)
             if found is None:
                 continue
-            patch = _scene_text(found[1]) if base is None else _scene_patch(base[1], found[1])
+            patch = (_scene_text(found[1]) if base is None
+                     else _scene_patch(base[1], found[1], self._texts))
             out.append(f'{{"seq":{end},"base":{_dumps(at)},"patch":{patch}}}')
             base, at = found, end
         return "[" + ",".join(out) + "]"
