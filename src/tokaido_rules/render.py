@@ -185,6 +185,9 @@ class _Words:
         self.colours: list[str] = []
         """The seats' colours of the last scene: the list every scene of those colours
         shares (read only)."""
+        self.colours_asked: Sequence[str] | None = None
+        """The colours the last scene was asked with (:attr:`colours` made from them):
+        the same object, as a rule (the default), found with nothing made."""
 
 
 class SceneMemo:
@@ -1199,7 +1202,8 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
     zones = sc.zones
     own_cards: tuple[str, ...] | None = None
     for i, p in enumerate(sc.pieces):
-        cards = zones.get(collection_zone(i), ()) if p.seat is not None else ()
+        cards = (zones.get(_COLLECTION_ZONES[i] if i < 8 else collection_zone(i), ())
+                 if p.seat is not None else ())
         # a piece's entry is made from the piece and its collection alone (all that is
         # in the key): made once, it is shared by every scene that shows the same
         last = kept.get((id(p), i))  # the same objects: no key hashed
@@ -1265,11 +1269,15 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
         if len(memo.status) >= bound:
             memo.status.clear()
         memo.status[id(sc.pieces)] = (sc.pieces, sc.current_player, sc.over, status)
-    scene_colours = _seat_colours(colours)
-    if scene_colours == words.colours:  # the list every scene shares (read only)
+    if colours is words.colours_asked:  # (a tuple, as the default: never changed)
         scene_colours = words.colours
     else:
-        words.colours = scene_colours
+        scene_colours = _seat_colours(colours)
+        if scene_colours == words.colours:  # the list every scene shares (read only)
+            scene_colours = words.colours
+        else:
+            words.colours = scene_colours
+        words.colours_asked = colours if isinstance(colours, tuple) else None
     return {
         "format": SCENE_FORMAT, "version": SCENE_VERSION, "seat": sc.seat,
         "spectator": sc.spectator, "players": sc.players, "turn": sc.turn, "seq": sc.seq,
@@ -1320,6 +1328,10 @@ def _note_entries(said: list[Note], made: dict[Note, dict[str, Any]], memo: Scen
             by_id[id(said_note)] = (said_note, note)
         entries.append(note)
     return tuple(said), entries, tuple(cards)
+
+
+_COLLECTION_ZONES = tuple(collection_zone(piece) for piece in range(8))
+"""The zones of the collections of the first pieces (a table seats at most five)."""
 
 
 def _family_colour(ruleset: Ruleset, family: str | None) -> str:

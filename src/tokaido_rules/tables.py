@@ -231,7 +231,8 @@ the scenes' lists and objects (pieces, spaces, notes, cards' facts, which
 :func:`render.scene_json` shares between scenes: read only), by the entry's identity;
 under a scene's key, the value last shown there and its part (:data:`_Parts`); under
 ``(key,)``, the key's old and new part last compared (:func:`_scene_patch`) and what
-changed, as the patch's text."""
+changed, as the patch's text; under ``("latest", audience)``, the seq of the latest
+scene made for the audience (:meth:`Table._scene`)."""
 
 
 def _entry_text(item: Any, memo: _Texts) -> str:
@@ -270,8 +271,16 @@ def _scene_parts(scene: Mapping[str, Any],
     has its part, and the entries written for another audience's scene their texts."""
     old, texts = before if before is not None else ({}, {})
     memo = {} if memo is None else memo
-    parts: _Parts = {}
-    for key, value in scene.items():
+    keys = list(scene)
+    if keys == list(old):  # the keys of the scene before, in order (as a rule): the
+        # parts of the values that are the very objects it showed are its texts,
+        # copied at once, and only the others are looked at
+        parts: _Parts = dict(texts)
+        looked: Iterator[str] = compress(keys, map(is_not, scene.values(), old.values()))
+    else:
+        parts, looked = {}, iter(keys)
+    for key in looked:
+        value = scene[key]
         was = old.get(key, parts)  # parts: a value no scene holds
         if was is value:  # the same object, as a rule: not compared
             parts[key] = texts[key]
@@ -1362,8 +1371,16 @@ class Table:
         audience: int | str = "public" if seat is None else seat
         found = self._scenes.get((audience, seq))
         if found is None:
-            before = max((k[1] for k in self._scenes if k[0] == audience and k[1] < seq),
-                         default=None)
+            # the audience's latest scene made, if kept and older: the one before (else
+            # the latest kept before seq, looked for, and the latest of all kept)
+            latest = self._texts.get(("latest", audience))
+            if latest is not None and latest[0] < seq and (audience, latest[0]) in self._scenes:
+                before: int | None = latest[0]
+                self._texts[("latest", audience)] = (seq,)
+            else:
+                made = [k[1] for k in self._scenes if k[0] == audience]
+                before = max((n for n in made if n < seq), default=None)
+                self._texts[("latest", audience)] = (max([*made, seq]),)
             scene = scene_json(self._view(game, seat), memo=self._scene_memo)
             parts = _scene_parts(scene, None if before is None
                                  else self._scenes[(audience, before)], self._texts)
