@@ -40,8 +40,13 @@ def notes(scene: Scene) -> list[Note]:
         offered = (data.get(_OFFERS[p.seat] if p.seat < 8 else f"base.offer.{p.seat}")
                    if p.traveller is None else None)
         zone = _DRAWN[i] if i < 8 else drawn(i)
-        private = zones[zone] if zone in zones else (None if sizes_of.get(zone, 0) else ())
-        hidden = sizes_of.get(zone, 0) if private is None else 0
+        private = zones.get(zone)  # (a zone's cards are a tuple, never None)
+        if private is None:
+            hidden = sizes_of.get(zone, 0)
+            if not hidden:
+                private = ()
+        else:
+            hidden = 0
         collection = zones.get(_COLLECTIONS[i] if i < 8 else collection_zone(i), ())
         # a piece's notes are made from these alone: found by their identity while the
         # piece lives (every audience's picture at every move that left them unchanged)

@@ -1150,27 +1150,11 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
 
         standings = final_standings(subject if isinstance(subject, Game) else sc)
     registry, slots = sc.registry, sc.slots
-    shown: dict[str, dict[str, Any]] = {}
 
     words = _words(sc.ruleset)
     if memo is None:
         memo = words.memo
     bound = memo.bound
-    made = words.scene_cards  # a card's facts are the same in every scene
-
-    def facts(cards: Iterable[str]) -> None:
-        for card in cards:
-            if card not in shown:
-                entry = made.get(card)
-                if entry is None:
-                    f = card_facts(card, sc.ruleset)
-                    entry = made[card] = {
-                        "name": f.name, "tag": f.tag(), "line": f.line(),
-                        "family": f.family is not None,
-                        "colour": _family_colour(sc.ruleset, f.family),
-                        "attributes": [[k, v] for k, v in f.attributes().items()]}
-                shown[card] = entry  # shared by the scenes: read, never changed
-
     road = sc.board
     if words.scene_road is None or words.scene_road[0] is not road:
         looks = [(space, registry.space_kind(space.kind)) for space in road]
@@ -1254,9 +1238,10 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
             and found_shown[1] is listed):
         shown = found_shown[2]
     else:
+        shown = {}
         if own_cards is not None:
-            facts(own_cards)
-        facts(listed[2])
+            _facts(shown, own_cards, words.scene_cards, sc.ruleset)
+        _facts(shown, listed[2], words.scene_cards, sc.ruleset)
         if len(memo.shown) >= bound:
             memo.shown.clear()
         memo.shown[shown_key] = (own_cards, listed, shown)
@@ -1293,6 +1278,24 @@ def scene_json(subject: Game | View | Scene, *, colours: Sequence[str] = SEAT_CO
             {"key": item.key, "label": item.label, "swatch": item.swatch}
             for item in legend_items(sc, colours=scene_colours)],
     }
+
+
+def _facts(shown: dict[str, dict[str, Any]], cards: Iterable[str],
+           made: dict[str, dict[str, Any]], ruleset: Ruleset) -> None:
+    """Add to a scene's ``cards`` (``shown``) the facts of ``cards`` not there yet, each
+    entry made once per ruleset (``made``: a card's facts are the same in every scene,
+    shared by the scenes: read, never changed)."""
+    for card in cards:
+        if card not in shown:
+            entry = made.get(card)
+            if entry is None:
+                f = card_facts(card, ruleset)
+                entry = made[card] = {
+                    "name": f.name, "tag": f.tag(), "line": f.line(),
+                    "family": f.family is not None,
+                    "colour": _family_colour(ruleset, f.family),
+                    "attributes": [[k, v] for k, v in f.attributes().items()]}
+            shown[card] = entry
 
 
 def _note_entries(said: list[Note], made: dict[Note, dict[str, Any]], memo: SceneMemo
