@@ -127,3 +127,36 @@ def test_the_base_game_keeps_its_notes_for_every_living_ruleset() -> None:
     del lone
     gc.collect()
     assert key not in pictures._KEPT
+
+
+def test_a_memo_shares_notes_and_cards_only_between_scenes_that_show_the_same() -> None:
+    """Along a game, the scenes of one seq made with one memo: two audiences told the
+    very same notes share the list of their entries; the ``cards`` (the facts shown)
+    are shared only with the same own cards, and a seat's are those of its own
+    piece's cards and of its notes' cards, no more (another seat's own cards' facts
+    only where that audience sees them named)."""
+    from tokaido_rules.render import notes
+
+    game = new_game(4, seed=5, plugins=Ruleset.build(("base", "crossroads"), {}))
+    rng = random.Random(2)
+    memo = SceneMemo()
+    shared_notes = steps = 0
+    while not game.is_over and steps < 120:
+        views = [game.view(seat) for seat in range(4)] + [game.public_view()]
+        scenes = [scene_json(view, memo=memo) for view in views]
+        for a, (view_a, scene_a) in enumerate(zip(views, scenes, strict=True)):
+            own = {c for p in scene_a["pieces"] if "cards" in p for c in p["cards"]}
+            named = {c for note in notes(view_a) for c in note.cards}
+            assert set(scene_a["cards"]) == own | named
+            for view_b, scene_b in zip(views[a + 1:], scenes[a + 1:], strict=True):
+                if scene_a["notes"] is scene_b["notes"]:
+                    shared_notes += 1
+                    assert notes(view_a) == notes(view_b)
+                if scene_a["cards"] is scene_b["cards"]:
+                    assert scene_a["notes"] is scene_b["notes"]
+                    assert [p.get("cards") for p in scene_a["pieces"]
+                            if p["seat"] == view_a.seat] == [
+                        p.get("cards") for p in scene_b["pieces"] if p["seat"] == view_b.seat]
+        game = game.apply(rng.choice(game.legal_actions()))
+        steps += 1
+    assert shared_notes > steps

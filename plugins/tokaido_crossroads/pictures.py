@@ -7,16 +7,16 @@ souvenir family."""
 
 from __future__ import annotations
 
-from tokaido_rules import Note, Registry, Scene, secret_zone
+import weakref
+
+from tokaido_rules import FrozenMap, Note, Registry, Scene, secret_zone
 
 from .content import AMULET_CARDS, AMULETS, PILE_KINDS
 
 
 def notes(scene: Scene) -> list[Note]:
     registry = scene.registry
-    piles = ", ".join(f"{registry.card_kind_label(kind)} {scene.size(zone)}"
-                      for zone, kind in PILE_KINDS.items())
-    out = [Note("Piles", piles)]
+    out = [_piles(scene, registry)]
     for i, p in enumerate(scene.pieces):
         if p.seat is None:
             continue
@@ -24,13 +24,57 @@ def notes(scene: Scene) -> list[Note]:
         if held is not None:
             amulets = tuple(a for a in held if a in AMULET_CARDS)
             if amulets:
-                out.append(Note("Amulets", ", ".join(map(registry.card_name, amulets)), i,
-                                cards=amulets))
+                key: tuple[object, ...] = (registry, i, amulets)
+                note = _NOTES.get(key)
+                if note is None:
+                    note = _keep(key, Note("Amulets", ", ".join(
+                        map(registry.card_name, amulets)), i, cards=amulets))
+            else:
+                continue
         else:
             count = scene.backs(secret_zone(i)).get(AMULETS, 0)
-            if count:
-                out.append(Note("Amulets", f"{count} held", i))
+            if not count:
+                continue
+            key = (i, count)
+            note = _NOTES.get(key)
+            if note is None:
+                note = _keep(key, Note("Amulets", f"{count} held", i))
+        out.append(note)
     return out
+
+
+_NOTES: dict[tuple[object, ...], Note] = {}
+"""The pieces' notes of amulets made so far, by what each is made from (the registry
+that names the cards, the piece, its amulets or how many it holds face down): the same
+object in every picture that shows the same, so that a server's audiences' scenes find
+them by identity."""
+
+
+def _keep(key: tuple[object, ...], note: Note) -> Note:
+    if len(_NOTES) >= 4096:
+        _NOTES.clear()
+    _NOTES[key] = note
+    return note
+
+
+_PILES: dict[int, tuple[weakref.ref[Registry], FrozenMap[str, int], Note]] = {}
+"""Each living registry's note of the piles last made, with the zones' sizes it was made
+from (one object in every audience's view of a move: found by its identity)."""
+
+
+def _piles(scene: Scene, registry: Registry) -> Note:
+    """The note of the piles' sizes (public): made once per zones' sizes."""
+    sizes = scene.zone_sizes
+    last = _PILES.get(id(registry))
+    if last is not None and last[0]() is registry and last[1] is sizes:
+        return last[2]
+    note = Note("Piles", ", ".join(f"{registry.card_kind_label(kind)} {scene.size(zone)}"
+                                   for zone, kind in PILE_KINDS.items()))
+    key = id(registry)
+    ref = last[0] if last is not None and last[0]() is registry else weakref.ref(
+        registry, lambda _: _PILES.pop(key, None))
+    _PILES[key] = (ref, sizes, note)
+    return note
 
 
 POWERS = {
