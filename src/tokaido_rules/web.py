@@ -88,9 +88,17 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import (
+    Awaitable,
+    Callable,
+    Coroutine,
+    Iterator,
+    Mapping,
+    MutableMapping,
+    Sequence,
+)
 from importlib.resources import files
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from .bots import BOTS
 from .errors import TokaidoError
@@ -184,6 +192,119 @@ class _BadRequest(Exception):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
+
+
+class _Asking(Protocol):
+    """What the handlers of play read of a request: Starlette's ``Request``, or the
+    server's own :class:`_Asked` (a request of play answered past the ASGI layers)."""
+
+    @property
+    def scope(self) -> MutableMapping[str, Any]: ...
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+    @property
+    def query_params(self) -> Mapping[str, str]: ...
+
+    @property
+    def path_params(self) -> dict[str, Any]: ...
+
+    @property
+    def receive(self) -> Callable[[], Awaitable[Any]]: ...
+
+
+_R = TypeVar("_R")
+
+
+class _Asked:
+    """A request of play as uvicorn's protocol parsed it (its cycle's scope), read by
+    the handlers as they read Starlette's ``Request``: its headers (names in lower
+    case, the first of a name) and query (the last of a name, as Starlette's) made
+    into dicts once, when first read."""
+
+    __slots__ = ("_headers", "_query", "path_params", "receive", "scope")
+
+    def __init__(self, cycle: Any, table: str) -> None:
+        self.scope: MutableMapping[str, Any] = cycle.scope
+        self.receive: Callable[[], Awaitable[Any]] = cycle.receive
+        self.path_params: dict[str, Any] = {"table": table}
+        self._headers: dict[str, str] | None = None
+        self._query: dict[str, str] | None = None
+
+    @property
+    def headers(self) -> dict[str, str]:
+        found = self._headers
+        if found is None:
+            found = self._headers = {}
+            for name, value in self.scope["headers"]:
+                key = name.decode("latin-1")
+                if key not in found:
+                    found[key] = value.decode("latin-1")
+        return found
+
+    @property
+    def query_params(self) -> dict[str, str]:
+        found = self._query
+        if found is None:
+            text = self.scope["query_string"].decode("latin-1")
+            if "%" in text or "+" in text:  # escaped: as Starlette reads it
+                from urllib.parse import parse_qsl
+                found = dict(parse_qsl(text, keep_blank_values=True))
+            else:
+                found = {}
+                for part in text.split("&"):
+                    if part:
+                        name, _, value = part.partition("=")
+                        found[name] = value
+            self._query = found
+        return found
+
+
+_STATUS_LINES: dict[int, bytes] = {}
+
+
+def _status_line(status: int) -> bytes:
+    """``HTTP/1.1 STATUS PHRASE``, as uvicorn writes it."""
+    line = _STATUS_LINES.get(status)
+    if line is None:
+        import http
+
+        try:
+            phrase = http.HTTPStatus(status).phrase.encode()
+        except ValueError:
+            phrase = b""
+        line = _STATUS_LINES[status] = b"HTTP/1.1 %d %b\r\n" % (status, phrase)
+    return line
+
+
+def _head(status: int, cycle: Any, headers: list[tuple[bytes, bytes]],
+          chunked: bool) -> bytes:
+    """An answer's head written straight to its connection, the bytes uvicorn's
+    ``send`` writes: the status line, uvicorn's own headers (the date, the server),
+    the answer's (in lower case already), ``connection: close`` when the connection
+    ends with it, ``transfer-encoding: chunked`` for a stream (no length)."""
+    parts = [_status_line(status)]
+    for name, value in cycle.default_headers:
+        parts += (name, b": ", value, b"\r\n")
+    for name, value in headers:
+        parts += (name, b": ", value, b"\r\n")
+    if not cycle.keep_alive:
+        parts.append(b"connection: close\r\n")
+    if chunked:
+        parts.append(b"transfer-encoding: chunked\r\n")
+    parts.append(b"\r\n")
+    return b"".join(parts)
+
+
+def _ended(cycle: Any) -> None:
+    """The answer on ``cycle`` is sent whole: what uvicorn's ``send`` does then (the
+    connection closed unless kept alive, the next request let in)."""
+    cycle.response_complete = True
+    cycle.message_event.set()
+    if not cycle.keep_alive:
+        cycle.transport.close()
+    cycle.on_response()
 
 
 _TEXT_ENCODER = json.JSONEncoder(ensure_ascii=False)
@@ -323,6 +444,50 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 channel.close()
                 listening.cancel()
 
+        async def put(self, cycle: Any) -> None:
+            """The same channel written straight to the connection of uvicorn's
+            ``cycle`` (a request of play answered past the ASGI layers): each event a
+            chunk of the same bytes, written at once, as uvicorn's ``send`` would
+            (waiting while the connection's writing is paused; nothing once the
+            client has gone)."""
+            channel = _Channel(asyncio.get_running_loop())
+            self.opened(channel)  # before the table is first looked at: no change missed
+            flow = cycle.flow
+            write = cycle.transport.write
+
+            async def listen() -> None:
+                while (await cycle.receive())["type"] != "http.disconnect":
+                    pass
+                channel.close()
+
+            async def event(chunk: bytes) -> None:
+                if flow.write_paused and not cycle.disconnected:
+                    await flow.drain()
+                if not cycle.disconnected:
+                    write(b"%x\r\n%b\r\n" % (len(chunk), chunk))
+
+            listening = asyncio.ensure_future(listen())
+            try:
+                if flow.write_paused and not cycle.disconnected:
+                    await flow.drain()
+                if cycle.disconnected:
+                    return
+                cycle.response_started = True
+                cycle.waiting_for_100_continue = False
+                cycle.chunked_encoding = True
+                write(_head(200, cycle, self.raw_headers, True))
+                await self.push(channel, event)
+                if not channel.left:
+                    if flow.write_paused and not cycle.disconnected:
+                        await flow.drain()
+                    if not cycle.disconnected:
+                        write(b"0\r\n\r\n")
+                        _ended(cycle)
+            finally:
+                self.closed(channel)
+                channel.close()
+                listening.cancel()
+
     def error(status: int, message: str) -> Response:
         # 503: nothing changed, try again (the database is back within seconds, or
         # another process answers): Retry-After says when
@@ -331,9 +496,9 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         return _Answer(_ANSWER_ENCODER.encode({"error": message}).encode(), status,
                        retry_head if status == 503 else [], b"application/json")
 
-    def api(handler: Callable[[Request], Awaitable[Response]]
-            ) -> Callable[[Request], Awaitable[Response]]:
-        async def run(request: Request) -> Response:
+    def api(handler: Callable[[_R], Awaitable[Response]]
+            ) -> Callable[[_R], Awaitable[Response]]:
+        async def run(request: _R) -> Response:
             try:
                 return await handler(request)
             except (TableError, _BadRequest) as exc:
@@ -342,7 +507,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 return error(503, f"the database failed; try again: {exc}")
         return run
 
-    def token_of(request: Request) -> str | None:
+    def token_of(request: _Asking) -> str | None:
         raw = request.headers.get("authorization")
         if raw is None:
             return None
@@ -351,16 +516,16 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             raise TableError(403, "the token goes in a header: Authorization: Bearer TOKEN")
         return token.strip()
 
-    def table_of(request: Request) -> Table:
+    def table_of(request: _Asking) -> Table:
         return lobby.get(request.path_params["table"])
 
-    def seat_of(request: Request, table: Table) -> int:
+    def seat_of(request: _Asking, table: Table) -> int:
         seat = table.seat_for(token_of(request))
         if seat is None:
             raise TableError(403, "this needs the seat's token (Authorization: Bearer TOKEN)")
         return seat
 
-    async def body_of(request: Request) -> Any:
+    async def body_of(request: _Asking) -> Any:
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             raise _BadRequest(415, "send application/json")
         length = request.headers.get("content-length")
@@ -393,14 +558,16 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             raise _BadRequest(408, "the body came too slowly") from None
         except ClientDisconnect:  # nobody to answer: the move was never sent whole
             raise _BadRequest(400, "the client went away before its body came") from None
+        raw = b"".join(chunks)
         try:
-            data = json.loads(b"".join(chunks))
+            data = json.loads(raw)
         except (ValueError, RecursionError):
             raise _BadRequest(400, "the body is not JSON") from None
-        _checked_text(data)
+        if not raw.isascii() or b"\\u" in raw:  # else no lone surrogate can be in it
+            _checked_text(data)
         return data
 
-    def number(request: Request, name: str, most: float) -> float | None:
+    def number(request: _Asking, name: str, most: float) -> float | None:
         raw = request.query_params.get(name)
         if raw is None:
             return None
@@ -432,12 +599,28 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             if self.after is not None:
                 self.after()
 
+        async def put(self, cycle: Any) -> None:
+            """The same answer written straight to the connection of uvicorn's
+            ``cycle`` (a request of play answered past the ASGI layers): its head and
+            body in one write, the bytes uvicorn's ``send`` would write."""
+            flow = cycle.flow
+            if flow.write_paused and not cycle.disconnected:
+                await flow.drain()
+            if not cycle.disconnected:
+                cycle.response_started = True
+                cycle.waiting_for_100_continue = False
+                cycle.transport.write(_head(self.status_code, cycle, self.raw_headers,
+                                            False) + self.body)
+                _ended(cycle)
+            if self.after is not None:
+                self.after()
+
     retry_head = [(b"retry-after", b"1")]
     plain_head = [(b"cache-control", b"no-store"), (b"vary", b"Accept-Encoding")]
     zipped_head = [*plain_head, (b"content-encoding", b"gzip")]
     media_types: dict[str, bytes] = {}
 
-    def zipped(request: Request, body: bytes, media: str, status: int = 200,
+    def zipped(request: _Asking, body: bytes, media: str, status: int = 200,
                packed: bytes | None = None,
                after: Callable[[], None] | None = None) -> Response:
         """An answer, gzipped where it pays: a body of :data:`GZIP_FROM` bytes or more,
@@ -451,7 +634,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             kind = media_types[media] = media.encode("latin-1")
         return _Answer(body, status, head, kind, after)
 
-    def json_text(request: Request, text: str, status: int = 200,
+    def json_text(request: _Asking, text: str, status: int = 200,
                   after: Callable[[], None] | None = None) -> Response:
         return zipped(request, text.encode(), "application/json", status, after=after)
 
@@ -570,7 +753,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 table.page(seat, -1)
             table.touch()
 
-    def stream_of(request: Request) -> str | None:
+    def stream_of(request: _Asking) -> str | None:
         """The page's name for its push channel (``stream``: 1 to 64 letters, digits,
         ``-`` or ``_``), which its moves name too: a move's answer is not sent again on
         that channel; ``None`` when not given."""
@@ -582,7 +765,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             raise _BadRequest(400, "stream must be 1 to 64 letters, digits, - or _")
         return name
 
-    def form_of(request: Request) -> bool:
+    def form_of(request: _Asking) -> bool:
         """Whether the client asks for updates (``form=update``), else documents."""
         form = request.query_params.get("form", "document")
         if form not in ("document", "update"):
@@ -601,7 +784,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         return await run_in_threadpool(call)
 
     @api
-    async def document(request: Request) -> Response:
+    async def document(request: _Asking) -> Response:
         table = table_of(request)
         seat = table.seat_for(token_of(request))
         since = number(request, "since", 1e15)
@@ -644,7 +827,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 if future in left:
                     left.remove(future)
 
-    async def answer(request: Request, table: Table, seat: int | None,
+    async def answer(request: _Asking, table: Table, seat: int | None,
                      since: float | None, wait: float | None, known: int | None = None,
                      update: bool = False) -> Response:
         if stopping.is_set():
@@ -661,7 +844,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             functools.partial(table.document, seat, at, known), table))
 
     @api
-    async def action(request: Request) -> Response:
+    async def action(request: _Asking) -> Response:
         table = table_of(request)
         seat = seat_of(request, table)
         update = form_of(request)
@@ -716,7 +899,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                          after=functools.partial(changed, table) if moved else None)
 
     @api
-    async def events(request: Request) -> Response:
+    async def events(request: _Asking) -> Response:
         """The push channel: a stream of server-sent events, one update (``form``
         ``"update"``) each time the table changes, from the client's ``since`` on
         (but the change a move of this page, named by ``stream``, was answered with);
@@ -990,22 +1173,69 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     # the requests of play (a move, a push channel, an update) go straight to their
     # handler, past Starlette's layers (its two middlewares, the router's trying of each
     # route, the wrappers of every piece sent): the same handlers, answered alike
-    played: dict[tuple[str, str], Callable[[Request], Awaitable[Response]]] = {
+    played: dict[tuple[str, str], Callable[[_Asking], Awaitable[Response]]] = {
         ("POST", "action"): action, ("GET", "events"): events, ("GET", ""): document}
 
-    async def straight(scope: Any, receive: Any, send: Any) -> bool:
+    def route_of(scope: Any) -> tuple[Callable[[_Asking], Awaitable[Response]], str] | None:
+        """The handler of a request of play under ``/api/tables/`` and its table."""
         parts = scope["path"][len("/api/tables/"):].split("/")
         if not parts[0] or len(parts) > 2 or (len(parts) == 2 and not parts[1]):
-            return False
+            return None
         handler = played.get((scope["method"], parts[1] if len(parts) == 2 else ""))
-        if handler is None:
+        return None if handler is None else (handler, parts[0])
+
+    async def straight(scope: Any, receive: Any, send: Any) -> bool:
+        found = route_of(scope)
+        if found is None:
             return False
-        scope["path_params"] = {"table": parts[0]}
+        handler, table = found
+        scope["path_params"] = {"table": table}
         response = await handler(Request(scope, receive, send))
         await response(scope, receive, send)
         return True
 
+    def play(cycle: Any) -> Coroutine[Any, Any, None] | None:
+        """A request of play (a move, a push channel, an update) from uvicorn's
+        protocol, answered past the ASGI layers (no ASGI messages, Starlette request or
+        host-checking layer): its handler, given the request as the protocol parsed
+        it, and its answer written straight to the connection; the same bytes.
+        ``None`` for any other request, or one whose ``Host`` is refused (the
+        application answers those)."""
+        scope = cycle.scope
+        if not scope["path"].startswith("/api/tables/") or not app.host_allowed(scope):
+            return None
+        found = route_of(scope)
+        if found is None:
+            return None
+        return played_through(cycle, *found)
+
+    async def played_through(cycle: Any, handler: Callable[[_Asking], Awaitable[Response]],
+                             table: str) -> None:
+        # what uvicorn's ``run_asgi`` does around an application
+        try:
+            response = await handler(_Asked(cycle, table))
+            if isinstance(response, (_Answer, _Pushed)):
+                await response.put(cycle)
+            else:  # (not made by the handlers of play)
+                await response(cycle.scope, cycle.receive, cycle.send)
+        except BaseException as exc:
+            cycle.logger.error("Exception in ASGI application\n", exc_info=exc)
+            if not cycle.response_started:
+                await cycle.send_500_response()
+            else:
+                cycle.transport.close()
+        else:
+            if not cycle.response_started and not cycle.disconnected:
+                cycle.logger.error("ASGI callable returned without starting response.")
+                await cycle.send_500_response()
+            elif not cycle.response_complete and not cycle.disconnected:
+                cycle.logger.error("ASGI callable returned without completing response.")
+                cycle.transport.close()
+        finally:
+            cycle.on_response = lambda: None
+
     app = _HostChecked(inner, hosts, straight)
+    app.play = play
     app.state = inner.state
     inner.state.stop_waiting = stop_waiting
     return app
@@ -1026,22 +1256,30 @@ class _HostChecked:
         self.state: Any = None
         self.straight = straight
         """Answers a request of ``/api/tables/...`` itself, or says it did not."""
+        self.play: Callable[[Any], Coroutine[Any, Any, None] | None] | None = None
+        """A request of play from the server's protocol, answered past the ASGI layers
+        (``None``: not one; the application answers it)."""
+
+    def host_allowed(self, scope: Any) -> bool:
+        """Whether the request's ``Host`` (its first) names this server."""
+        if self.any:
+            return True
+        host = ""
+        for name, value in scope["headers"]:
+            if name == b"host":
+                host = value.decode("latin-1").lower()
+                break
+        host = host.split("]")[0] + "]" if host.startswith("[") else host.split(":")[0]
+        return host in self.hosts
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and not self.any:
-            host = ""
-            for name, value in scope["headers"]:
-                if name == b"host":
-                    host = value.decode("latin-1").lower()
-                    break
-            host = host.split("]")[0] + "]" if host.startswith("[") else host.split(":")[0]
-            if host not in self.hosts:
-                body = b'{"error":"Invalid host header"}'
-                await send({"type": "http.response.start", "status": 400, "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode())]})
-                await send({"type": "http.response.body", "body": body})
-                return
+        if scope["type"] == "http" and not self.any and not self.host_allowed(scope):
+            body = b'{"error":"Invalid host header"}'
+            await send({"type": "http.response.start", "status": 400, "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return
         if (self.straight is not None and scope["type"] == "http"
                 and scope["path"].startswith("/api/tables/")
                 and await self.straight(scope, receive, send)):
@@ -1199,13 +1437,17 @@ def _proxies(allowed: str | None) -> Callable[[str], bool]:
 
 def _guarded_protocol(max_connections: int, header_seconds: float,
                       max_per_address: int = MAX_PER_ADDRESS,
-                      proxy: Callable[[str], bool] = lambda address: False) -> type:
+                      proxy: Callable[[str], bool] = lambda address: False,
+                      play: Callable[[Any], Coroutine[Any, Any, None] | None] | None = None
+                      ) -> type:
     """uvicorn's HTTP/1.1 protocol on httptools (the C parser), bounded: at most
     ``max_connections`` connections (one more is answered 503 and closed), at most
     ``max_per_address`` from one client address (one more is answered 429 and closed;
     0: no bound), and a connection that has not sent a whole request's headers
     ``header_seconds`` after it opened or was last answered is closed (uvicorn itself
-    waits for a first request forever)."""
+    waits for a first request forever). ``play``: the application's requests of play,
+    run in the request's task in place of the ASGI application (``None``: any other
+    request)."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
     per_address: dict[str, int] = {}
@@ -1265,6 +1507,17 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
                 self._deadline = self.loop.call_later(rest, self._too_slow)
             else:
                 self.transport.close()
+
+        def _start_asgi_task(self, cycle: Any, app: Any) -> None:
+            # a request of play runs its own coroutine in the task (uvicorn's pipeline
+            # and keep-alive as before: the cycle is uvicorn's)
+            coroutine = None if play is None else play(cycle)
+            if coroutine is None:
+                super()._start_asgi_task(cycle, app)
+                return
+            task = self.loop.create_task(coroutine)
+            task.add_done_callback(self.tasks.discard)
+            self.tasks.add(task)
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
@@ -1381,7 +1634,8 @@ def make_server(lobby: Lobby, sock: socket.socket, *, host: str = "127.0.0.1",
     config = uvicorn.Config(app,
                             http=_guarded_protocol(max_connections, header_seconds,
                                                    max_per_address,
-                                                   _proxies(forwarded_allow_ips)),
+                                                   _proxies(forwarded_allow_ips),
+                                                   app.play),
                             proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips,
                             timeout_keep_alive=idle_seconds, log_level="warning",
                             # no access log: at "warning" its lines were never written,
