@@ -10,6 +10,7 @@ import asyncio
 import json
 import re
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -24,8 +25,8 @@ from tokaido_rules.web import bind, make_server
 @pytest.fixture
 def servers(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, str, Lobby, list[str]]]:
     """Two servers of one lobby (small limits): the first answers the requests of play
-    itself (``played`` lists the paths it did), the second through the application
-    only (as before it could)."""
+    itself (``played`` lists the paths it did) and hears the lobby's changes, the
+    second answers through the application only (as before it could)."""
     monkeypatch.setattr(web, "BODY_SECONDS", 0.6)
     real = web.create_app
     played: list[str] = []
@@ -52,8 +53,10 @@ def servers(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, str, Lobby, 
     limits: dict[str, Any] = {"animate_ms": 0, "max_connections": 12,
                               "header_seconds": 0.6, "idle_seconds": 1}
     own = make_server(lobby, bind("127.0.0.1", 0), **limits)
+    told = lobby.on_change  # the first server's: its channels hear the lobby's changes
     plain[0] = True
     through = make_server(lobby, bind("127.0.0.1", 0), **limits)
+    lobby.on_change = told
     own.start()
     through.start()
     try:
@@ -327,3 +330,78 @@ def _pushed(push: Any) -> Any:
         for cell in getattr(thing, "__closure__", None) or ():
             todo.append(cell.cell_contents)
     raise AssertionError("no _Pushed class found")
+
+
+def test_a_waiting_channel_told_at_once_or_woken() -> None:
+    """A change heard where no table's lock is held (``wake_now``) is told by the
+    waiting channel at once when its step can (its future left pending: no task
+    step); when it cannot (the table busy, the connection paused, a stop), the
+    channel's task is woken; a plain ``wake`` always wakes the task."""
+
+    async def run() -> list[tuple[str, bool]]:
+        loop = asyncio.get_running_loop()
+        seen: list[tuple[str, bool]] = []
+        for name, can in (("told", True), ("busy", False), ("none", None)):
+            channel = web._Channel(loop)
+            channel.future = loop.create_future()
+            if can is not None:
+                channel.step = lambda can=can: can
+            channel.wake_now()
+            seen.append((name, channel.future.done()))
+            channel.close()
+        channel = web._Channel(loop)
+        channel.future = loop.create_future()
+        channel.step = lambda: True
+        channel.wake()
+        seen.append(("wake", channel.future.done()))
+        channel.close()
+        return seen
+
+    assert asyncio.run(run()) == [("told", False), ("busy", True), ("none", True),
+                                  ("wake", True)]
+
+
+def test_a_change_heard_while_the_table_is_busy_is_sent_once_it_is_free(
+        servers: tuple[str, str, Lobby, list[str]]) -> None:
+    """A change heard from another thread that still holds the table: the waiting
+    channel cannot tell it at once (the table busy), so its task does, once the table
+    is free; the update is the seat's own."""
+    own, _, lobby, _ = servers
+    table, tokens, mover = _table(lobby)
+    seq = table.game.state.seq
+    other = (mover + 1) % 3
+    host, port = own.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as conn:
+        conn.sendall(_request("GET", f"/api/tables/{table.id}/events?since={seq}",
+                              token=tokens[other], close=False))
+        got = b""
+        while b"\n\n" not in got:  # its first update: the channel waits from here
+            got += conn.recv(65536)
+        time.sleep(0.3)  # (the outcome is the same if the channel is not waiting yet)
+        from tokaido_rules.wire import encode_action
+        view = table.game.view(mover)
+        body = {"action": encode_action(view.legal_actions[0]), "expected_seq": seq}
+        with table.holding():  # played here, the others told below
+            table.act(mover, body, bots=False)
+        moved = table.game.state.seq
+        looked = threading.Event()
+        answered = table.was_answered
+
+        def was_answered(*args: Any) -> bool:
+            looked.set()  # the channel's step looks, then finds the table held
+            return answered(*args)
+
+        table.was_answered = was_answered  # type: ignore[method-assign,assignment]
+        table._lock.acquire()
+        try:
+            lobby.on_change(table)  # from this thread, the table held
+            assert looked.wait(10)
+            time.sleep(0.2)
+        finally:
+            table._lock.release()
+        got = b""
+        deadline = time.monotonic() + 10
+        while b'"seq":%d' % moved not in got and time.monotonic() < deadline:
+            got += conn.recv(65536)
+    update = json.loads(got.split(b"data: ")[-1].split(b"\n\n")[0])
+    assert update["seq"] == moved and update["since"] == seq and update["seat"] == other

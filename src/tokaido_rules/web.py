@@ -355,9 +355,11 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     created: dict[str, deque[float]] = {}  # by client address: when it created tables
     pictures: dict[tuple[str, int | None, int, int], tuple[bytes, bytes]] = {}
 
-    def changed(table: Table) -> None:
+    def changed(table: Table, told: bool = False) -> None:
         """Note the activity and wake the requests waiting on ``table`` (called in
-        whichever thread changed it: each future is resolved in its own loop)."""
+        whichever thread changed it: each future is resolved in its own loop);
+        ``told``: called in the loop once a mover's answer is sent (no table's lock
+        held), where the push channels tell the change at once."""
         table.touch()
         with waiting:
             futures = waiters.pop(table.id, [])
@@ -375,10 +377,13 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 loop.call_soon_threadsafe(_resolve, future)
         for channel in pushed:
             if channel.loop is running:
-                channel.wake()
+                if told:
+                    channel.wake_now()
+                else:  # perhaps inside a change (its table's lock held): its task
+                    channel.wake()
                 continue
-            with contextlib.suppress(RuntimeError):
-                channel.loop.call_soon_threadsafe(channel.wake)
+            with contextlib.suppress(RuntimeError):  # run where no lock is held
+                channel.loop.call_soon_threadsafe(channel.wake_now)
 
     lobby.on_change = changed
 
@@ -466,6 +471,12 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 if not cycle.disconnected:
                     write(b"%x\r\n%b\r\n" % (len(chunk), chunk))
 
+            def ready() -> bool:
+                return not (flow.write_paused or cycle.disconnected)
+
+            def now(chunk: bytes) -> None:
+                write(b"%x\r\n%b\r\n" % (len(chunk), chunk))
+
             listening = asyncio.ensure_future(listen())
             try:
                 if flow.write_paused and not cycle.disconnected:
@@ -476,6 +487,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 cycle.waiting_for_100_continue = False
                 cycle.chunked_encoding = True
                 write(_head(200, cycle, self.raw_headers, True))
+                channel.ready, channel.write = ready, now
                 await self.push(channel, event)
                 if not channel.left:
                     if flow.write_paused and not cycle.disconnected:
@@ -896,7 +908,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         assert text is not None
         # the others are woken once this answer is sent
         return json_text(request, text,
-                         after=functools.partial(changed, table) if moved else None)
+                         after=functools.partial(changed, table, True) if moved else None)
 
     @api
     async def events(request: _Asking) -> Response:
@@ -927,6 +939,37 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             def now() -> tuple[int, int, int]:
                 return table.game.state.seq, len(table.takebacks), table.version
 
+            def step() -> bool:
+                """What the loop below does for a change, done in the caller's step
+                while the channel waits (its future pending): the update made at once
+                if the table is free, written at once if the connection takes it;
+                False (nothing done) for anything else (a stop, the table gone, busy,
+                the connection paused, a fault), which the channel's task does."""
+                nonlocal told, at, story
+                ready, write = channel.ready, channel.write
+                if ready is None or write is None or not ready() or stopping.is_set() \
+                        or table.gone or channel.left or channel.due:
+                    return False
+                mark = now()
+                if mark == told:
+                    return True
+                if told is not None and table.was_answered(seat, name, mark):
+                    told, at, story = mark, mark[0], mark[1]
+                    return True
+                if not table._lock.acquire(blocking=False):
+                    return False
+                try:
+                    text = table.update(seat, at, story, said)
+                except Exception:  # the channel's task meets it again, and ends
+                    return False
+                finally:
+                    table._lock.release()
+                told, at, story = mark, mark[0], mark[1]
+                write(b"data: " + text.encode() + b"\n\n")
+                channel.sent = loop.time()
+                return True
+
+            channel.step = step
             with connected(table, seat):
                 while not channel.left:
                     mark = now()
@@ -1356,7 +1399,7 @@ class _Channel:
     that, when it fires, sees whether :data:`KEEP_ALIVE_SECONDS` passed since the last
     event sent (not a timer armed and cancelled at every wait)."""
 
-    __slots__ = ("due", "future", "left", "loop", "sent", "timer")
+    __slots__ = ("due", "future", "left", "loop", "ready", "sent", "step", "timer", "write")
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
@@ -1370,11 +1413,31 @@ class _Channel:
         """When it last sent something (the loop's clock)."""
         self.timer: asyncio.TimerHandle | None = loop.call_later(KEEP_ALIVE_SECONDS,
                                                                  self.tick)
+        self.step: Callable[[], bool] | None = None
+        """Tells the change now, in the caller's step, while the channel waits; False:
+        it cannot (the table is busy, the connection paused), the channel's task does."""
+        self.ready: Callable[[], bool] | None = None
+        """Whether :attr:`write` may write now (its client there, its writing not
+        paused); ``None``: only the channel's task writes (an ASGI channel)."""
+        self.write: Callable[[bytes], None] | None = None
+        """Writes an event straight to the channel's connection."""
 
     def wake(self) -> None:
         """In the channel's loop: the table changed, or the server stops."""
         future = self.future
         if future is not None and not future.done():
+            future.set_result(None)
+
+    def wake_now(self) -> None:
+        """In the channel's loop, from a step that holds no table's lock (the mover's
+        answer sent, a change of another thread): the table changed; the channel
+        waiting tells it at once (:attr:`step`) rather than in its task's next step (a
+        future resolved, the task scheduled and resumed)."""
+        future = self.future
+        if future is not None and not future.done():
+            step = self.step
+            if step is not None and step():
+                return
             future.set_result(None)
 
     def tick(self) -> None:
