@@ -25,7 +25,8 @@ from tokaido_rules.web import bind, make_server
 @pytest.fixture
 def servers(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, str, Lobby, list[str]]]:
     """Two servers of one lobby (small limits): the first answers the requests of play
-    itself (``played`` lists the paths it did) and hears the lobby's changes, the
+    itself (``played`` lists the paths it did, a move come whole at once or not) and
+    hears the lobby's changes, the
     second answers through the application only (as before it could)."""
     monkeypatch.setattr(web, "BODY_SECONDS", 0.6)
     real = web.create_app
@@ -35,9 +36,9 @@ def servers(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, str, Lobby, 
     def made(*args: Any, **kwargs: Any) -> Any:
         app = real(*args, **kwargs)
         if plain[0]:
-            app.play = None
+            app.play = app.play_now = None
             return app
-        inner = app.play
+        inner, at_once = app.play, app.play_now
 
         def counted(cycle: Any) -> Any:
             found = inner(cycle)
@@ -45,7 +46,13 @@ def servers(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, str, Lobby, 
                 played.append(cycle.scope["path"])
             return found
 
-        app.play = counted
+        def counted_now(cycle: Any, stage: str = "whole") -> Any:
+            found = at_once(cycle, stage)
+            if found is not None and found is not False:  # "!": answered in the step
+                played.append(cycle.scope["path"] + ("!" if found is True else ""))
+            return found
+
+        app.play, app.play_now = counted, counted_now
         return app
 
     monkeypatch.setattr(web, "create_app", made)
@@ -148,11 +155,22 @@ def test_the_requests_of_play_are_answered_with_the_same_bytes(
         # two requests in one write: the second answered after the first
         _request("POST", move, token=tokens[mover], body=b"[]", close=False)
         + _request("GET", f"{at}?since={seq}&form=update", token=tokens[mover]),
+        _request("GET", f"{at}?since=0&form=update", token=tokens[mover], close=False)
+        + _request("POST", move, token=tokens[mover], body=b"[]", close=False)
+        + _request("POST", move, token=tokens[mover], body=b"{}"),
     ]
+    # the moves on a kept-alive connection (answered in the step that read them), each
+    # followed by a request that closes it
+    closing = _request("GET", f"{at}?since={seq}&form=update", token=tokens[mover])
+    asked += [data.replace(b"Connection: close\r\n", b"") + closing
+              for data in asked if data.startswith(b"POST") and data.count(b"HTTP/1.1") == 1]
     for data in asked:
         mine, theirs = _exchange(own, data), _exchange(through, data)
         assert mine.startswith(b"HTTP/1.1 ") and _undated(mine) == _undated(theirs), data
-    assert len(played) == len(asked) + 1 - 3  # two in one write; not the wrong Hosts, HEAD
+    # every request but the wrong Hosts' three and HEAD
+    requests = sum(len(re.findall(rb" HTTP/1\.[01]\r\n", data)) for data in asked)
+    assert len(played) == requests - 4
+    assert f"{at}/action!" in played and f"{at}/action" in played  # kept alive, closed
     channel = _request("GET", f"{at}/events?since=0", token=tokens[2])
     mine = _exchange(own, channel, until=b"\n\n\r\n", wait=5)
     theirs = _exchange(through, channel, until=b"\n\n\r\n", wait=5)
@@ -217,7 +235,7 @@ def test_a_move_and_its_push_channels_over_a_real_socket(
     finally:
         for conn in channels.values():
             conn.close()
-    assert f"{at}/action" in played and f"{at}/events" in played
+    assert f"{at}/action!" in played and f"{at}/events" in played
     deadline = time.monotonic() + 5
     while table.connected and time.monotonic() < deadline:  # the channels let go
         time.sleep(0.05)
@@ -245,7 +263,7 @@ def test_a_moves_body_too_large_or_too_slow_is_refused(
             slow += chunk
     assert slow.startswith(b"HTTP/1.1 408 ") and b"too slowly" in slow
     assert time.monotonic() - started < 4
-    assert played.count(at) == 2
+    assert played.count(f"{at}!") == 2  # by the protocol, with no task
     half = _exchange(own, head)  # no end of the head: closed after the header deadline
     assert half == b""
 
@@ -405,3 +423,83 @@ def test_a_change_heard_while_the_table_is_busy_is_sent_once_it_is_free(
             got += conn.recv(65536)
     update = json.loads(got.split(b"data: ")[-1].split(b"\n\n")[0])
     assert update["seq"] == moved and update["since"] == seq and update["seat"] == other
+
+
+def _keep_alive_move(conn: socket.socket, at: str, token: str, body: dict[str, Any]
+                     ) -> tuple[bytes, dict[str, Any]]:
+    """A move on a kept-alive connection: its answer's head and JSON."""
+    conn.sendall(_request("POST", f"{at}/action?form=update", token=token,
+                          body=json.dumps(body).encode(), close=False))
+    got = b""
+    while b"\r\n\r\n" not in got:
+        got += conn.recv(65536)
+    head, rest = got.split(b"\r\n\r\n", 1)
+    found = re.search(rb"content-length: (\d+)", head)
+    assert found is not None
+    while len(rest) < int(found.group(1)):
+        rest += conn.recv(65536)
+    return head, json.loads(rest)
+
+
+def test_a_move_come_whole_with_bots_after_it_is_answered_after_their_moves(
+        servers: tuple[str, str, Lobby, list[str]]) -> None:
+    """A move answered in the step that read it, but for the bots' moves after it
+    (played in a thread, then the answer): the answer is past the bots' moves, and
+    the connection takes the next move."""
+    own, _, lobby, played = servers
+    table, _ = lobby.create(3, ["base"], bots={"1": "greedy", "2": "greedy"}, seed=5)
+    token = table.join(0)
+    at = f"/api/tables/{table.id}"
+    from tokaido_rules.wire import encode_action
+    host, port = own.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=20) as conn:
+        for _ in range(4):
+            deadline = time.monotonic() + 20
+            while table.game.current_player != 0 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            seq = table.game.state.seq
+            legal = table.game.view(0).legal_actions
+            head, moved = _keep_alive_move(conn, at, token, {
+                "action": encode_action(legal[0]), "expected_seq": seq})
+            assert head.startswith(b"HTTP/1.1 200 OK\r\n") and moved["since"] == seq
+            assert moved["seq"] > seq and moved["seq"] == table.game.state.seq
+            assert moved["current_player"] in (0, None)  # the bots' moves after it
+    # those with the bots' moves after them left the rest to a task; all four answered
+    assert played.count(f"{at}/action") >= 1
+    assert played.count(f"{at}/action") + played.count(f"{at}/action!") == 4
+
+
+def test_a_moves_body_after_its_head_is_waited_for_and_answered_alike(
+        servers: tuple[str, str, Lobby, list[str]]) -> None:
+    """A move whose body comes in a later packet than its head (as some clients send
+    it): waited for by the protocol, then answered in the step that read it, the same
+    bytes as through the application; a client that leaves before its body is let
+    go."""
+    own, through, lobby, played = servers
+    table, tokens, mover = _table(lobby)
+    seq = table.game.state.seq
+    at = f"/api/tables/{table.id}/action?form=update"
+    body = b'{"action": {"type": "nonsense"}, "expected_seq": %d}' % seq
+    whole = _request("POST", at, token=tokens[mover], body=body, close=False)
+    head, _ = whole.split(b"\r\n\r\n", 1)  # (kept alive: closed when idle)
+    answers = []
+    for url in (own, through):
+        host, port = url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=5) as conn:
+            conn.sendall(head + b"\r\n\r\n")
+            time.sleep(0.2)
+            conn.sendall(body)
+            got = b""
+            while chunk := conn.recv(65536):
+                got += chunk
+        answers.append(_undated(got))
+    assert answers[0].startswith(b"HTTP/1.1 400 ") and answers[0] == answers[1]
+    assert played.count(f"/api/tables/{table.id}/action!") == 1
+    host, port = own.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as conn:
+        conn.sendall(head + b"\r\n\r\n{")
+        time.sleep(0.2)
+    time.sleep(web.BODY_SECONDS + 0.3)  # its deadline passes with nobody to answer
+    assert table.game.state.seq == seq
+    status = _exchange(own, _request("GET", f"/api/tables/{table.id}"))
+    assert status.startswith(b"HTTP/1.1 200 ")

@@ -509,7 +509,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                        retry_head if status == 503 else [], b"application/json")
 
     def api(handler: Callable[[_R], Awaitable[Response]]
-            ) -> Callable[[_R], Awaitable[Response]]:
+            ) -> Callable[[_R], Coroutine[Any, Any, Response]]:
         async def run(request: _R) -> Response:
             try:
                 return await handler(request)
@@ -537,12 +537,28 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             raise TableError(403, "this needs the seat's token (Authorization: Bearer TOKEN)")
         return seat
 
-    async def body_of(request: _Asking) -> Any:
+    def body_headed(request: _Asking) -> None:
+        """A body's head checked before it is read: JSON, and not too large."""
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             raise _BadRequest(415, "send application/json")
         length = request.headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > max_body):
             raise _BadRequest(413, f"request too large (at most {max_body} bytes)")
+
+    def body_read(raw: bytes) -> Any:
+        """A whole body's JSON, refused unless it is JSON text."""
+        if len(raw) > max_body:
+            raise _BadRequest(413, f"request too large (at most {max_body} bytes)")
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            raise _BadRequest(400, "the body is not JSON") from None
+        if not raw.isascii() or b"\\u" in raw:  # else no lone surrogate can be in it
+            _checked_text(data)
+        return data
+
+    async def body_of(request: _Asking) -> Any:
+        body_headed(request)
         chunks: list[bytes] = []
         size = 0
 
@@ -570,14 +586,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             raise _BadRequest(408, "the body came too slowly") from None
         except ClientDisconnect:  # nobody to answer: the move was never sent whole
             raise _BadRequest(400, "the client went away before its body came") from None
-        raw = b"".join(chunks)
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError):
-            raise _BadRequest(400, "the body is not JSON") from None
-        if not raw.isascii() or b"\\u" in raw:  # else no lone surrogate can be in it
-            _checked_text(data)
-        return data
+        return body_read(b"".join(chunks))
 
     def number(request: _Asking, name: str, most: float) -> float | None:
         raw = request.query_params.get(name)
@@ -618,6 +627,10 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             flow = cycle.flow
             if flow.write_paused and not cycle.disconnected:
                 await flow.drain()
+            self.put_now(cycle)
+
+        def put_now(self, cycle: Any) -> None:
+            """:meth:`put` on a connection whose writing is not paused."""
             if not cycle.disconnected:
                 cycle.response_started = True
                 cycle.waiting_for_100_continue = False
@@ -855,40 +868,26 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         return json_text(request, await made(
             functools.partial(table.document, seat, at, known), table))
 
-    @api
-    async def action(request: _Asking) -> Response:
-        table = table_of(request)
-        seat = seat_of(request, table)
-        update = form_of(request)
-        stream = stream_of(request)
-        body = await body_of(request)
+    def answered(table: Table, seat: int, body: Any, update: bool, stream: str | None
+                 ) -> str:
+        """The answer of a move: the mover's update (or document) at the table now."""
+        since = body["expected_seq"]
+        if not update:
+            return table.document(seat, since)
+        text = table.update(seat, since)
+        if stream is not None:  # its page's push channel need not send it again
+            table.answered(seat, stream)
+        return text
 
-        def answered() -> str:
-            since = body["expected_seq"]
-            if not update:
-                return table.document(seat, since)
-            text = table.update(seat, since)
-            if stream is not None:  # its page's push channel need not send it again
-                table.answered(seat, stream)
-            return text
-
-        def play(acted: bool) -> tuple[str, bool]:
-            # in a thread: the move (unless ``acted``), the bots after it, and the
-            # answer; the others are woken once the player who moved is answered
-            with table.holding() as told:
-                if acted:
-                    table.play_bots()
-                else:
-                    table.act(seat, body)
-                text = answered()
-            return text, told[0]
-
-        # The person's move in the event loop when the table is free (a move, its
-        # stored lines and its answer take about a millisecond: a hand-off to a thread
-        # and back costs a good part of that); the bots, who may think long, and a
-        # table busy with another move, in a thread. On a shared store the move and the
-        # bots' moves after it are one change, which may wait on the database's row
-        # lock: in a thread as well.
+    def moved_here(table: Table, seat: int, body: Any, update: bool, stream: str | None
+                   ) -> tuple[str | None, bool, bool]:
+        """The person's move in the event loop when the table is free (a move, its
+        stored lines and its answer take about a millisecond: a hand-off to a thread
+        and back costs a good part of that): (its answer, ``None`` if the bots play
+        next or it was not played here; whether the table changed; whether it was
+        played). The bots, who may think long, and a table busy with another move, are
+        left to a thread. On a shared store the move and the bots' moves after it are
+        one change, which may wait on the database's row lock: in a thread as well."""
         text: str | None = None
         moved = acted = False
         if table.stalled is None and not table.on_shared_store \
@@ -898,17 +897,75 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                     table.act(seat, body, bots=False)
                     acted = True
                     if not table.waits_on_bot:
-                        text = answered()
+                        text = answered(table, seat, body, update, stream)
                 moved = told[0]
             finally:
                 table._lock.release()
-        if text is None:
-            text, more = await run_in_threadpool(play, acted)
-            moved = moved or more
-        assert text is not None
+        return text, moved, acted
+
+    async def moved_there(request: _Asking, table: Table, seat: int, body: Any,
+                          update: bool, stream: str | None, moved: bool,
+                          acted: bool) -> Response:
+        """In a thread: the move (unless ``acted``), the bots after it, and the
+        answer."""
+        def play() -> tuple[str, bool]:
+            with table.holding() as told:
+                if acted:
+                    table.play_bots()
+                else:
+                    table.act(seat, body)
+                text = answered(table, seat, body, update, stream)
+            return text, told[0]
+
+        text, more = await run_in_threadpool(play)
+        return move_answer(request, table, text, moved or more)
+
+    def move_answer(request: _Asking, table: Table, text: str, moved: bool) -> Response:
         # the others are woken once this answer is sent
         return json_text(request, text,
                          after=functools.partial(changed, table, True) if moved else None)
+
+    @api
+    async def action(request: _Asking) -> Response:
+        table = table_of(request)
+        seat = seat_of(request, table)
+        update = form_of(request)
+        stream = stream_of(request)
+        body = await body_of(request)
+        text, moved, acted = moved_here(table, seat, body, update, stream)
+        if text is None:
+            return await moved_there(request, table, seat, body, update, stream, moved,
+                                     acted)
+        return move_answer(request, table, text, moved)
+
+    def action_at_once(request: _Asking, raw: bytes | None, late: bool = False
+                       ) -> Response | Coroutine[Any, Any, Response] | None:
+        """:func:`action` of a body come whole, in the step that read it (no task):
+        the answer, or what is left to do in a task (the move, or the bots after it,
+        in a thread). The same checks in the same order, the same errors. ``raw``
+        ``None``: its body not come yet: its checks before the body (a refusal, or
+        ``None`` to wait for it); ``late``: it did not come in time (408)."""
+        try:
+            table = table_of(request)
+            seat = seat_of(request, table)
+            update = form_of(request)
+            stream = stream_of(request)
+            body_headed(request)
+            if raw is None:
+                if late:
+                    raise _BadRequest(408, "the body came too slowly")
+                return None
+            body = body_read(raw)
+            text, moved, acted = moved_here(table, seat, body, update, stream)
+        except (TableError, _BadRequest) as exc:
+            return error(exc.status, str(exc))
+        except StoreError as exc:  # the database failed: nothing changed, retry
+            return error(503, f"the database failed; try again: {exc}")
+        if text is None:
+            return api(functools.partial(moved_there, table=table, seat=seat, body=body,
+                                         update=update, stream=stream, moved=moved,
+                                         acted=acted))(request)
+        return move_answer(request, table, text, moved)
 
     @api
     async def events(request: _Asking) -> Response:
@@ -1250,13 +1307,54 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         found = route_of(scope)
         if found is None:
             return None
-        return played_through(cycle, *found)
+        handler, table = found
+        return played_through(cycle, handler(_Asked(cycle, table)))
 
-    async def played_through(cycle: Any, handler: Callable[[_Asking], Awaitable[Response]],
-                             table: str) -> None:
+    def play_now(cycle: Any, stage: str = "whole") -> Coroutine[Any, Any, None] | bool | None:
+        """A move (``POST .../action``) answered in the protocol's step that read it,
+        with no task (as :func:`action` would: the same checks, errors and bytes).
+        ``stage`` ``"whole"``, its body come: ``True`` once answered; what is left to
+        do in a task (the move or the bots after it, in a thread). ``"headed"``, its
+        body not come yet: its checks before the body, ``True`` if refused (answered),
+        ``False`` to wait for the body. ``"late"``: the body did not come in time,
+        answered (408). ``None``: any other request, or the connection closing or not
+        to be written now: a task answers it."""
+        scope = cycle.scope
+        if not cycle.keep_alive or cycle.flow.write_paused or cycle.disconnected \
+                or not scope["path"].startswith("/api/tables/") \
+                or not app.host_allowed(scope):
+            return None
+        found = route_of(scope)
+        if found is None or found[0] is not action:
+            return None
+        try:
+            out = action_at_once(_Asked(cycle, found[1]),
+                                 bytes(cycle.body) if stage == "whole" else None,
+                                 stage == "late")
+            if out is None:
+                return False
+            if not isinstance(out, Response):
+                return played_through(cycle, out)
+            if not isinstance(out, _Answer):  # (the answers of a move are all _Answer)
+                return played_through(cycle, _given(out))
+            out.put_now(cycle)
+        except BaseException as exc:  # what uvicorn's ``run_asgi`` does
+            cycle.logger.error("Exception in ASGI application\n", exc_info=exc)
+            if not cycle.response_started:
+                cycle.keep_alive = False
+                cycle.response_started = True
+                cycle.transport.write(_head(500, cycle, [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", b"21")], False) + b"Internal Server Error")
+                _ended(cycle)
+            else:
+                cycle.transport.close()
+        return True
+
+    async def played_through(cycle: Any, answer: Awaitable[Response]) -> None:
         # what uvicorn's ``run_asgi`` does around an application
         try:
-            response = await handler(_Asked(cycle, table))
+            response = await answer
             if isinstance(response, (_Answer, _Pushed)):
                 await response.put(cycle)
             else:  # (not made by the handlers of play)
@@ -1279,6 +1377,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
 
     app = _HostChecked(inner, hosts, straight)
     app.play = play
+    app.play_now = play_now
     app.state = inner.state
     inner.state.stop_waiting = stop_waiting
     return app
@@ -1302,6 +1401,10 @@ class _HostChecked:
         self.play: Callable[[Any], Coroutine[Any, Any, None] | None] | None = None
         """A request of play from the server's protocol, answered past the ASGI layers
         (``None``: not one; the application answers it)."""
+        self.play_now: Callable[..., Coroutine[Any, Any, None] | bool | None] | None \
+            = None
+        """A move answered in the protocol's step (``True``), or what is left of it for
+        a task, or waiting for its body (``False``); ``None``: not one."""
 
     def host_allowed(self, scope: Any) -> bool:
         """Whether the request's ``Host`` (its first) names this server."""
@@ -1328,6 +1431,10 @@ class _HostChecked:
                 and await self.straight(scope, receive, send)):
             return
         await self.app(scope, receive, send)
+
+
+async def _given(value: _R) -> _R:
+    return value
 
 
 def _resolve(future: asyncio.Future[None]) -> None:
@@ -1501,8 +1608,9 @@ def _proxies(allowed: str | None) -> Callable[[str], bool]:
 def _guarded_protocol(max_connections: int, header_seconds: float,
                       max_per_address: int = MAX_PER_ADDRESS,
                       proxy: Callable[[str], bool] = lambda address: False,
-                      play: Callable[[Any], Coroutine[Any, Any, None] | None] | None = None
-                      ) -> type:
+                      play: Callable[[Any], Coroutine[Any, Any, None] | None] | None = None,
+                      play_now: Callable[..., Coroutine[Any, Any, None] | bool | None]
+                      | None = None) -> type:
     """uvicorn's HTTP/1.1 protocol on httptools (the C parser), bounded: at most
     ``max_connections`` connections (one more is answered 503 and closed), at most
     ``max_per_address`` from one client address (one more is answered 429 and closed;
@@ -1510,7 +1618,8 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
     ``header_seconds`` after it opened or was last answered is closed (uvicorn itself
     waits for a first request forever). ``play``: the application's requests of play,
     run in the request's task in place of the ASGI application (``None``: any other
-    request)."""
+    request); ``play_now``: a move answered in the step that read it (no task at
+    all), its body waited for by the protocol (at most :data:`BODY_SECONDS`)."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
     per_address: dict[str, int] = {}
@@ -1523,6 +1632,14 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
         _address: str | None = None
         _answered = 0.0
         """When the connection opened or was last answered (the loop's clock)."""
+        _feeding = False
+        """Within :meth:`data_received` (the parser reading what came)."""
+        _waiting: tuple[Any, Any] | None = None
+        """A POST's cycle (and application) started once its body has come, or once
+        the data being read ends (a move's: once its body has come, or
+        :data:`BODY_SECONDS` after its head)."""
+        _late: asyncio.TimerHandle | None = None
+        """The deadline of a move's body waited for by the protocol."""
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -1554,7 +1671,31 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
 
         def data_received(self, data: bytes) -> None:
             if not self._refused:
-                super().data_received(data)
+                self._feeding = True
+                try:
+                    super().data_received(data)
+                finally:
+                    self._feeding = False
+                waiting = self._waiting
+                if waiting is not None and self._late is None:  # its body comes later
+                    cycle, app = waiting
+                    if play_now is not None and not cycle.waiting_for_100_continue:
+                        early = play_now(cycle, "headed")
+                        if early is True:  # refused before its body
+                            self._waiting = None
+                            return
+                        if early is False:  # a move: its body waited for here
+                            self._late = self.loop.call_later(BODY_SECONDS, self._too_late)
+                            return
+                    self._waiting = None  # its task reads it
+                    self._start(cycle, app)
+
+        def _too_late(self) -> None:
+            self._late = None
+            waiting, self._waiting = self._waiting, None
+            if waiting is not None and play_now is not None \
+                    and play_now(waiting[0], "late") is None:
+                self._start(*waiting)  # (cannot be answered here: its task does)
 
         def _too_slow(self) -> None:
             # One timer for the connection, looked at when it fires (not armed at
@@ -1572,12 +1713,33 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
                 self.transport.close()
 
         def _start_asgi_task(self, cycle: Any, app: Any) -> None:
+            # A POST whose body may come in the data being read waits for the end of
+            # it (its message's end, or the end of the data: then its task reads it,
+            # with its deadline); a move come whole is answered at once, no task.
+            if self._feeding and play_now is not None and cycle.more_body \
+                    and cycle.scope["method"] == "POST":
+                self._waiting = (cycle, app)
+                return
+            self._start(cycle, app)
+
+        def _start(self, cycle: Any, app: Any) -> None:
+            if play_now is not None and not cycle.more_body \
+                    and cycle.scope["method"] == "POST":
+                rest = play_now(cycle)
+                if rest is True:
+                    return
+                if rest is not None and rest is not False:
+                    self._task(rest)
+                    return
             # a request of play runs its own coroutine in the task (uvicorn's pipeline
             # and keep-alive as before: the cycle is uvicorn's)
             coroutine = None if play is None else play(cycle)
             if coroutine is None:
                 super()._start_asgi_task(cycle, app)
                 return
+            self._task(coroutine)
+
+        def _task(self, coroutine: Coroutine[Any, Any, None]) -> None:
             task = self.loop.create_task(coroutine)
             task.add_done_callback(self.tasks.discard)
             self.tasks.add(task)
@@ -1591,6 +1753,13 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
             cycle = self.cycle
             if cycle is not None and not cycle.response_complete:
                 cycle.scope[WHOLE_BODY] = True  # type: ignore[literal-required]
+            waiting = self._waiting
+            if waiting is not None and waiting[0] is cycle:
+                self._waiting = None
+                if self._late is not None:
+                    self._late.cancel()
+                    self._late = None
+                self._start(*waiting)
 
         def on_response_complete(self) -> None:
             self.transport.flush()  # type: ignore[attr-defined]
@@ -1603,6 +1772,10 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
             if self._deadline is not None:
                 self._deadline.cancel()
                 self._deadline = None
+            if self._late is not None:  # a move whose body never came: nobody to answer
+                self._late.cancel()
+                self._late = None
+                self._waiting = None
             if self._address is not None:
                 left = per_address.get(self._address, 1) - 1
                 if left > 0:
@@ -1698,7 +1871,7 @@ def make_server(lobby: Lobby, sock: socket.socket, *, host: str = "127.0.0.1",
                             http=_guarded_protocol(max_connections, header_seconds,
                                                    max_per_address,
                                                    _proxies(forwarded_allow_ips),
-                                                   app.play),
+                                                   app.play, app.play_now),
                             proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips,
                             timeout_keep_alive=idle_seconds, log_level="warning",
                             # no access log: at "warning" its lines were never written,
