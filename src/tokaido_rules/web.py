@@ -1543,8 +1543,12 @@ class _Channel:
         future = self.future
         if future is not None and not future.done():
             step = self.step
-            if step is not None and step():
-                return
+            if step is not None:
+                try:
+                    if step():
+                        return
+                except Exception:  # never the caller's (the mover's answer): its task's
+                    pass
             future.set_result(None)
 
     def tick(self) -> None:
