@@ -88,9 +88,17 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import (
+    Awaitable,
+    Callable,
+    Coroutine,
+    Iterator,
+    Mapping,
+    MutableMapping,
+    Sequence,
+)
 from importlib.resources import files
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from .bots import BOTS
 from .errors import TokaidoError
@@ -186,6 +194,119 @@ class _BadRequest(Exception):
         self.status = status
 
 
+class _Asking(Protocol):
+    """What the handlers of play read of a request: Starlette's ``Request``, or the
+    server's own :class:`_Asked` (a request of play answered past the ASGI layers)."""
+
+    @property
+    def scope(self) -> MutableMapping[str, Any]: ...
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+    @property
+    def query_params(self) -> Mapping[str, str]: ...
+
+    @property
+    def path_params(self) -> dict[str, Any]: ...
+
+    @property
+    def receive(self) -> Callable[[], Awaitable[Any]]: ...
+
+
+_R = TypeVar("_R")
+
+
+class _Asked:
+    """A request of play as uvicorn's protocol parsed it (its cycle's scope), read by
+    the handlers as they read Starlette's ``Request``: its headers (names in lower
+    case, the first of a name) and query (the last of a name, as Starlette's) made
+    into dicts once, when first read."""
+
+    __slots__ = ("_headers", "_query", "path_params", "receive", "scope")
+
+    def __init__(self, cycle: Any, table: str) -> None:
+        self.scope: MutableMapping[str, Any] = cycle.scope
+        self.receive: Callable[[], Awaitable[Any]] = cycle.receive
+        self.path_params: dict[str, Any] = {"table": table}
+        self._headers: dict[str, str] | None = None
+        self._query: dict[str, str] | None = None
+
+    @property
+    def headers(self) -> dict[str, str]:
+        found = self._headers
+        if found is None:
+            found = self._headers = {}
+            for name, value in self.scope["headers"]:
+                key = name.decode("latin-1")
+                if key not in found:
+                    found[key] = value.decode("latin-1")
+        return found
+
+    @property
+    def query_params(self) -> dict[str, str]:
+        found = self._query
+        if found is None:
+            text = self.scope["query_string"].decode("latin-1")
+            if "%" in text or "+" in text:  # escaped: as Starlette reads it
+                from urllib.parse import parse_qsl
+                found = dict(parse_qsl(text, keep_blank_values=True))
+            else:
+                found = {}
+                for part in text.split("&"):
+                    if part:
+                        name, _, value = part.partition("=")
+                        found[name] = value
+            self._query = found
+        return found
+
+
+_STATUS_LINES: dict[int, bytes] = {}
+
+
+def _status_line(status: int) -> bytes:
+    """``HTTP/1.1 STATUS PHRASE``, as uvicorn writes it."""
+    line = _STATUS_LINES.get(status)
+    if line is None:
+        import http
+
+        try:
+            phrase = http.HTTPStatus(status).phrase.encode()
+        except ValueError:
+            phrase = b""
+        line = _STATUS_LINES[status] = b"HTTP/1.1 %d %b\r\n" % (status, phrase)
+    return line
+
+
+def _head(status: int, cycle: Any, headers: list[tuple[bytes, bytes]],
+          chunked: bool) -> bytes:
+    """An answer's head written straight to its connection, the bytes uvicorn's
+    ``send`` writes: the status line, uvicorn's own headers (the date, the server),
+    the answer's (in lower case already), ``connection: close`` when the connection
+    ends with it, ``transfer-encoding: chunked`` for a stream (no length)."""
+    parts = [_status_line(status)]
+    for name, value in cycle.default_headers:
+        parts += (name, b": ", value, b"\r\n")
+    for name, value in headers:
+        parts += (name, b": ", value, b"\r\n")
+    if not cycle.keep_alive:
+        parts.append(b"connection: close\r\n")
+    if chunked:
+        parts.append(b"transfer-encoding: chunked\r\n")
+    parts.append(b"\r\n")
+    return b"".join(parts)
+
+
+def _ended(cycle: Any) -> None:
+    """The answer on ``cycle`` is sent whole: what uvicorn's ``send`` does then (the
+    connection closed unless kept alive, the next request let in)."""
+    cycle.response_complete = True
+    cycle.message_event.set()
+    if not cycle.keep_alive:
+        cycle.transport.close()
+    cycle.on_response()
+
+
 _TEXT_ENCODER = json.JSONEncoder(ensure_ascii=False)
 """What :func:`_checked_text` writes a body with (made once: ``json.dumps`` with an
 option makes an encoder per call)."""
@@ -234,9 +355,11 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     created: dict[str, deque[float]] = {}  # by client address: when it created tables
     pictures: dict[tuple[str, int | None, int, int], tuple[bytes, bytes]] = {}
 
-    def changed(table: Table) -> None:
+    def changed(table: Table, told: bool = False) -> None:
         """Note the activity and wake the requests waiting on ``table`` (called in
-        whichever thread changed it: each future is resolved in its own loop)."""
+        whichever thread changed it: each future is resolved in its own loop);
+        ``told``: called in the loop once a mover's answer is sent (no table's lock
+        held), where the push channels tell the change at once."""
         table.touch()
         with waiting:
             futures = waiters.pop(table.id, [])
@@ -254,10 +377,13 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 loop.call_soon_threadsafe(_resolve, future)
         for channel in pushed:
             if channel.loop is running:
-                channel.wake()
+                if told:
+                    channel.wake_now()
+                else:  # perhaps inside a change (its table's lock held): its task
+                    channel.wake()
                 continue
-            with contextlib.suppress(RuntimeError):
-                channel.loop.call_soon_threadsafe(channel.wake)
+            with contextlib.suppress(RuntimeError):  # run where no lock is held
+                channel.loop.call_soon_threadsafe(channel.wake_now)
 
     lobby.on_change = changed
 
@@ -323,6 +449,57 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 channel.close()
                 listening.cancel()
 
+        async def put(self, cycle: Any) -> None:
+            """The same channel written straight to the connection of uvicorn's
+            ``cycle`` (a request of play answered past the ASGI layers): each event a
+            chunk of the same bytes, written at once, as uvicorn's ``send`` would
+            (waiting while the connection's writing is paused; nothing once the
+            client has gone)."""
+            channel = _Channel(asyncio.get_running_loop())
+            self.opened(channel)  # before the table is first looked at: no change missed
+            flow = cycle.flow
+            write = cycle.transport.write
+
+            async def listen() -> None:
+                while (await cycle.receive())["type"] != "http.disconnect":
+                    pass
+                channel.close()
+
+            async def event(chunk: bytes) -> None:
+                if flow.write_paused and not cycle.disconnected:
+                    await flow.drain()
+                if not cycle.disconnected:
+                    write(b"%x\r\n%b\r\n" % (len(chunk), chunk))
+
+            def ready() -> bool:
+                return not (flow.write_paused or cycle.disconnected)
+
+            def now(chunk: bytes) -> None:
+                write(b"%x\r\n%b\r\n" % (len(chunk), chunk))
+
+            listening = asyncio.ensure_future(listen())
+            try:
+                if flow.write_paused and not cycle.disconnected:
+                    await flow.drain()
+                if cycle.disconnected:
+                    return
+                cycle.response_started = True
+                cycle.waiting_for_100_continue = False
+                cycle.chunked_encoding = True
+                write(_head(200, cycle, self.raw_headers, True))
+                channel.ready, channel.write = ready, now
+                await self.push(channel, event)
+                if not channel.left:
+                    if flow.write_paused and not cycle.disconnected:
+                        await flow.drain()
+                    if not cycle.disconnected:
+                        write(b"0\r\n\r\n")
+                        _ended(cycle)
+            finally:
+                self.closed(channel)
+                channel.close()
+                listening.cancel()
+
     def error(status: int, message: str) -> Response:
         # 503: nothing changed, try again (the database is back within seconds, or
         # another process answers): Retry-After says when
@@ -331,9 +508,9 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         return _Answer(_ANSWER_ENCODER.encode({"error": message}).encode(), status,
                        retry_head if status == 503 else [], b"application/json")
 
-    def api(handler: Callable[[Request], Awaitable[Response]]
-            ) -> Callable[[Request], Awaitable[Response]]:
-        async def run(request: Request) -> Response:
+    def api(handler: Callable[[_R], Awaitable[Response]]
+            ) -> Callable[[_R], Coroutine[Any, Any, Response]]:
+        async def run(request: _R) -> Response:
             try:
                 return await handler(request)
             except (TableError, _BadRequest) as exc:
@@ -342,7 +519,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 return error(503, f"the database failed; try again: {exc}")
         return run
 
-    def token_of(request: Request) -> str | None:
+    def token_of(request: _Asking) -> str | None:
         raw = request.headers.get("authorization")
         if raw is None:
             return None
@@ -351,21 +528,37 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             raise TableError(403, "the token goes in a header: Authorization: Bearer TOKEN")
         return token.strip()
 
-    def table_of(request: Request) -> Table:
+    def table_of(request: _Asking) -> Table:
         return lobby.get(request.path_params["table"])
 
-    def seat_of(request: Request, table: Table) -> int:
+    def seat_of(request: _Asking, table: Table) -> int:
         seat = table.seat_for(token_of(request))
         if seat is None:
             raise TableError(403, "this needs the seat's token (Authorization: Bearer TOKEN)")
         return seat
 
-    async def body_of(request: Request) -> Any:
+    def body_headed(request: _Asking) -> None:
+        """A body's head checked before it is read: JSON, and not too large."""
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             raise _BadRequest(415, "send application/json")
         length = request.headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > max_body):
             raise _BadRequest(413, f"request too large (at most {max_body} bytes)")
+
+    def body_read(raw: bytes) -> Any:
+        """A whole body's JSON, refused unless it is JSON text."""
+        if len(raw) > max_body:
+            raise _BadRequest(413, f"request too large (at most {max_body} bytes)")
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            raise _BadRequest(400, "the body is not JSON") from None
+        if not raw.isascii() or b"\\u" in raw:  # else no lone surrogate can be in it
+            _checked_text(data)
+        return data
+
+    async def body_of(request: _Asking) -> Any:
+        body_headed(request)
         chunks: list[bytes] = []
         size = 0
 
@@ -393,14 +586,9 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             raise _BadRequest(408, "the body came too slowly") from None
         except ClientDisconnect:  # nobody to answer: the move was never sent whole
             raise _BadRequest(400, "the client went away before its body came") from None
-        try:
-            data = json.loads(b"".join(chunks))
-        except (ValueError, RecursionError):
-            raise _BadRequest(400, "the body is not JSON") from None
-        _checked_text(data)
-        return data
+        return body_read(b"".join(chunks))
 
-    def number(request: Request, name: str, most: float) -> float | None:
+    def number(request: _Asking, name: str, most: float) -> float | None:
         raw = request.query_params.get(name)
         if raw is None:
             return None
@@ -432,12 +620,32 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             if self.after is not None:
                 self.after()
 
+        async def put(self, cycle: Any) -> None:
+            """The same answer written straight to the connection of uvicorn's
+            ``cycle`` (a request of play answered past the ASGI layers): its head and
+            body in one write, the bytes uvicorn's ``send`` would write."""
+            flow = cycle.flow
+            if flow.write_paused and not cycle.disconnected:
+                await flow.drain()
+            self.put_now(cycle)
+
+        def put_now(self, cycle: Any) -> None:
+            """:meth:`put` on a connection whose writing is not paused."""
+            if not cycle.disconnected:
+                cycle.response_started = True
+                cycle.waiting_for_100_continue = False
+                cycle.transport.write(_head(self.status_code, cycle, self.raw_headers,
+                                            False) + self.body)
+                _ended(cycle)
+            if self.after is not None:
+                self.after()
+
     retry_head = [(b"retry-after", b"1")]
     plain_head = [(b"cache-control", b"no-store"), (b"vary", b"Accept-Encoding")]
     zipped_head = [*plain_head, (b"content-encoding", b"gzip")]
     media_types: dict[str, bytes] = {}
 
-    def zipped(request: Request, body: bytes, media: str, status: int = 200,
+    def zipped(request: _Asking, body: bytes, media: str, status: int = 200,
                packed: bytes | None = None,
                after: Callable[[], None] | None = None) -> Response:
         """An answer, gzipped where it pays: a body of :data:`GZIP_FROM` bytes or more,
@@ -451,7 +659,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             kind = media_types[media] = media.encode("latin-1")
         return _Answer(body, status, head, kind, after)
 
-    def json_text(request: Request, text: str, status: int = 200,
+    def json_text(request: _Asking, text: str, status: int = 200,
                   after: Callable[[], None] | None = None) -> Response:
         return zipped(request, text.encode(), "application/json", status, after=after)
 
@@ -570,7 +778,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 table.page(seat, -1)
             table.touch()
 
-    def stream_of(request: Request) -> str | None:
+    def stream_of(request: _Asking) -> str | None:
         """The page's name for its push channel (``stream``: 1 to 64 letters, digits,
         ``-`` or ``_``), which its moves name too: a move's answer is not sent again on
         that channel; ``None`` when not given."""
@@ -582,7 +790,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             raise _BadRequest(400, "stream must be 1 to 64 letters, digits, - or _")
         return name
 
-    def form_of(request: Request) -> bool:
+    def form_of(request: _Asking) -> bool:
         """Whether the client asks for updates (``form=update``), else documents."""
         form = request.query_params.get("form", "document")
         if form not in ("document", "update"):
@@ -601,7 +809,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         return await run_in_threadpool(call)
 
     @api
-    async def document(request: Request) -> Response:
+    async def document(request: _Asking) -> Response:
         table = table_of(request)
         seat = table.seat_for(token_of(request))
         since = number(request, "since", 1e15)
@@ -644,7 +852,7 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                 if future in left:
                     left.remove(future)
 
-    async def answer(request: Request, table: Table, seat: int | None,
+    async def answer(request: _Asking, table: Table, seat: int | None,
                      since: float | None, wait: float | None, known: int | None = None,
                      update: bool = False) -> Response:
         if stopping.is_set():
@@ -660,40 +868,26 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
         return json_text(request, await made(
             functools.partial(table.document, seat, at, known), table))
 
-    @api
-    async def action(request: Request) -> Response:
-        table = table_of(request)
-        seat = seat_of(request, table)
-        update = form_of(request)
-        stream = stream_of(request)
-        body = await body_of(request)
+    def answered(table: Table, seat: int, body: Any, update: bool, stream: str | None
+                 ) -> str:
+        """The answer of a move: the mover's update (or document) at the table now."""
+        since = body["expected_seq"]
+        if not update:
+            return table.document(seat, since)
+        text = table.update(seat, since)
+        if stream is not None:  # its page's push channel need not send it again
+            table.answered(seat, stream)
+        return text
 
-        def answered() -> str:
-            since = body["expected_seq"]
-            if not update:
-                return table.document(seat, since)
-            text = table.update(seat, since)
-            if stream is not None:  # its page's push channel need not send it again
-                table.answered(seat, stream)
-            return text
-
-        def play(acted: bool) -> tuple[str, bool]:
-            # in a thread: the move (unless ``acted``), the bots after it, and the
-            # answer; the others are woken once the player who moved is answered
-            with table.holding() as told:
-                if acted:
-                    table.play_bots()
-                else:
-                    table.act(seat, body)
-                text = answered()
-            return text, told[0]
-
-        # The person's move in the event loop when the table is free (a move, its
-        # stored lines and its answer take about a millisecond: a hand-off to a thread
-        # and back costs a good part of that); the bots, who may think long, and a
-        # table busy with another move, in a thread. On a shared store the move and the
-        # bots' moves after it are one change, which may wait on the database's row
-        # lock: in a thread as well.
+    def moved_here(table: Table, seat: int, body: Any, update: bool, stream: str | None
+                   ) -> tuple[str | None, bool, bool]:
+        """The person's move in the event loop when the table is free (a move, its
+        stored lines and its answer take about a millisecond: a hand-off to a thread
+        and back costs a good part of that): (its answer, ``None`` if the bots play
+        next or it was not played here; whether the table changed; whether it was
+        played). The bots, who may think long, and a table busy with another move, are
+        left to a thread. On a shared store the move and the bots' moves after it are
+        one change, which may wait on the database's row lock: in a thread as well."""
         text: str | None = None
         moved = acted = False
         if table.stalled is None and not table.on_shared_store \
@@ -703,20 +897,78 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
                     table.act(seat, body, bots=False)
                     acted = True
                     if not table.waits_on_bot:
-                        text = answered()
+                        text = answered(table, seat, body, update, stream)
                 moved = told[0]
             finally:
                 table._lock.release()
-        if text is None:
-            text, more = await run_in_threadpool(play, acted)
-            moved = moved or more
-        assert text is not None
+        return text, moved, acted
+
+    async def moved_there(request: _Asking, table: Table, seat: int, body: Any,
+                          update: bool, stream: str | None, moved: bool,
+                          acted: bool) -> Response:
+        """In a thread: the move (unless ``acted``), the bots after it, and the
+        answer."""
+        def play() -> tuple[str, bool]:
+            with table.holding() as told:
+                if acted:
+                    table.play_bots()
+                else:
+                    table.act(seat, body)
+                text = answered(table, seat, body, update, stream)
+            return text, told[0]
+
+        text, more = await run_in_threadpool(play)
+        return move_answer(request, table, text, moved or more)
+
+    def move_answer(request: _Asking, table: Table, text: str, moved: bool) -> Response:
         # the others are woken once this answer is sent
         return json_text(request, text,
-                         after=functools.partial(changed, table) if moved else None)
+                         after=functools.partial(changed, table, True) if moved else None)
 
     @api
-    async def events(request: Request) -> Response:
+    async def action(request: _Asking) -> Response:
+        table = table_of(request)
+        seat = seat_of(request, table)
+        update = form_of(request)
+        stream = stream_of(request)
+        body = await body_of(request)
+        text, moved, acted = moved_here(table, seat, body, update, stream)
+        if text is None:
+            return await moved_there(request, table, seat, body, update, stream, moved,
+                                     acted)
+        return move_answer(request, table, text, moved)
+
+    def action_at_once(request: _Asking, raw: bytes | None, late: bool = False
+                       ) -> Response | Coroutine[Any, Any, Response] | None:
+        """:func:`action` of a body come whole, in the step that read it (no task):
+        the answer, or what is left to do in a task (the move, or the bots after it,
+        in a thread). The same checks in the same order, the same errors. ``raw``
+        ``None``: its body not come yet: its checks before the body (a refusal, or
+        ``None`` to wait for it); ``late``: it did not come in time (408)."""
+        try:
+            table = table_of(request)
+            seat = seat_of(request, table)
+            update = form_of(request)
+            stream = stream_of(request)
+            body_headed(request)
+            if raw is None:
+                if late:
+                    raise _BadRequest(408, "the body came too slowly")
+                return None
+            body = body_read(raw)
+            text, moved, acted = moved_here(table, seat, body, update, stream)
+        except (TableError, _BadRequest) as exc:
+            return error(exc.status, str(exc))
+        except StoreError as exc:  # the database failed: nothing changed, retry
+            return error(503, f"the database failed; try again: {exc}")
+        if text is None:
+            return api(functools.partial(moved_there, table=table, seat=seat, body=body,
+                                         update=update, stream=stream, moved=moved,
+                                         acted=acted))(request)
+        return move_answer(request, table, text, moved)
+
+    @api
+    async def events(request: _Asking) -> Response:
         """The push channel: a stream of server-sent events, one update (``form``
         ``"update"``) each time the table changes, from the client's ``since`` on
         (but the change a move of this page, named by ``stream``, was answered with);
@@ -744,6 +996,37 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
             def now() -> tuple[int, int, int]:
                 return table.game.state.seq, len(table.takebacks), table.version
 
+            def step() -> bool:
+                """What the loop below does for a change, done in the caller's step
+                while the channel waits (its future pending): the update made at once
+                if the table is free, written at once if the connection takes it;
+                False (nothing done) for anything else (a stop, the table gone, busy,
+                the connection paused, a fault), which the channel's task does."""
+                nonlocal told, at, story
+                ready, write = channel.ready, channel.write
+                if ready is None or write is None or not ready() or stopping.is_set() \
+                        or table.gone or channel.left or channel.due:
+                    return False
+                mark = now()
+                if mark == told:
+                    return True
+                if told is not None and table.was_answered(seat, name, mark):
+                    told, at, story = mark, mark[0], mark[1]
+                    return True
+                if not table._lock.acquire(blocking=False):
+                    return False
+                try:
+                    text = table.update(seat, at, story, said)
+                except Exception:  # the channel's task meets it again, and ends
+                    return False
+                finally:
+                    table._lock.release()
+                told, at, story = mark, mark[0], mark[1]
+                write(b"data: " + text.encode() + b"\n\n")
+                channel.sent = loop.time()
+                return True
+
+            channel.step = step
             with connected(table, seat):
                 while not channel.left:
                     mark = now()
@@ -990,22 +1273,111 @@ def create_app(lobby: Lobby, *, animate_ms: int = 450,
     # the requests of play (a move, a push channel, an update) go straight to their
     # handler, past Starlette's layers (its two middlewares, the router's trying of each
     # route, the wrappers of every piece sent): the same handlers, answered alike
-    played: dict[tuple[str, str], Callable[[Request], Awaitable[Response]]] = {
+    played: dict[tuple[str, str], Callable[[_Asking], Awaitable[Response]]] = {
         ("POST", "action"): action, ("GET", "events"): events, ("GET", ""): document}
 
-    async def straight(scope: Any, receive: Any, send: Any) -> bool:
+    def route_of(scope: Any) -> tuple[Callable[[_Asking], Awaitable[Response]], str] | None:
+        """The handler of a request of play under ``/api/tables/`` and its table."""
         parts = scope["path"][len("/api/tables/"):].split("/")
         if not parts[0] or len(parts) > 2 or (len(parts) == 2 and not parts[1]):
-            return False
+            return None
         handler = played.get((scope["method"], parts[1] if len(parts) == 2 else ""))
-        if handler is None:
+        return None if handler is None else (handler, parts[0])
+
+    async def straight(scope: Any, receive: Any, send: Any) -> bool:
+        found = route_of(scope)
+        if found is None:
             return False
-        scope["path_params"] = {"table": parts[0]}
+        handler, table = found
+        scope["path_params"] = {"table": table}
         response = await handler(Request(scope, receive, send))
         await response(scope, receive, send)
         return True
 
+    def play(cycle: Any) -> Coroutine[Any, Any, None] | None:
+        """A request of play (a move, a push channel, an update) from uvicorn's
+        protocol, answered past the ASGI layers (no ASGI messages, Starlette request or
+        host-checking layer): its handler, given the request as the protocol parsed
+        it, and its answer written straight to the connection; the same bytes.
+        ``None`` for any other request, or one whose ``Host`` is refused (the
+        application answers those)."""
+        scope = cycle.scope
+        if not scope["path"].startswith("/api/tables/") or not app.host_allowed(scope):
+            return None
+        found = route_of(scope)
+        if found is None:
+            return None
+        handler, table = found
+        return played_through(cycle, handler(_Asked(cycle, table)))
+
+    def play_now(cycle: Any, stage: str = "whole") -> Coroutine[Any, Any, None] | bool | None:
+        """A move (``POST .../action``) answered in the protocol's step that read it,
+        with no task (as :func:`action` would: the same checks, errors and bytes).
+        ``stage`` ``"whole"``, its body come: ``True`` once answered; what is left to
+        do in a task (the move or the bots after it, in a thread). ``"headed"``, its
+        body not come yet: its checks before the body, ``True`` if refused (answered),
+        ``False`` to wait for the body. ``"late"``: the body did not come in time,
+        answered (408). ``None``: any other request, or the connection closing or not
+        to be written now: a task answers it."""
+        scope = cycle.scope
+        if not cycle.keep_alive or cycle.flow.write_paused or cycle.disconnected \
+                or not scope["path"].startswith("/api/tables/") \
+                or not app.host_allowed(scope):
+            return None
+        found = route_of(scope)
+        if found is None or found[0] is not action:
+            return None
+        try:
+            out = action_at_once(_Asked(cycle, found[1]),
+                                 bytes(cycle.body) if stage == "whole" else None,
+                                 stage == "late")
+            if out is None:
+                return False
+            if not isinstance(out, Response):
+                return played_through(cycle, out)
+            if not isinstance(out, _Answer):  # (the answers of a move are all _Answer)
+                return played_through(cycle, _given(out))
+            out.put_now(cycle)
+        except BaseException as exc:  # what uvicorn's ``run_asgi`` does
+            cycle.logger.error("Exception in ASGI application\n", exc_info=exc)
+            if not cycle.response_started:
+                cycle.keep_alive = False
+                cycle.response_started = True
+                cycle.transport.write(_head(500, cycle, [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", b"21")], False) + b"Internal Server Error")
+                _ended(cycle)
+            else:
+                cycle.transport.close()
+        return True
+
+    async def played_through(cycle: Any, answer: Awaitable[Response]) -> None:
+        # what uvicorn's ``run_asgi`` does around an application
+        try:
+            response = await answer
+            if isinstance(response, (_Answer, _Pushed)):
+                await response.put(cycle)
+            else:  # (not made by the handlers of play)
+                await response(cycle.scope, cycle.receive, cycle.send)
+        except BaseException as exc:
+            cycle.logger.error("Exception in ASGI application\n", exc_info=exc)
+            if not cycle.response_started:
+                await cycle.send_500_response()
+            else:
+                cycle.transport.close()
+        else:
+            if not cycle.response_started and not cycle.disconnected:
+                cycle.logger.error("ASGI callable returned without starting response.")
+                await cycle.send_500_response()
+            elif not cycle.response_complete and not cycle.disconnected:
+                cycle.logger.error("ASGI callable returned without completing response.")
+                cycle.transport.close()
+        finally:
+            cycle.on_response = lambda: None
+
     app = _HostChecked(inner, hosts, straight)
+    app.play = play
+    app.play_now = play_now
     app.state = inner.state
     inner.state.stop_waiting = stop_waiting
     return app
@@ -1026,27 +1398,43 @@ class _HostChecked:
         self.state: Any = None
         self.straight = straight
         """Answers a request of ``/api/tables/...`` itself, or says it did not."""
+        self.play: Callable[[Any], Coroutine[Any, Any, None] | None] | None = None
+        """A request of play from the server's protocol, answered past the ASGI layers
+        (``None``: not one; the application answers it)."""
+        self.play_now: Callable[..., Coroutine[Any, Any, None] | bool | None] | None \
+            = None
+        """A move answered in the protocol's step (``True``), or what is left of it for
+        a task, or waiting for its body (``False``); ``None``: not one."""
+
+    def host_allowed(self, scope: Any) -> bool:
+        """Whether the request's ``Host`` (its first) names this server."""
+        if self.any:
+            return True
+        host = ""
+        for name, value in scope["headers"]:
+            if name == b"host":
+                host = value.decode("latin-1").lower()
+                break
+        host = host.split("]")[0] + "]" if host.startswith("[") else host.split(":")[0]
+        return host in self.hosts
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and not self.any:
-            host = ""
-            for name, value in scope["headers"]:
-                if name == b"host":
-                    host = value.decode("latin-1").lower()
-                    break
-            host = host.split("]")[0] + "]" if host.startswith("[") else host.split(":")[0]
-            if host not in self.hosts:
-                body = b'{"error":"Invalid host header"}'
-                await send({"type": "http.response.start", "status": 400, "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode())]})
-                await send({"type": "http.response.body", "body": body})
-                return
+        if scope["type"] == "http" and not self.any and not self.host_allowed(scope):
+            body = b'{"error":"Invalid host header"}'
+            await send({"type": "http.response.start", "status": 400, "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return
         if (self.straight is not None and scope["type"] == "http"
                 and scope["path"].startswith("/api/tables/")
                 and await self.straight(scope, receive, send)):
             return
         await self.app(scope, receive, send)
+
+
+async def _given(value: _R) -> _R:
+    return value
 
 
 def _resolve(future: asyncio.Future[None]) -> None:
@@ -1118,7 +1506,7 @@ class _Channel:
     that, when it fires, sees whether :data:`KEEP_ALIVE_SECONDS` passed since the last
     event sent (not a timer armed and cancelled at every wait)."""
 
-    __slots__ = ("due", "future", "left", "loop", "sent", "timer")
+    __slots__ = ("due", "future", "left", "loop", "ready", "sent", "step", "timer", "write")
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
@@ -1132,11 +1520,35 @@ class _Channel:
         """When it last sent something (the loop's clock)."""
         self.timer: asyncio.TimerHandle | None = loop.call_later(KEEP_ALIVE_SECONDS,
                                                                  self.tick)
+        self.step: Callable[[], bool] | None = None
+        """Tells the change now, in the caller's step, while the channel waits; False:
+        it cannot (the table is busy, the connection paused), the channel's task does."""
+        self.ready: Callable[[], bool] | None = None
+        """Whether :attr:`write` may write now (its client there, its writing not
+        paused); ``None``: only the channel's task writes (an ASGI channel)."""
+        self.write: Callable[[bytes], None] | None = None
+        """Writes an event straight to the channel's connection."""
 
     def wake(self) -> None:
         """In the channel's loop: the table changed, or the server stops."""
         future = self.future
         if future is not None and not future.done():
+            future.set_result(None)
+
+    def wake_now(self) -> None:
+        """In the channel's loop, from a step that holds no table's lock (the mover's
+        answer sent, a change of another thread): the table changed; the channel
+        waiting tells it at once (:attr:`step`) rather than in its task's next step (a
+        future resolved, the task scheduled and resumed)."""
+        future = self.future
+        if future is not None and not future.done():
+            step = self.step
+            if step is not None:
+                try:
+                    if step():
+                        return
+                except Exception:  # never the caller's (the mover's answer): its task's
+                    pass
             future.set_result(None)
 
     def tick(self) -> None:
@@ -1199,13 +1611,19 @@ def _proxies(allowed: str | None) -> Callable[[str], bool]:
 
 def _guarded_protocol(max_connections: int, header_seconds: float,
                       max_per_address: int = MAX_PER_ADDRESS,
-                      proxy: Callable[[str], bool] = lambda address: False) -> type:
+                      proxy: Callable[[str], bool] = lambda address: False,
+                      play: Callable[[Any], Coroutine[Any, Any, None] | None] | None = None,
+                      play_now: Callable[..., Coroutine[Any, Any, None] | bool | None]
+                      | None = None) -> type:
     """uvicorn's HTTP/1.1 protocol on httptools (the C parser), bounded: at most
     ``max_connections`` connections (one more is answered 503 and closed), at most
     ``max_per_address`` from one client address (one more is answered 429 and closed;
     0: no bound), and a connection that has not sent a whole request's headers
     ``header_seconds`` after it opened or was last answered is closed (uvicorn itself
-    waits for a first request forever)."""
+    waits for a first request forever). ``play``: the application's requests of play,
+    run in the request's task in place of the ASGI application (``None``: any other
+    request); ``play_now``: a move answered in the step that read it (no task at
+    all), its body waited for by the protocol (at most :data:`BODY_SECONDS`)."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
     per_address: dict[str, int] = {}
@@ -1218,6 +1636,14 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
         _address: str | None = None
         _answered = 0.0
         """When the connection opened or was last answered (the loop's clock)."""
+        _feeding = False
+        """Within :meth:`data_received` (the parser reading what came)."""
+        _waiting: tuple[Any, Any] | None = None
+        """A POST's cycle (and application) started once its body has come, or once
+        the data being read ends (a move's: once its body has come, or
+        :data:`BODY_SECONDS` after its head)."""
+        _late: asyncio.TimerHandle | None = None
+        """The deadline of a move's body waited for by the protocol."""
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -1249,7 +1675,31 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
 
         def data_received(self, data: bytes) -> None:
             if not self._refused:
-                super().data_received(data)
+                self._feeding = True
+                try:
+                    super().data_received(data)
+                finally:
+                    self._feeding = False
+                waiting = self._waiting
+                if waiting is not None and self._late is None:  # its body comes later
+                    cycle, app = waiting
+                    if play_now is not None and not cycle.waiting_for_100_continue:
+                        early = play_now(cycle, "headed")
+                        if early is True:  # refused before its body
+                            self._waiting = None
+                            return
+                        if early is False:  # a move: its body waited for here
+                            self._late = self.loop.call_later(BODY_SECONDS, self._too_late)
+                            return
+                    self._waiting = None  # its task reads it
+                    self._start(cycle, app)
+
+        def _too_late(self) -> None:
+            self._late = None
+            waiting, self._waiting = self._waiting, None
+            if waiting is not None and play_now is not None \
+                    and play_now(waiting[0], "late") is None:
+                self._start(*waiting)  # (cannot be answered here: its task does)
 
         def _too_slow(self) -> None:
             # One timer for the connection, looked at when it fires (not armed at
@@ -1266,6 +1716,38 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
             else:
                 self.transport.close()
 
+        def _start_asgi_task(self, cycle: Any, app: Any) -> None:
+            # A POST whose body may come in the data being read waits for the end of
+            # it (its message's end, or the end of the data: then its task reads it,
+            # with its deadline); a move come whole is answered at once, no task.
+            if self._feeding and play_now is not None and cycle.more_body \
+                    and cycle.scope["method"] == "POST":
+                self._waiting = (cycle, app)
+                return
+            self._start(cycle, app)
+
+        def _start(self, cycle: Any, app: Any) -> None:
+            if play_now is not None and not cycle.more_body \
+                    and cycle.scope["method"] == "POST":
+                rest = play_now(cycle)
+                if rest is True:
+                    return
+                if rest is not None and rest is not False:
+                    self._task(rest)
+                    return
+            # a request of play runs its own coroutine in the task (uvicorn's pipeline
+            # and keep-alive as before: the cycle is uvicorn's)
+            coroutine = None if play is None else play(cycle)
+            if coroutine is None:
+                super()._start_asgi_task(cycle, app)
+                return
+            self._task(coroutine)
+
+        def _task(self, coroutine: Coroutine[Any, Any, None]) -> None:
+            task = self.loop.create_task(coroutine)
+            task.add_done_callback(self.tasks.discard)
+            self.tasks.add(task)
+
         def on_message_begin(self) -> None:
             super().on_message_begin()
             self.scope[JOINED] = self.transport  # type: ignore[literal-required]
@@ -1275,6 +1757,13 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
             cycle = self.cycle
             if cycle is not None and not cycle.response_complete:
                 cycle.scope[WHOLE_BODY] = True  # type: ignore[literal-required]
+            waiting = self._waiting
+            if waiting is not None and waiting[0] is cycle:
+                self._waiting = None
+                if self._late is not None:
+                    self._late.cancel()
+                    self._late = None
+                self._start(*waiting)
 
         def on_response_complete(self) -> None:
             self.transport.flush()  # type: ignore[attr-defined]
@@ -1287,6 +1776,10 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
             if self._deadline is not None:
                 self._deadline.cancel()
                 self._deadline = None
+            if self._late is not None:  # a move whose body never came: nobody to answer
+                self._late.cancel()
+                self._late = None
+                self._waiting = None
             if self._address is not None:
                 left = per_address.get(self._address, 1) - 1
                 if left > 0:
@@ -1381,7 +1874,8 @@ def make_server(lobby: Lobby, sock: socket.socket, *, host: str = "127.0.0.1",
     config = uvicorn.Config(app,
                             http=_guarded_protocol(max_connections, header_seconds,
                                                    max_per_address,
-                                                   _proxies(forwarded_allow_ips)),
+                                                   _proxies(forwarded_allow_ips),
+                                                   app.play, app.play_now),
                             proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips,
                             timeout_keep_alive=idle_seconds, log_level="warning",
                             # no access log: at "warning" its lines were never written,
