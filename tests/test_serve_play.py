@@ -503,3 +503,50 @@ def test_a_moves_body_after_its_head_is_waited_for_and_answered_alike(
     assert table.game.state.seq == seq
     status = _exchange(own, _request("GET", f"/api/tables/{table.id}"))
     assert status.startswith(b"HTTP/1.1 200 ")
+
+
+def test_the_installed_uvicorn_is_the_one_the_protocol_answers_past_asgi_with(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests above run the protocol's own answering (the installed uvicorn has the
+    request cycle it reads); a uvicorn whose cycle lacks an attribute it reads is not
+    given it: every request then goes through the application."""
+    from uvicorn.protocols.http import httptools_impl
+
+    assert web._plays_past_asgi()
+
+    class Other(httptools_impl.RequestResponseCycle):
+        def __init__(self) -> None:
+            pass
+
+    monkeypatch.setattr(httptools_impl, "RequestResponseCycle", Other)
+    monkeypatch.setattr(web, "_CYCLE_NEEDS", (*web._CYCLE_NEEDS, "not_in_any_cycle"))
+    assert not web._plays_past_asgi()
+    monkeypatch.undo()  # the real cycle again, the check still saying no
+    monkeypatch.setattr(web, "_plays_past_asgi", lambda: False)
+    real = web.create_app
+    asked: list[str] = []
+
+    def made(*args: Any, **kwargs: Any) -> Any:
+        app = real(*args, **kwargs)
+        inner = app.play
+
+        def counted(cycle: Any) -> Any:
+            asked.append(cycle.scope["path"])
+            return inner(cycle)
+
+        app.play = counted
+        return app
+
+    monkeypatch.setattr(web, "create_app", made)
+    lobby = Lobby()
+    server = make_server(lobby, bind("127.0.0.1", 0), animate_ms=0)
+    server.start()
+    try:
+        table, tokens, mover = _table(lobby)
+        answer = _exchange(server.url, _request(
+            "GET", f"/api/tables/{table.id}?form=update&since=0", token=tokens[mover]))
+    finally:
+        server.stop()
+    assert answer.startswith(b"HTTP/1.1 200 OK\r\n")
+    assert b'"form":"update"' in answer
+    assert asked == []  # answered through the application

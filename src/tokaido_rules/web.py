@@ -1609,6 +1609,31 @@ def _proxies(allowed: str | None) -> Callable[[str], bool]:
     return trusted
 
 
+_CYCLE_NEEDS = ("body", "chunked_encoding", "default_headers", "disconnected", "flow",
+                "keep_alive", "logger", "message_event", "more_body", "on_response",
+                "receive", "response_complete", "response_started", "scope", "send",
+                "send_500_response", "transport", "waiting_for_100_continue")
+"""What the requests of play answered past the ASGI layers read and set of uvicorn's
+request cycle (``RequestResponseCycle``, not a public interface)."""
+
+
+def _plays_past_asgi() -> bool:
+    """Whether the installed uvicorn's protocol and request cycle are those the server's
+    own answering of the requests of play was made for (a ``_start_asgi_task`` to
+    override, a cycle with every attribute of :data:`_CYCLE_NEEDS`); else every request
+    goes through the ASGI application, answered alike, a little slower."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
+
+    if not callable(getattr(HttpToolsProtocol, "_start_asgi_task", None)):
+        return False
+    names = set(dir(RequestResponseCycle))
+    init = RequestResponseCycle.__init__
+    code = getattr(init, "__code__", None)
+    if code is not None:  # the attributes its __init__ sets
+        names |= set(code.co_names)
+    return all(name in names for name in _CYCLE_NEEDS)
+
+
 def _guarded_protocol(max_connections: int, header_seconds: float,
                       max_per_address: int = MAX_PER_ADDRESS,
                       proxy: Callable[[str], bool] = lambda address: False,
@@ -1626,6 +1651,8 @@ def _guarded_protocol(max_connections: int, header_seconds: float,
     all), its body waited for by the protocol (at most :data:`BODY_SECONDS`)."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+    if not _plays_past_asgi():  # another uvicorn than the one this was made for
+        play = play_now = None
     per_address: dict[str, int] = {}
     from_one = _refusal(b"429 Too Many Requests", f"too many connections from your "
                         f"address (at most {max_per_address})")
