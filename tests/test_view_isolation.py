@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import io
 import secrets
 import types
+import weakref
 from collections.abc import Iterator
 from typing import TypeGuard
 
@@ -250,19 +252,20 @@ def test_the_ruleset_learns_nothing_from_play() -> None:
     assert len(reachable(ruleset)) == before
 
 
-def _fresh_view(game: Game, seat: int) -> View:
+def _fresh_view(game: Game, seat: int | None) -> View:
     """The view made with nothing remembered from earlier views."""
     kept, last, sizes = dict(visibility._KEPT), visibility._last, views._last_sizes
-    backs = views._backs_kept
+    registry = last.registry
     visibility._KEPT.clear()
     visibility._last = visibility._Kept(None)
     views._last_sizes = (FrozenMap(), FrozenMap())
-    views._backs_kept = (None, {})
     try:
         return game.view(seat)
     finally:
+        visibility._KEPT.clear()
         visibility._KEPT.update(kept)
-        visibility._last, views._last_sizes, views._backs_kept = last, sizes, backs
+        last.registry = registry
+        visibility._last, views._last_sizes = last, sizes
 
 
 @pytest.mark.parametrize("plugins", [("base",), ("base", "crossroads")])
@@ -289,6 +292,38 @@ def test_what_views_remember_never_changes_a_view(plugins: tuple[str, ...]) -> N
             actions = game.legal_actions()
             games[i] = game.apply(actions[random_below(SEEDS[0], decisions, i, len(actions))])
         decisions += 1
+
+
+def test_views_of_many_tables_in_turns_remember_each_registry_apart(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server has a registry per table and makes views of its tables in turns: what
+    views remember is kept per registry (past :data:`visibility._KEPT_MOST` registries,
+    those gone are dropped, then all), and every view, of every seat and the public
+    one, equals the view made with nothing remembered; a registry gone is not held."""
+    monkeypatch.setattr(visibility, "_KEPT_MOST", 3)
+    games = [new_game(players, seed=SEEDS[i % len(SEEDS)], plugins=("base", "crossroads"))
+             for i, players in enumerate((2, 3, 4, 4, 2))]  # five registries, three kept
+    assert len({id(g.ruleset.registry) for g in games}) == len(games)
+    decisions = 0
+    while decisions < 40:
+        for i, game in enumerate(games):
+            if game.is_over:
+                continue
+            for seat in (*range(game.players), None):
+                view = game.view(seat)
+                fresh = _fresh_view(game, seat)
+                assert view == fresh
+                for part in ("zones", "zone_sizes", "hidden_backs", "data"):
+                    assert list(getattr(view, part)) == list(getattr(fresh, part)), part
+            actions = game.legal_actions()
+            games[i] = game.apply(actions[random_below(SEEDS[2], decisions, i, len(actions))])
+        decisions += 1
+    assert len(visibility._KEPT) <= 3
+    gone = weakref.ref(games[0].ruleset.registry)
+    games.clear()
+    visibility._last = visibility._Kept(None)  # the last entry holds its registry
+    gc.collect()
+    assert gone() is None
 
 
 def test_the_search_finds_a_cache_of_hidden_zones() -> None:

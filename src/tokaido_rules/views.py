@@ -27,7 +27,13 @@ from .errors import TokaidoError
 from .events import Action, Event, field_names
 from .frozen import EMPTY, FrozenMap
 from .model import GameState, Piece, Step, collection_zone
-from .visibility import public_data, split_public_zones, split_zones, visible_data
+from .visibility import (
+    hidden_backs,
+    public_data,
+    split_public_zones,
+    split_zones,
+    visible_data,
+)
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -117,30 +123,13 @@ _last_sizes: tuple[Mapping[str, tuple[str, ...]], FrozenMap[str, int]] = (EMPTY,
 """The zones of the last view made and the number of cards of each (public): the next
 view is often of the same zones, for another seat. Kept here, where no view reaches."""
 
-_backs_kept: tuple[Registry | None, dict[str, tuple[tuple[str, ...], FrozenMap[str, int]]]] = (
-    None, {})
-"""By zone name, the cards of that zone last counted for a view and their backs (with
-the registry that counted them): a hidden deck keeps its cards, the very same tuple,
-over many decisions, and counting the backs of a deck checks every card of it. Kept
-here, where no view reaches."""
-
-
 def _hidden_backs(registry: Registry, hidden: dict[str, tuple[str, ...]]) -> FrozenMap[
         str, FrozenMap[str, int]]:
     """:meth:`Registry.zone_backs` of the hidden zones, counted again only for a zone
-    whose cards are not the same tuple as when last counted."""
-    global _backs_kept
-    owner, kept = _backs_kept
-    if owner is not registry or len(kept) > 1024:  # zone names are few; bounded all the same
-        kept = {}
-        _backs_kept = (registry, kept)
-    backs: dict[str, FrozenMap[str, int]] = {}
-    for name, cards in hidden.items():
-        found = kept.get(name)
-        if found is None or found[0] is not cards:
-            found = kept[name] = (cards, registry.zone_backs({name: cards})[name])
-        backs[name] = found[1]
-    return FrozenMap(backs)
+    whose cards are not the same tuple as when last counted
+    (:func:`~tokaido_rules.visibility.hidden_backs`, kept per registry there, where no
+    view reaches)."""
+    return FrozenMap(hidden_backs(registry, hidden))
 
 
 def make_view(game: Game, seat: int | None) -> View:
