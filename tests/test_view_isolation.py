@@ -326,6 +326,46 @@ def test_views_of_many_tables_in_turns_remember_each_registry_apart(
     assert gone() is None
 
 
+EVERY_PLUGIN = ("base", "crossroads", "new-encounters", "rare-and-precious", "good-luck",
+                "initiation", "return-journey", "gastronomy", "preparations", "bga")
+
+
+@pytest.mark.parametrize(("plugins", "players"), [
+    (("base",), 4), (("base", "crossroads", "new-encounters"), 3), (EVERY_PLUGIN, 4),
+    (EVERY_PLUGIN, 2)])
+def test_views_share_only_what_depends_on_no_seat(plugins: tuple[str, ...],
+                                                   players: int) -> None:
+    """Every view of a state shares its shown zones, card backs and data (the same
+    objects) only where no rule is asked per seat; a whole game with every built-in
+    plugin, every seat's view and the public view each equals the view made with
+    nothing remembered or shared, names in the same order. A seat's own cards (a
+    private draw, an inn hand it saw first, its own data) reach its view alone."""
+    game = new_game(players, seed=SEEDS[3], plugins=plugins)
+    decisions = shared = apart = 0
+    while not game.is_over:
+        made = {seat: game.view(seat) for seat in (*range(players), None)}
+        fresh = {seat: _fresh_view(game, seat) for seat in made}
+        for seat, view in made.items():
+            assert view == fresh[seat]
+            for part in ("zones", "zone_sizes", "hidden_backs", "data"):
+                assert list(getattr(view, part)) == list(getattr(fresh[seat], part)), part
+        for part in ("zones", "hidden_backs", "data"):
+            for one in made:
+                for other in made:
+                    same = getattr(made[one], part) is getattr(made[other], part)
+                    if one != other and getattr(fresh[one], part) != getattr(fresh[other],
+                                                                           part):
+                        assert not same, (part, one, other)  # a difference stays apart
+                        apart += 1
+                    elif one != other and same:
+                        shared += 1
+        actions = game.legal_actions()
+        game = game.apply(actions[random_below(SEEDS[3], decisions, 0, len(actions))])
+        decisions += 1
+    assert apart  # a seat's own met
+    assert shared or plugins != ("base",)  # the base game's zones: shared between seats
+
+
 def test_the_search_finds_a_cache_of_hidden_zones() -> None:
     """The search is not blind: a cache of zone contents kept on the registry, as card
     backs were once remembered, is found from the view of the very first decision."""

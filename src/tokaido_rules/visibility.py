@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from .frozen import EMPTY, FrozenMap
 from .model import GameState
 
 if TYPE_CHECKING:
@@ -125,7 +126,7 @@ class _Kept:
     It holds its registry weakly: a server has a registry per table, and a table gone
     takes its registry with it."""
 
-    __slots__ = ("backs", "last", "plans", "ref", "registry", "rules")
+    __slots__ = ("backs", "last", "plans", "ref", "registry", "rules", "shared")
 
     def __init__(self, registry: Registry | None) -> None:
         self.registry = registry
@@ -137,6 +138,7 @@ class _Kept:
         self.plans: dict[str, dict[tuple[str, ...], Plan]] = {_ZONES: {}, _DATA: {}}
         self.last: dict[str, Split] = {}
         self.backs: dict[str, tuple[tuple[str, ...], Any]] = {}
+        self.shared: dict[str, tuple[Mapping[str, Any], Any]] = {}
 
 
 _KEPT: dict[int, _Kept] = {}
@@ -193,6 +195,70 @@ def hidden_backs(registry: Registry, hidden: Mapping[str, tuple[str, ...]]) -> d
             found = kept[name] = (cards, registry.zone_backs({name: cards})[name])
         backs[name] = found[1]
     return backs
+
+
+def view_zones(state: GameState, seat: int | None) -> tuple[
+        FrozenMap[str, tuple[str, ...]], FrozenMap[str, FrozenMap[str, int]]]:
+    """The zones a view of ``seat`` shows (``None``: the public view), with their cards,
+    and the card backs of the others (:func:`hidden_backs`), as a view holds them.
+
+    When no zone's rule is asked per seat (each zone is seen by every seat or by none),
+    the split depends on no seat, and the public view's is the same: both maps are then
+    made once per state's zones (by identity) and shared by every view of it, read
+    only. Else they are made for this seat (the public view: what every seat sees)."""
+    zones = state.zones
+    registry = state.rules.registry
+    kept = _kept(registry)
+    found = kept.shared.get(_ZONES)
+    if found is not None and found[0] is zones:
+        return found[1]  # type: ignore[no-any-return]
+    last = kept.last.get(_ZONES)
+    if last is None or last[0] is not zones:
+        last = kept.last[_ZONES] = _split_anew(registry, _ZONES, zones, last)
+    if last[3]:  # a name asked per seat
+        if seat is None:
+            shown, hidden = _split_public(state, zones, _ZONES)
+        else:
+            shown, hidden = _split(state, seat, zones, _ZONES)
+        return FrozenMap(shown), FrozenMap(hidden_backs(registry, hidden)) if hidden else EMPTY
+    never = last[2]
+    made = (FrozenMap(last[1]), FrozenMap(hidden_backs(registry, never)) if never else EMPTY)
+    kept.shared[_ZONES] = (zones, made)
+    return made
+
+
+def view_data(state: GameState, seat: int | None) -> FrozenMap[str, Any]:
+    """The game data a view of ``seat`` shows (``None``: the public view), as a view
+    holds it: when no key's rule is asked per seat, made once per state's data (by
+    identity) and shared by every view of it, read only, as :func:`view_zones`."""
+    data = state.data
+    registry = state.rules.registry
+    kept = _kept(registry)
+    found = kept.shared.get(_DATA)
+    if found is not None and found[0] is data:
+        return found[1]  # type: ignore[no-any-return]
+    last = kept.last.get(_DATA)
+    if last is None or last[0] is not data:
+        last = kept.last[_DATA] = _split_anew(registry, _DATA, data, last)
+    if last[3]:
+        if seat is None:
+            return FrozenMap(_split_public(state, data, _DATA)[0])
+        shown = FrozenMap(last[1])
+        pieces = state.pieces
+        for name, resolved in last[3]:
+            if type(resolved) is int:  # a seat's own name (as _check, written out)
+                seen = resolved < len(pieces) and pieces[resolved].seat == seat
+            else:
+                seen = _check(resolved, state, seat, name)
+            if seen:
+                _store(shown, name, data[name])  # not shared yet
+        return shown
+    made = FrozenMap(last[1])
+    kept.shared[_DATA] = (data, made)
+    return made
+
+
+_store = dict.__setitem__
 
 
 def _rules(registry: Registry, kind: str) -> dict[str, Resolved]:
