@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import io
 import secrets
 import types
+import weakref
 from collections.abc import Iterator
 from typing import TypeGuard
 
@@ -250,19 +252,20 @@ def test_the_ruleset_learns_nothing_from_play() -> None:
     assert len(reachable(ruleset)) == before
 
 
-def _fresh_view(game: Game, seat: int) -> View:
+def _fresh_view(game: Game, seat: int | None) -> View:
     """The view made with nothing remembered from earlier views."""
     kept, last, sizes = dict(visibility._KEPT), visibility._last, views._last_sizes
-    backs = views._backs_kept
+    registry = last.registry
     visibility._KEPT.clear()
     visibility._last = visibility._Kept(None)
     views._last_sizes = (FrozenMap(), FrozenMap())
-    views._backs_kept = (None, {})
     try:
         return game.view(seat)
     finally:
+        visibility._KEPT.clear()
         visibility._KEPT.update(kept)
-        visibility._last, views._last_sizes, views._backs_kept = last, sizes, backs
+        last.registry = registry
+        visibility._last, views._last_sizes = last, sizes
 
 
 @pytest.mark.parametrize("plugins", [("base",), ("base", "crossroads")])
@@ -289,6 +292,78 @@ def test_what_views_remember_never_changes_a_view(plugins: tuple[str, ...]) -> N
             actions = game.legal_actions()
             games[i] = game.apply(actions[random_below(SEEDS[0], decisions, i, len(actions))])
         decisions += 1
+
+
+def test_views_of_many_tables_in_turns_remember_each_registry_apart(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server has a registry per table and makes views of its tables in turns: what
+    views remember is kept per registry (past :data:`visibility._KEPT_MOST` registries,
+    those gone are dropped, then all), and every view, of every seat and the public
+    one, equals the view made with nothing remembered; a registry gone is not held."""
+    monkeypatch.setattr(visibility, "_KEPT_MOST", 3)
+    games = [new_game(players, seed=SEEDS[i % len(SEEDS)], plugins=("base", "crossroads"))
+             for i, players in enumerate((2, 3, 4, 4, 2))]  # five registries, three kept
+    assert len({id(g.ruleset.registry) for g in games}) == len(games)
+    decisions = 0
+    while decisions < 40:
+        for i, game in enumerate(games):
+            if game.is_over:
+                continue
+            for seat in (*range(game.players), None):
+                view = game.view(seat)
+                fresh = _fresh_view(game, seat)
+                assert view == fresh
+                for part in ("zones", "zone_sizes", "hidden_backs", "data"):
+                    assert list(getattr(view, part)) == list(getattr(fresh, part)), part
+            actions = game.legal_actions()
+            games[i] = game.apply(actions[random_below(SEEDS[2], decisions, i, len(actions))])
+        decisions += 1
+    assert len(visibility._KEPT) <= 3
+    gone = weakref.ref(games[0].ruleset.registry)
+    games.clear()
+    visibility._last = visibility._Kept(None)  # the last entry holds its registry
+    gc.collect()
+    assert gone() is None
+
+
+EVERY_PLUGIN = ("base", "crossroads", "new-encounters", "rare-and-precious", "good-luck",
+                "initiation", "return-journey", "gastronomy", "preparations", "bga")
+
+
+@pytest.mark.parametrize(("plugins", "players"), [
+    (("base",), 4), (("base", "crossroads", "new-encounters"), 3), (EVERY_PLUGIN, 4),
+    (EVERY_PLUGIN, 2)])
+def test_views_share_only_what_depends_on_no_seat(plugins: tuple[str, ...],
+                                                   players: int) -> None:
+    """Every view of a state shares its shown zones, card backs and data (the same
+    objects) only where no rule is asked per seat; a whole game with every built-in
+    plugin, every seat's view and the public view each equals the view made with
+    nothing remembered or shared, names in the same order. A seat's own cards (a
+    private draw, an inn hand it saw first, its own data) reach its view alone."""
+    game = new_game(players, seed=SEEDS[3], plugins=plugins)
+    decisions = shared = apart = 0
+    while not game.is_over:
+        made = {seat: game.view(seat) for seat in (*range(players), None)}
+        fresh = {seat: _fresh_view(game, seat) for seat in made}
+        for seat, view in made.items():
+            assert view == fresh[seat]
+            for part in ("zones", "zone_sizes", "hidden_backs", "data"):
+                assert list(getattr(view, part)) == list(getattr(fresh[seat], part)), part
+        for part in ("zones", "hidden_backs", "data"):
+            for one in made:
+                for other in made:
+                    same = getattr(made[one], part) is getattr(made[other], part)
+                    if one != other and getattr(fresh[one], part) != getattr(fresh[other],
+                                                                           part):
+                        assert not same, (part, one, other)  # a difference stays apart
+                        apart += 1
+                    elif one != other and same:
+                        shared += 1
+        actions = game.legal_actions()
+        game = game.apply(actions[random_below(SEEDS[3], decisions, 0, len(actions))])
+        decisions += 1
+    assert apart  # a seat's own met
+    assert shared or plugins != ("base",)  # the base game's zones: shared between seats
 
 
 def test_the_search_finds_a_cache_of_hidden_zones() -> None:

@@ -396,3 +396,63 @@ def _copies_told_twice(start: Game, viewers: list[int | str]) -> tuple[
     for narrator, head in zip([*by_text, *by_share], heads * 2, strict=True):
         narrator.add([line.rstrip("\n") for line in head[1:]])
     return alone, shared, by_text, by_share
+
+
+def _moved_as_before(state: Any, event: Any) -> Any:
+    """A card movement folded as a narrator folded it before it was made cheaper: the
+    source zone listed, each zone set on its own, then the count (the reference)."""
+    have = list(state.zones.get(event.src, ()))
+    if event.from_top:
+        taken, left = have[:event.count], have[event.count:]
+    else:
+        taken = []
+        for card in event.cards:
+            pick = card if card in have and card != UNSEEN else next(
+                (c for c in have if c.startswith(UNSEEN)), have[0] if have else None)
+            if pick is not None:
+                have.remove(pick)
+                taken.append(pick)
+        left = have
+    if event.cards and not event.cards[0].startswith(UNSEEN):
+        taken = list(event.cards)
+    elif len(taken) < event.count:
+        taken += [UNSEEN] * (event.count - len(taken))
+    new = state.with_zone(event.src, tuple(left))
+    target = () if event.dst == event.src else new.zones.get(event.dst, ())
+    moved = tuple(taken)
+    return new.with_zone(event.dst, target + moved if event.bottom else moved + target
+                         ).replace(seq=state.seq + 1)
+
+
+EVERY_PLUGIN = ("base", "crossroads", "new-encounters", "rare-and-precious", "good-luck",
+                "initiation", "return-journey", "gastronomy", "preparations", "bga")
+
+
+@pytest.mark.parametrize(("plugins", "players"), [
+    (("base",), 5), (("base", "crossroads"), 3), (EVERY_PLUGIN, 4), (EVERY_PLUGIN, 2)])
+def test_a_narrator_folds_a_card_movement_as_before(plugins: tuple[str, ...],
+                                                    players: int) -> None:
+    """Every card movement of every copy (each seat's, the public one) of a whole game,
+    folded as a narrator folds what its seat saw (placeholders for cards not seen), gives
+    the state the reference fold gives: every field, the zones in the same order."""
+    from tokaido_rules.events import CardsMoved
+    from tokaido_rules.viewer import _seen_fold
+
+    game = new_game(players, seed=7, plugins=plugins)
+    bot = RandomBot(seed=7)
+    while not game.is_over:
+        assert game.current_player is not None
+        game = game.apply(bot.choose(game.view(game.current_player)))
+    moved = 0
+    for viewer in (*range(players), "public"):
+        copy = load_seat_copy(dump_log(game, viewer=viewer))
+        state = initial_state(copy.rules(), 0)
+        for line in copy.lines:
+            after = _seen_fold(state, line.event)
+            if isinstance(line.event, CardsMoved):
+                expected = _moved_as_before(state, line.event)
+                assert after.__dict__ == expected.__dict__
+                assert list(after.zones.items()) == list(expected.zones.items())
+                moved += 1
+            state = after
+    assert moved

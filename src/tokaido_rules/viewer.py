@@ -162,15 +162,23 @@ def _game_frames(game: Game) -> list[dict[str, Any]]:
     return out
 
 
+_store = dict.__setitem__
+
+
 def _seen_fold(state: GameState, event: Event | None) -> GameState:
     """Fold what a seat saw of an event: cards it did not see are placeholders naming
     their deck where known; an event it saw too little of (or that a placeholder makes
     impossible to fold) only counts."""
     if isinstance(event, CardsMoved):
-        have = list(state.zones.get(event.src, ()))
+        zones = state.zones
+        src = event.src
+        count = event.count
         if event.from_top:
-            taken, left = have[:event.count], have[event.count:]
+            cards = zones.get(src, ())
+            taken: list[str] | tuple[str, ...] = cards[:count]
+            left = cards[count:]
         else:  # the cards named, else those the seat did not see, else the first
+            have = list(zones.get(src, ()))
             taken = []
             for card in event.cards:
                 pick = card if card in have and card != UNSEEN else next(
@@ -178,16 +186,22 @@ def _seen_fold(state: GameState, event: Event | None) -> GameState:
                 if pick is not None:
                     have.remove(pick)
                     taken.append(pick)
-            left = have
-        if event.cards and not event.cards[0].startswith(UNSEEN):
-            taken = list(event.cards)
-        elif len(taken) < event.count:
-            taken += [UNSEEN] * (event.count - len(taken))
-        new = state.with_zone(event.src, tuple(left))
-        target = () if event.dst == event.src else new.zones.get(event.dst, ())
-        moved = tuple(taken)
-        return new.with_zone(event.dst, target + moved if event.bottom else moved + target
-                             ).replace(seq=state.seq + 1)
+            left = tuple(have)
+        named = event.cards
+        if named and not named[0].startswith(UNSEEN):
+            moved = tuple(named)
+        elif len(taken) < count:
+            moved = (*taken, *[UNSEEN] * (count - len(taken)))
+        else:
+            moved = tuple(taken)
+        # both zones set in one copy of the zones and one of the state (as with_zone
+        # twice, then the count: the same zones in the same order)
+        new = FrozenMap(zones)
+        _store(new, src, left)
+        dst = event.dst
+        target = () if dst == src else new.get(dst, ())
+        _store(new, dst, target + moved if event.bottom else moved + target)
+        return state.replace(zones=new, seq=state.seq + 1)
     if isinstance(event, DeckSet) and event.cards and event.cards[0] == UNSEEN:
         return state.with_zone(event.zone, (UNSEEN + event.zone,) * event.count
                                ).replace(seq=state.seq + 1)

@@ -27,7 +27,7 @@ from .errors import TokaidoError
 from .events import Action, Event, field_names
 from .frozen import EMPTY, FrozenMap
 from .model import GameState, Piece, Step, collection_zone
-from .visibility import public_data, split_public_zones, split_zones, visible_data
+from .visibility import hidden_backs, view_data, view_zones
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -117,30 +117,14 @@ _last_sizes: tuple[Mapping[str, tuple[str, ...]], FrozenMap[str, int]] = (EMPTY,
 """The zones of the last view made and the number of cards of each (public): the next
 view is often of the same zones, for another seat. Kept here, where no view reaches."""
 
-_backs_kept: tuple[Registry | None, dict[str, tuple[tuple[str, ...], FrozenMap[str, int]]]] = (
-    None, {})
-"""By zone name, the cards of that zone last counted for a view and their backs (with
-the registry that counted them): a hidden deck keeps its cards, the very same tuple,
-over many decisions, and counting the backs of a deck checks every card of it. Kept
-here, where no view reaches."""
-
 
 def _hidden_backs(registry: Registry, hidden: dict[str, tuple[str, ...]]) -> FrozenMap[
         str, FrozenMap[str, int]]:
     """:meth:`Registry.zone_backs` of the hidden zones, counted again only for a zone
-    whose cards are not the same tuple as when last counted."""
-    global _backs_kept
-    owner, kept = _backs_kept
-    if owner is not registry or len(kept) > 1024:  # zone names are few; bounded all the same
-        kept = {}
-        _backs_kept = (registry, kept)
-    backs: dict[str, FrozenMap[str, int]] = {}
-    for name, cards in hidden.items():
-        found = kept.get(name)
-        if found is None or found[0] is not cards:
-            found = kept[name] = (cards, registry.zone_backs({name: cards})[name])
-        backs[name] = found[1]
-    return FrozenMap(backs)
+    whose cards are not the same tuple as when last counted
+    (:func:`~tokaido_rules.visibility.hidden_backs`, kept per registry there, where no
+    view reaches; the fast engine's views count theirs here)."""
+    return FrozenMap(hidden_backs(registry, hidden))
 
 
 def make_view(game: Game, seat: int | None) -> View:
@@ -154,9 +138,8 @@ def make_view(game: Game, seat: int | None) -> View:
         if seat is None:  # off the hot path: a seat's view never comes here
             return make_public_view(game)
         seat = check_seat(state, seat)
-    registry = rules.registry
     zones = state.zones
-    shown, hidden = split_zones(state, seat)
+    shown, backs = view_zones(state, seat)
     step = game.current_step
     player = None if step is None else step.seat
     last = _last_sizes  # read once: another thread may replace it meanwhile
@@ -168,10 +151,9 @@ def make_view(game: Game, seat: int | None) -> View:
     view = _new(View)
     _set(view, "__dict__", {  # View's own fields, as attrs would set them (no converters)
         "seat": seat, "players": rules.players, "seq": state.seq, "turn": state.turn,
-        "over": state.over, "pieces": state.pieces, "zones": FrozenMap(shown),
-        "zone_sizes": sizes,
-        "hidden_backs": _hidden_backs(registry, hidden) if hidden else EMPTY,
-        "data": FrozenMap(visible_data(state, seat)), "agenda": state.agenda,
+        "over": state.over, "pieces": state.pieces, "zones": shown,
+        "zone_sizes": sizes, "hidden_backs": backs,
+        "data": view_data(state, seat), "agenda": state.agenda,
         "current_player": player, "current_step": step,
         "legal_actions": game.legal_actions() if player == seat else (),
         "ruleset": rules.ruleset,
@@ -190,7 +172,7 @@ def make_public_view(game: Game) -> View:
     state = game.state
     rules = state.rules
     zones = state.zones
-    shown, hidden = split_public_zones(state)
+    shown, backs = view_zones(state, None)
     step = game.current_step
     last = _last_sizes
     if last[0] is zones:
@@ -201,10 +183,9 @@ def make_public_view(game: Game) -> View:
     view = _new(View)
     _set(view, "__dict__", {
         "seat": None, "players": rules.players, "seq": state.seq, "turn": state.turn,
-        "over": state.over, "pieces": state.pieces, "zones": FrozenMap(shown),
-        "zone_sizes": sizes,
-        "hidden_backs": _hidden_backs(rules.registry, hidden) if hidden else EMPTY,
-        "data": FrozenMap(public_data(state)), "agenda": state.agenda,
+        "over": state.over, "pieces": state.pieces, "zones": shown,
+        "zone_sizes": sizes, "hidden_backs": backs,
+        "data": view_data(state, None), "agenda": state.agenda,
         "current_player": None if step is None else step.seat, "current_step": step,
         "legal_actions": (), "ruleset": rules.ruleset,
     })

@@ -10,10 +10,12 @@ seat may see (the public view, a spectator's) is the intersection over the seats
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from .frozen import EMPTY, FrozenMap
 from .model import GameState
 
 if TYPE_CHECKING:
@@ -119,27 +121,43 @@ _DATA = "data"
 
 class _Kept:
     """What this module remembers of one registry's names, to answer fast: the rules
-    resolved so far, the :data:`Plan` s made so far, and the last split made, per kind
-    of names."""
+    resolved so far, the :data:`Plan` s made so far, the last split made, per kind of
+    names, and the card backs last counted of each hidden zone (:func:`hidden_backs`).
+    It holds its registry weakly: a server has a registry per table, and a table gone
+    takes its registry with it."""
 
-    __slots__ = ("last", "plans", "registry", "rules")
+    __slots__ = ("backs", "last", "plans", "ref", "registry", "rules", "shared")
 
     def __init__(self, registry: Registry | None) -> None:
         self.registry = registry
+        """The registry while this is :data:`_last` (then ``None`` once in :data:`_KEPT`,
+        which holds it by :attr:`ref` only)."""
+        self.ref: Callable[[], Registry | None] = (
+            (lambda: None) if registry is None else weakref.ref(registry))
         self.rules: dict[str, dict[str, Resolved]] = {_ZONES: {}, _DATA: {}}
         self.plans: dict[str, dict[tuple[str, ...], Plan]] = {_ZONES: {}, _DATA: {}}
         self.last: dict[str, Split] = {}
+        self.backs: dict[str, tuple[tuple[str, ...], Any]] = {}
+        self.shared: dict[str, tuple[Mapping[str, Any], Any]] = {}
 
 
 _KEPT: dict[int, _Kept] = {}
-"""By registry. Kept here, not on the registry, which every view reaches: what is
-remembered as games are played (the names of their zones and data, which seats asked)
-would tell one table's bot what other games have had. An entry remembers its registry,
-so a registry made later at the same address is never answered from it."""
+"""By registry (its id; an entry holds its registry weakly, without a callback, and is
+asked whether it is still that registry). Kept here, not on the registry, which every
+view reaches: what is remembered as games are played (the names of their zones and
+data, which seats asked, the last split's cards) would tell one table's bot what other
+games have had. An entry whose registry is gone is dropped when :data:`_KEPT_MOST` is
+reached; a registry made later at the same address is never answered from it."""
+
+_KEPT_MOST = 4096
+"""How many registries :data:`_KEPT` remembers at most: a server has one per table
+(many more than one per kind of table), and tables are played in turns, so too few
+would forget each table's plans before its next view."""
 
 
 _last = _Kept(None)
-"""The entry used last: nearly always the one asked for next."""
+"""The entry used last: nearly always the one asked for next. It holds its registry
+(one, the last one asked for), which a weak reference alone would have to call for."""
 
 
 def _kept(registry: Registry) -> _Kept:
@@ -147,13 +165,100 @@ def _kept(registry: Registry) -> _Kept:
     kept = _last
     if kept.registry is registry:
         return kept
-    found = _KEPT.get(id(registry))
-    if found is None or found.registry is not registry:
-        if len(_KEPT) >= 64:
-            _KEPT.clear()
-        found = _KEPT[id(registry)] = _Kept(registry)
+    key = id(registry)
+    found = _KEPT.get(key)
+    if found is None or found.ref() is not registry:
+        if len(_KEPT) >= _KEPT_MOST:
+            for gone in [k for k, v in _KEPT.items() if v.ref() is None]:
+                del _KEPT[gone]
+            if len(_KEPT) >= _KEPT_MOST:
+                _KEPT.clear()
+        found = _KEPT[key] = _Kept(registry)
+    kept.registry = None  # held weakly from now on, in _KEPT
+    found.registry = registry
     _last = found
     return found
+
+
+def hidden_backs(registry: Registry, hidden: Mapping[str, tuple[str, ...]]) -> dict[str, Any]:
+    """:meth:`Registry.zone_backs` of ``hidden`` (zones with their cards), counted again
+    only for a zone whose cards are not the very tuple counted last for that zone name
+    with this registry: a hidden deck keeps its cards, the same tuple, over many
+    decisions, and counting the backs of a deck checks every card of it."""
+    kept = _kept(registry).backs
+    if len(kept) > 1024:  # zone names are few; bounded all the same
+        kept.clear()
+    backs = {}
+    for name, cards in hidden.items():
+        found = kept.get(name)
+        if found is None or found[0] is not cards:
+            found = kept[name] = (cards, registry.zone_backs({name: cards})[name])
+        backs[name] = found[1]
+    return backs
+
+
+def view_zones(state: GameState, seat: int | None) -> tuple[
+        FrozenMap[str, tuple[str, ...]], FrozenMap[str, FrozenMap[str, int]]]:
+    """The zones a view of ``seat`` shows (``None``: the public view), with their cards,
+    and the card backs of the others (:func:`hidden_backs`), as a view holds them.
+
+    When no zone's rule is asked per seat (each zone is seen by every seat or by none),
+    the split depends on no seat, and the public view's is the same: both maps are then
+    made once per state's zones (by identity) and shared by every view of it, read
+    only. Else they are made for this seat (the public view: what every seat sees)."""
+    zones = state.zones
+    registry = state.rules.registry
+    kept = _kept(registry)
+    found = kept.shared.get(_ZONES)
+    if found is not None and found[0] is zones:
+        return found[1]  # type: ignore[no-any-return]
+    last = kept.last.get(_ZONES)
+    if last is None or last[0] is not zones:
+        last = kept.last[_ZONES] = _split_anew(registry, _ZONES, zones, last)
+    if last[3]:  # a name asked per seat
+        if seat is None:
+            shown, hidden = _split_public(state, zones, _ZONES)
+        else:
+            shown, hidden = _split(state, seat, zones, _ZONES)
+        return FrozenMap(shown), FrozenMap(hidden_backs(registry, hidden)) if hidden else EMPTY
+    never = last[2]
+    made = (FrozenMap(last[1]), FrozenMap(hidden_backs(registry, never)) if never else EMPTY)
+    kept.shared[_ZONES] = (zones, made)
+    return made
+
+
+def view_data(state: GameState, seat: int | None) -> FrozenMap[str, Any]:
+    """The game data a view of ``seat`` shows (``None``: the public view), as a view
+    holds it: when no key's rule is asked per seat, made once per state's data (by
+    identity) and shared by every view of it, read only, as :func:`view_zones`."""
+    data = state.data
+    registry = state.rules.registry
+    kept = _kept(registry)
+    found = kept.shared.get(_DATA)
+    if found is not None and found[0] is data:
+        return found[1]  # type: ignore[no-any-return]
+    last = kept.last.get(_DATA)
+    if last is None or last[0] is not data:
+        last = kept.last[_DATA] = _split_anew(registry, _DATA, data, last)
+    if last[3]:
+        if seat is None:
+            return FrozenMap(_split_public(state, data, _DATA)[0])
+        shown = FrozenMap(last[1])
+        pieces = state.pieces
+        for name, resolved in last[3]:
+            if type(resolved) is int:  # a seat's own name (as _check, written out)
+                seen = resolved < len(pieces) and pieces[resolved].seat == seat
+            else:
+                seen = _check(resolved, state, seat, name)
+            if seen:
+                _store(shown, name, data[name])  # not shared yet
+        return shown
+    made = FrozenMap(last[1])
+    kept.shared[_DATA] = (data, made)
+    return made
+
+
+_store = dict.__setitem__
 
 
 def _rules(registry: Registry, kind: str) -> dict[str, Resolved]:
