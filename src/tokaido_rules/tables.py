@@ -49,7 +49,7 @@ from .chance import bot_seed, new_seed
 from .engine import Game, new_game, replay
 from .errors import BotError, IllegalActionError, StaleActionError, TokaidoError
 from .log import FeedShare, LogFeed, _verify
-from .model import collection_zone
+from .model import GameState, collection_zone
 from .render import (
     SceneMemo,
     card_facts,
@@ -72,7 +72,7 @@ from .store import (
     TakeBackRecord,
     TakeBackRequest,
 )
-from .takeback import TakeBack, check_take_back
+from .takeback import CheckMemo, TakeBack
 from .viewer import Narrator
 from .wire import decode_action, encode_action, encode_view
 
@@ -366,6 +366,24 @@ def _step_end(step: tuple[int, str]) -> int:
     return step[0]
 
 
+class _KeptStates(Mapping[int, GameState]):
+    """The states of a table's kept games, by seq, read without copying them out."""
+
+    __slots__ = ("_games",)
+
+    def __init__(self, games: dict[int, Game]) -> None:
+        self._games = games
+
+    def __getitem__(self, seq: int) -> GameState:
+        return self._games[seq].state
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._games)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
 class Table:
     """One game at a server: its seats, its audiences, and its stored record."""
 
@@ -421,9 +439,9 @@ class Table:
         """Counts every change a client is told of (an action, a seat, a take-back
         asked, a seat away...): what is made once per (seq, version) is shared."""
         self._parts: dict[tuple[Any, ...], Any] = {}  # made once per version, see update()
-        self._checks: dict[tuple[int, int, int], TakeBack] = {}  # (story, seq, seat)
+        self._checks = CheckMemo()  # the seats' take-back answers, carried seq to seq
+        self._bot_seqs = self._undoable()  # the decisions a take-back may undo with one
         self._answered: dict[tuple[int, str], tuple[int, int, int]] = {}  # see answered()
-        self._check_inputs: tuple[tuple[int, int], set[int], dict[int, Any]] | None = None
         self._held = 0
         self._deferred = False
         self.stalled: str | None = None
@@ -628,6 +646,8 @@ class Table:
         self._full = feed
         self._stored += len(lines)
         self._decisions.append(decision)
+        if by.startswith("bot:"):
+            self._bot_seqs.add(decided)
         self.game = game
         self._recent[game.state.seq] = game
         while len(self._recent) > (1 if game.is_over else PICTURES_KEPT):
@@ -901,6 +921,8 @@ class Table:
         self.rematch = record.rematch
         self.game = game
         self._decisions = list(stored.decisions)
+        self._bot_seqs = self._undoable()
+        self._checks = CheckMemo()  # the story may be another
         self._full = LogFeed(game, since=len(game.events))
         if game.is_over:
             self._full.new_lines(game)
@@ -1061,7 +1083,8 @@ class Table:
         self._moved()
 
     def _undoable(self) -> set[int]:
-        """The seqs of decisions a take-back may undo with a seat's own: the bots'."""
+        """The seqs of decisions a take-back may undo with a seat's own: the bots' (kept
+        up to date in :attr:`_bot_seqs` as decisions are played)."""
         return {d.seq for d in self._decisions if d.played_by.startswith("bot:")}
 
     def take_back_check(self, seat: int) -> TakeBack:
@@ -1072,21 +1095,11 @@ class Table:
                 return TakeBack(seat, None, "this table allows no take-backs")
             if self._bot_for(seat) is not None:
                 return TakeBack(seat, None, "a bot plays this seat now")
-            # made once per seq (a seat's page asks at every change), from the kept
-            # games' states rather than a replay of the whole game
-            key = (len(self.takebacks), self.game.state.seq, seat)
-            found = self._checks.get(key)
-            if found is None:
-                if len(self._checks) > 4 * len(self._seats):
-                    self._checks.clear()
-                story = key[:2]
-                if self._check_inputs is None or self._check_inputs[0] != story:
-                    # what every seat's check reads: made once per seq, not per seat
-                    self._check_inputs = (story, self._undoable(),
-                                          {seq: g.state for seq, g in self._recent.items()})
-                found = self._checks[key] = check_take_back(
-                    self.game, seat, self._check_inputs[1], self._check_inputs[2])
-            return found
+            # carried on from the seat's answer at the seq before (a seat's page asks
+            # at every change): only the decisions and events since are looked at, from
+            # the kept games' states rather than a replay of the whole game
+            return self._checks.check(self.game, seat, self._bot_seqs,
+                                      _KeptStates(self._recent))
 
     def _consenters(self, seat: int) -> list[int]:
         """Who must agree to ``seat``'s take-back: every other person at the table."""
@@ -1172,6 +1185,8 @@ class Table:
         self._full = LogFeed(game, since=len(game.events))
         self._stored = to
         self._decisions = [d for d in self._decisions if d.seq < to]
+        self._bot_seqs = self._undoable()
+        self._checks = CheckMemo()  # another story from here
         self._audiences.clear()
         self._recent = {game.state.seq: game}
         self._pictures.clear()
