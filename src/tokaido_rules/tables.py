@@ -48,6 +48,7 @@ from .bots import BOTS, Bot, RandomBot, make_bot, next_action
 from .chance import bot_seed, new_seed
 from .engine import Game, new_game, replay
 from .errors import BotError, IllegalActionError, StaleActionError, TokaidoError
+from .events import Action
 from .log import FeedShare, LogFeed, _verify
 from .model import GameState, collection_zone
 from .render import (
@@ -362,6 +363,21 @@ class _Audience:
         return steps[bisect.bisect_right(steps, since, key=_step_end):]
 
 
+def _same_plain(ours: Any, sent: Any) -> bool:
+    """Whether ``sent`` (a request's parsed JSON) is exactly ``ours`` (plain data an
+    encoder wrote): the same types all the way down (``1`` is not ``true`` nor
+    ``1.0``), the same keys, equal values."""
+    kind = type(ours)
+    if type(sent) is not kind:
+        return False
+    if kind is dict:
+        return ours.keys() == sent.keys() and all(
+            _same_plain(value, sent[key]) for key, value in ours.items())
+    if kind is list:
+        return len(ours) == len(sent) and all(map(_same_plain, ours, sent))
+    return bool(ours == sent)
+
+
 def _step_end(step: tuple[int, str]) -> int:
     return step[0]
 
@@ -433,6 +449,12 @@ class Table:
         self._texts: _Texts = {}  # the scenes' shared entries' texts, see _scene_parts
         self._scene_memo = SceneMemo()  # its scenes' entries by identity: see _scene
         self._card_entries: dict[str, dict[str, Any]] = {}  # a purse's card (read only)
+        self._purses: dict[int, tuple[Any, tuple[str, ...], dict[str, Any]]] = {}
+        """By piece: its purse entry (read only), with the piece and collection it was
+        made of (kept, so that their identity is theirs): see _purse."""
+        self._offered: tuple[Game, list[tuple[Action, dict[str, Any]]]] | None = None
+        """The mover's legal actions with their encodings as its update offered them,
+        with the game they are of: see act()."""
         self._opening: tuple[Game, FeedShare] | None = None  # see _audience()
         self._changed: Callable[[Table], None] = lambda table: None
         self.version = 0
@@ -588,10 +610,12 @@ class Table:
                 if self.stalled is not None:
                     raise TableError(503, "the bots' moves cannot be stored; try again: "
                                      + self.stalled)
-            try:
-                action = decode_action(body["action"], self.game.ruleset)
-            except IllegalActionError as exc:
-                raise TableError(400, str(exc)) from None
+            action = self._offered_action(body["action"])
+            if action is None:
+                try:
+                    action = decode_action(body["action"], self.game.ruleset)
+                except IllegalActionError as exc:
+                    raise TableError(400, str(exc)) from None
             if action.seat != seat:
                 raise TableError(403, f"you play seat {seat}, not seat {action.seat}")
             try:
@@ -606,6 +630,19 @@ class Table:
                 raise _unstored(exc) from None
             if bots or not self.waits_on_bot:
                 self._advance()
+
+    def _offered_action(self, sent: object) -> Action | None:
+        """The legal action of the game at hand whose encoding, as the mover's update
+        offered it, is exactly ``sent`` (the same keys, each value of the same type and
+        equal): what :func:`decode_action` would give and :meth:`Game.apply` record, found
+        without decoding. ``None``: decoded (and checked) as any action is."""
+        offered = self._offered
+        if offered is None or offered[0] is not self.game or type(sent) is not dict:
+            return None
+        for action, data in offered[1]:
+            if _same_plain(data, sent):
+                return action
+        return None
 
     def _advance(self) -> None:
         """Let the bots play until a person decides (or the game ends). A bot's seed is
@@ -1493,9 +1530,11 @@ class Table:
             return {"seat": None, "actions": [], "purse": [], "takeback": None}
         view = self._view(game, seat)
         actions = []
-        if self._seats[seat].kind == "human":
+        if self._seats[seat].kind == "human" and view.legal_actions:
+            offered = [(a, encode_action(a)) for a in view.legal_actions]
             actions = [{"words": describe_action(game.state, a, facts=True),
-                        "action": encode_action(a)} for a in view.legal_actions]
+                        "action": data} for a, data in offered]
+            self._offered = (game, offered)
         check = None
         if not game.is_over:
             found = self.take_back_check(seat)
@@ -1583,20 +1622,27 @@ class Table:
         ruleset = self.game.ruleset
         names = ruleset.registry.traveller_name
         out = []
+        purses = self._purses
         for n, piece in enumerate(view.pieces):
             if piece.seat != view.seat:
                 continue
+            held = view.zones.get(collection_zone(n), ())
+            kept = purses.get(n)
+            if kept is not None and kept[0] is piece and kept[1] is held:
+                out.append(kept[2])  # made of these very piece and cards: the same
+                continue
             cards = []
-            for card in view.zones.get(collection_zone(n), ()):
+            for card in held:
                 entry = self._card_entries.get(card)
                 if entry is None:  # a card's entry is the same in every purse: made once
                     facts = card_facts(card, ruleset)
                     entry = self._card_entries[card] = {
                         "card": card, "name": facts.name, "facts": facts.summary()}
                 cards.append(entry)
-            out.append({"piece": n, "traveller": names(piece.traveller) if piece.traveller
-                        else None, "coins": piece.coins, "points": piece.total,
-                        "cards": cards})
+            made = {"piece": n, "traveller": names(piece.traveller) if piece.traveller
+                    else None, "coins": piece.coins, "points": piece.total, "cards": cards}
+            purses[n] = (piece, held, made)
+            out.append(made)
         return out
 
     def seat_list(self) -> list[dict[str, Any]]:
