@@ -133,7 +133,7 @@ def test_a_kept_purse_is_the_one_made_anew_and_only_its_seats(plugins: list[str]
             assert update["purse"] == kept
         if game.is_over:
             break
-        seat = game.current_player
-        assert seat is not None
+        mover = game.current_player
+        assert mover is not None
         action = rng.choice(game.legal_actions())
-        table.act(seat, {"action": encode_action(action), "expected_seq": game.state.seq})
+        table.act(mover, {"action": encode_action(action), "expected_seq": game.state.seq})
