@@ -6,6 +6,7 @@ and each seat's purse reaches that seat only."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from tokaido_rules import decode_action
-from tokaido_rules.tables import Lobby, Table, TableError
+from tokaido_rules.tables import Lobby, Table, TableError, _feed_copy
 from tokaido_rules.wire import encode_action
 
 PLUGINS = [["base"], ["base", "crossroads", "new-encounters", "gastronomy"]]
@@ -137,3 +138,49 @@ def test_a_kept_purse_is_the_one_made_anew_and_only_its_seats(plugins: list[str]
         assert mover is not None
         action = rng.choice(game.legal_actions())
         table.act(mover, {"action": encode_action(action), "expected_seq": game.state.seq})
+
+
+def _forget(table: Table) -> None:
+    """Drop what a table keeps from one version to the next for a seat's part."""
+    table._takeback_docs.clear()
+    table._purses.clear()
+
+
+@pytest.mark.parametrize("plugins", PLUGINS, ids="+".join)
+def test_updates_with_kept_texts_are_those_made_anew(plugins: list[str]) -> None:
+    """Every seat's and the spectator's update (answers and pushes with their memory of
+    what they were told) is, at every seq, the text a table that keeps nothing from
+    one version to the next gives."""
+    players = 3
+    table, fresh = _table(plugins, players, 5), _table(plugins, players, 5)
+    fresh.id, fresh.name = table.id, table.name  # told in the head: alike
+    audiences: list[int | None] = [*range(players), None]
+    told: dict[int | None, dict[str, str]] = {a: {} for a in audiences}
+    told_fresh: dict[int | None, dict[str, str]] = {a: {} for a in audiences}
+    at = dict.fromkeys(audiences, 0)
+    rng = random.Random(5)
+    while True:
+        game = table.game
+        for audience in audiences:
+            _forget(fresh)
+            assert (table.update(audience, at[audience], 0, told[audience])
+                    == fresh.update(audience, at[audience], 0, told_fresh[audience]))
+            assert told[audience] == told_fresh[audience]
+            _forget(fresh)
+            assert table.update(audience, 0) == fresh.update(audience, 0)
+            at[audience] = game.state.seq
+        if game.is_over:
+            break
+        mover = game.current_player
+        assert mover is not None
+        body = {"action": encode_action(rng.choice(game.legal_actions())),
+                "expected_seq": game.state.seq}
+        table.act(mover, body)
+        fresh.act(mover, json.loads(json.dumps(body)))
+
+
+def test_a_feed_copy_is_what_copy_makes() -> None:
+    table = _table(["base"], 2, 1)
+    made = _feed_copy(table._full)
+    assert made is not table._full and type(made) is type(table._full)
+    assert vars(made) == vars(copy.copy(table._full))

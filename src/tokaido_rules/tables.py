@@ -363,6 +363,16 @@ class _Audience:
         return steps[bisect.bisect_right(steps, since, key=_step_end):]
 
 
+def _feed_copy(feed: LogFeed) -> LogFeed:
+    """A shallow copy of a feed: what :func:`copy.copy` makes of it (a new object with
+    the same attributes), without the copy protocol's lookups."""
+    if type(feed) is not LogFeed or hasattr(LogFeed, "__copy__"):  # pragma: no cover
+        return copy.copy(feed)
+    made: LogFeed = object.__new__(LogFeed)
+    made.__dict__.update(feed.__dict__)
+    return made
+
+
 def _same_plain(ours: Any, sent: Any) -> bool:
     """Whether ``sent`` (a request's parsed JSON) is exactly ``ours`` (plain data an
     encoder wrote): the same types all the way down (``1`` is not ``true`` nor
@@ -461,6 +471,7 @@ class Table:
         """Counts every change a client is told of (an action, a seat, a take-back
         asked, a seat away...): what is made once per (seq, version) is shared."""
         self._parts: dict[tuple[Any, ...], Any] = {}  # made once per version, see update()
+        self._takeback_docs: dict[int, tuple[TakeBack, dict[str, Any]]] = {}  # see _own
         self._checks = CheckMemo()  # the seats' take-back answers, carried seq to seq
         self._bot_seqs = self._undoable()  # the decisions a take-back may undo with one
         self._answered: dict[tuple[int, str], tuple[int, int, int]] = {}  # see answered()
@@ -640,7 +651,7 @@ class Table:
         if offered is None or offered[0] is not self.game or type(sent) is not dict:
             return None
         for action, data in offered[1]:
-            if _same_plain(data, sent):
+            if data == sent and _same_plain(data, sent):  # equal first: in C, mostly not
                 return action
         return None
 
@@ -673,7 +684,7 @@ class Table:
         transaction, before anyone is told. Nothing changes until the write succeeds: a
         :class:`StoreError` leaves the table as it was."""
         decided = self.game.state.seq
-        feed = copy.copy(self._full)  # moved on only once the lines are stored
+        feed = _feed_copy(self._full)  # moved on only once the lines are stored
         share = FeedShare()  # each event's data made once for the full log and the copies
         lines = [line.rstrip("\n") for line in feed.new_lines(game, share=share)]
         hinted = by == "human" and (len(self.takebacks), decided, seat) in self._hints_asked
@@ -1538,8 +1549,11 @@ class Table:
         check = None
         if not game.is_over:
             found = self.take_back_check(seat)
-            check = {"allowed": found.allowed, "reason": found.reason,
-                     "to_seq": found.to_seq}
+            doc = self._takeback_docs.get(seat)
+            if doc is None or doc[0] is not found:  # the same answer: the same (read only)
+                doc = self._takeback_docs[seat] = (found, {
+                    "allowed": found.allowed, "reason": found.reason, "to_seq": found.to_seq})
+            check = doc[1]
         return {"seat": seat, "actions": actions, "purse": self._purse(view),
                 "takeback": check}
 
