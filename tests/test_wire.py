@@ -39,9 +39,11 @@ from tokaido_rules import (
     hookimpl,
     new_game,
     schemas,
+    wire,
 )
 from tokaido_rules.bots import RandomBot
 from tokaido_rules.cli import main
+from tokaido_rules.codec import event_data
 from tokaido_rules.views import PUBLIC
 from tokaido_rules.wire import (
     MAX_SAFE_INTEGER,
@@ -128,6 +130,7 @@ def round_trip_game(plugins: tuple[str, ...], players: int, seed: int,
         assert decode_step(json.dumps(encode_step(step)), ruleset) == step
         for legal in view.legal_actions:
             sent = json.dumps(encode_action(legal))
+            assert sent == json.dumps(_encoded_by_cattrs(legal))  # the direct path's
             decoded = decode_action(sent, ruleset)
             assert decoded == legal and type(decoded) is type(legal)
             assert encode_action(decoded) == encode_action(legal)
@@ -147,6 +150,31 @@ def round_trip_game(plugins: tuple[str, ...], players: int, seed: int,
     for viewer in [*range(players), PUBLIC]:
         check_log(dump_log(game, viewer=viewer), check, seen)
     return actions, views
+
+
+def _encoded_by_cattrs(action: Any) -> dict[str, Any]:
+    """An action as :func:`encode_action` wrote it before it read plain fields directly
+    (its data unstructured by the log's converter, then made plain)."""
+    return {"type": action.TYPE, **wire._plain(event_data(action), action.TYPE)}
+
+
+def test_an_action_is_encoded_as_its_data_says_whatever_its_fields_hold() -> None:
+    """The direct path and the converter's agree on plain fields; a field holding
+    something else (a tuple, a mapping, an integer past the wire's) takes the
+    converter's path, and what that refuses is refused."""
+    @attrs.frozen
+    class Odd(Action):
+        TYPE: ClassVar[str] = "test.odd"
+        piece: int
+        what: Any
+
+    for what in (None, True, 3, "x", (1, 2), ["a"], {"k": (1, None)}):
+        action = Odd(seat=0, piece=1, what=what)
+        assert json.dumps(encode_action(action)) == json.dumps(_encoded_by_cattrs(action))
+    with pytest.raises(ValueError, match="beyond"):
+        encode_action(Odd(seat=0, piece=1, what=2**60))
+    with pytest.raises(ValueError, match="beyond"):
+        encode_action(Odd(seat=0, piece=2**60, what=None))
 
 
 @pytest.mark.parametrize(

@@ -50,8 +50,9 @@ from .bots import BOTS, Bot, RandomBot, make_bot, next_action
 from .chance import bot_seed, new_seed
 from .engine import Game, new_game, replay
 from .errors import BotError, IllegalActionError, StaleActionError, TokaidoError
+from .events import Action
 from .log import FeedShare, LogFeed, _verify
-from .model import collection_zone
+from .model import GameState, collection_zone
 from .render import (
     SceneMemo,
     card_facts,
@@ -74,7 +75,7 @@ from .store import (
     TakeBackRecord,
     TakeBackRequest,
 )
-from .takeback import TakeBack, check_take_back
+from .takeback import CheckMemo, TakeBack
 from .viewer import Narrator
 from .wire import decode_action, encode_action, encode_view
 
@@ -429,8 +430,51 @@ class _Audience:
         return steps[bisect.bisect_right(steps, since, key=_step_end):]
 
 
+def _feed_copy(feed: LogFeed) -> LogFeed:
+    """A shallow copy of a feed: what :func:`copy.copy` makes of it (a new object with
+    the same attributes), without the copy protocol's lookups."""
+    if type(feed) is not LogFeed or hasattr(LogFeed, "__copy__"):  # pragma: no cover
+        return copy.copy(feed)
+    made: LogFeed = object.__new__(LogFeed)
+    made.__dict__.update(feed.__dict__)
+    return made
+
+
+def _same_plain(ours: Any, sent: Any) -> bool:
+    """Whether ``sent`` (a request's parsed JSON) is exactly ``ours`` (plain data an
+    encoder wrote): the same types all the way down (``1`` is not ``true`` nor
+    ``1.0``), the same keys, equal values."""
+    kind = type(ours)
+    if type(sent) is not kind:
+        return False
+    if kind is dict:
+        return ours.keys() == sent.keys() and all(
+            _same_plain(value, sent[key]) for key, value in ours.items())
+    if kind is list:
+        return len(ours) == len(sent) and all(map(_same_plain, ours, sent))
+    return bool(ours == sent)
+
+
 def _step_end(step: tuple[int, str]) -> int:
     return step[0]
+
+
+class _KeptStates(Mapping[int, GameState]):
+    """The states of a table's kept games, by seq, read without copying them out."""
+
+    __slots__ = ("_games",)
+
+    def __init__(self, games: dict[int, Game]) -> None:
+        self._games = games
+
+    def __getitem__(self, seq: int) -> GameState:
+        return self._games[seq].state
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._games)
+
+    def __len__(self) -> int:
+        return len(self._games)
 
 
 class Table:
@@ -482,15 +526,22 @@ class Table:
         self._texts: _Texts = {}  # the scenes' shared entries' texts, see _scene_parts
         self._scene_memo = SceneMemo()  # its scenes' entries by identity: see _scene
         self._card_entries: dict[str, dict[str, Any]] = {}  # a purse's card (read only)
+        self._purses: dict[int, tuple[Any, tuple[str, ...], dict[str, Any]]] = {}
+        """By piece: its purse entry (read only), with the piece and collection it was
+        made of (kept, so that their identity is theirs): see _purse."""
+        self._offered: tuple[Game, list[tuple[Action, dict[str, Any]]]] | None = None
+        """The mover's legal actions with their encodings as its update offered them,
+        with the game they are of: see act()."""
         self._opening: tuple[Game, FeedShare] | None = None  # see _audience()
         self._changed: Callable[[Table], None] = lambda table: None
         self.version = 0
         """Counts every change a client is told of (an action, a seat, a take-back
         asked, a seat away...): what is made once per (seq, version) is shared."""
         self._parts: dict[tuple[Any, ...], Any] = {}  # made once per version, see update()
-        self._checks: dict[tuple[int, int, int], TakeBack] = {}  # (story, seq, seat)
+        self._takeback_docs: dict[int, tuple[TakeBack, dict[str, Any]]] = {}  # see _own
+        self._checks = CheckMemo()  # the seats' take-back answers, carried seq to seq
+        self._bot_seqs = self._undoable()  # the decisions a take-back may undo with one
         self._answered: dict[tuple[int, str], tuple[int, int, int]] = {}  # see answered()
-        self._check_inputs: tuple[tuple[int, int], set[int], dict[int, Any]] | None = None
         self._held = 0
         self._deferred = False
         self.stalled: str | None = None
@@ -637,10 +688,12 @@ class Table:
                 if self.stalled is not None:
                     raise TableError(503, "the bots' moves cannot be stored; try again: "
                                      + self.stalled)
-            try:
-                action = decode_action(body["action"], self.game.ruleset)
-            except IllegalActionError as exc:
-                raise TableError(400, str(exc)) from None
+            action = self._offered_action(body["action"])
+            if action is None:
+                try:
+                    action = decode_action(body["action"], self.game.ruleset)
+                except IllegalActionError as exc:
+                    raise TableError(400, str(exc)) from None
             if action.seat != seat:
                 raise TableError(403, f"you play seat {seat}, not seat {action.seat}")
             try:
@@ -655,6 +708,19 @@ class Table:
                 raise _unstored(exc) from None
             if bots or not self.waits_on_bot:
                 self._advance()
+
+    def _offered_action(self, sent: object) -> Action | None:
+        """The legal action of the game at hand whose encoding, as the mover's update
+        offered it, is exactly ``sent`` (the same keys, each value of the same type and
+        equal): what :func:`decode_action` would give and :meth:`Game.apply` record, found
+        without decoding. ``None``: decoded (and checked) as any action is."""
+        offered = self._offered
+        if offered is None or offered[0] is not self.game or type(sent) is not dict:
+            return None
+        for action, data in offered[1]:
+            if data == sent and _same_plain(data, sent):  # equal first: in C, mostly not
+                return action
+        return None
 
     def _advance(self) -> None:
         """Let the bots play until a person decides (or the game ends). A bot's seed is
@@ -685,7 +751,7 @@ class Table:
         transaction, before anyone is told. Nothing changes until the write succeeds: a
         :class:`StoreError` leaves the table as it was."""
         decided = self.game.state.seq
-        feed = copy.copy(self._full)  # moved on only once the lines are stored
+        feed = _feed_copy(self._full)  # moved on only once the lines are stored
         share = FeedShare()  # each event's data made once for the full log and the copies
         lines = [line.rstrip("\n") for line in feed.new_lines(game, share=share)]
         hinted = by == "human" and (len(self.takebacks), decided, seat) in self._hints_asked
@@ -695,6 +761,8 @@ class Table:
         self._full = feed
         self._stored += len(lines)
         self._decisions.append(decision)
+        if by.startswith("bot:"):
+            self._bot_seqs.add(decided)
         self.game = game
         self._recent[game.state.seq] = game
         while len(self._recent) > (1 if game.is_over else PICTURES_KEPT):
@@ -968,6 +1036,8 @@ class Table:
         self.rematch = record.rematch
         self.game = game
         self._decisions = list(stored.decisions)
+        self._bot_seqs = self._undoable()
+        self._checks = CheckMemo()  # the story may be another
         self._full = LogFeed(game, since=len(game.events))
         if game.is_over:
             self._full.new_lines(game)
@@ -1128,7 +1198,8 @@ class Table:
         self._moved()
 
     def _undoable(self) -> set[int]:
-        """The seqs of decisions a take-back may undo with a seat's own: the bots'."""
+        """The seqs of decisions a take-back may undo with a seat's own: the bots' (kept
+        up to date in :attr:`_bot_seqs` as decisions are played)."""
         return {d.seq for d in self._decisions if d.played_by.startswith("bot:")}
 
     def take_back_check(self, seat: int) -> TakeBack:
@@ -1139,21 +1210,11 @@ class Table:
                 return TakeBack(seat, None, "this table allows no take-backs")
             if self._bot_for(seat) is not None:
                 return TakeBack(seat, None, "a bot plays this seat now")
-            # made once per seq (a seat's page asks at every change), from the kept
-            # games' states rather than a replay of the whole game
-            key = (len(self.takebacks), self.game.state.seq, seat)
-            found = self._checks.get(key)
-            if found is None:
-                if len(self._checks) > 4 * len(self._seats):
-                    self._checks.clear()
-                story = key[:2]
-                if self._check_inputs is None or self._check_inputs[0] != story:
-                    # what every seat's check reads: made once per seq, not per seat
-                    self._check_inputs = (story, self._undoable(),
-                                          {seq: g.state for seq, g in self._recent.items()})
-                found = self._checks[key] = check_take_back(
-                    self.game, seat, self._check_inputs[1], self._check_inputs[2])
-            return found
+            # carried on from the seat's answer at the seq before (a seat's page asks
+            # at every change): only the decisions and events since are looked at, from
+            # the kept games' states rather than a replay of the whole game
+            return self._checks.check(self.game, seat, self._bot_seqs,
+                                      _KeptStates(self._recent))
 
     def _consenters(self, seat: int) -> list[int]:
         """Who must agree to ``seat``'s take-back: every other person at the table."""
@@ -1239,6 +1300,8 @@ class Table:
         self._full = LogFeed(game, since=len(game.events))
         self._stored = to
         self._decisions = [d for d in self._decisions if d.seq < to]
+        self._bot_seqs = self._undoable()
+        self._checks = CheckMemo()  # another story from here
         self._audiences.clear()
         self._recent = {game.state.seq: game}
         self._pictures.clear()
@@ -1554,14 +1617,19 @@ class Table:
             return {"seat": None, "actions": [], "purse": [], "takeback": None}
         view = self._view(game, seat)
         actions = []
-        if self._seats[seat].kind == "human":
+        if self._seats[seat].kind == "human" and view.legal_actions:
+            offered = [(a, encode_action(a)) for a in view.legal_actions]
             actions = [{"words": describe_action(game.state, a, facts=True),
-                        "action": encode_action(a)} for a in view.legal_actions]
+                        "action": data} for a, data in offered]
+            self._offered = (game, offered)
         check = None
         if not game.is_over:
             found = self.take_back_check(seat)
-            check = {"allowed": found.allowed, "reason": found.reason,
-                     "to_seq": found.to_seq}
+            doc = self._takeback_docs.get(seat)
+            if doc is None or doc[0] is not found:  # the same answer: the same (read only)
+                doc = self._takeback_docs[seat] = (found, {
+                    "allowed": found.allowed, "reason": found.reason, "to_seq": found.to_seq})
+            check = doc[1]
         return {"seat": seat, "actions": actions, "purse": self._purse(view),
                 "takeback": check}
 
@@ -1644,20 +1712,27 @@ class Table:
         ruleset = self.game.ruleset
         names = ruleset.registry.traveller_name
         out = []
+        purses = self._purses
         for n, piece in enumerate(view.pieces):
             if piece.seat != view.seat:
                 continue
+            held = view.zones.get(collection_zone(n), ())
+            kept = purses.get(n)
+            if kept is not None and kept[0] is piece and kept[1] is held:
+                out.append(kept[2])  # made of these very piece and cards: the same
+                continue
             cards = []
-            for card in view.zones.get(collection_zone(n), ()):
+            for card in held:
                 entry = self._card_entries.get(card)
                 if entry is None:  # a card's entry is the same in every purse: made once
                     facts = card_facts(card, ruleset)
                     entry = self._card_entries[card] = {
                         "card": card, "name": facts.name, "facts": facts.summary()}
                 cards.append(entry)
-            out.append({"piece": n, "traveller": names(piece.traveller) if piece.traveller
-                        else None, "coins": piece.coins, "points": piece.total,
-                        "cards": cards})
+            made = {"piece": n, "traveller": names(piece.traveller) if piece.traveller
+                    else None, "coins": piece.coins, "points": piece.total, "cards": cards}
+            purses[n] = (piece, held, made)
+            out.append(made)
         return out
 
     def seat_list(self) -> list[dict[str, Any]]:

@@ -55,7 +55,7 @@ from .visibility import (
     zone_visible_to_all,
 )
 
-__all__ = ["TakeBack", "check_take_back"]
+__all__ = ["CheckMemo", "TakeBack", "check_take_back"]
 
 
 @frozen
@@ -154,6 +154,129 @@ def check_take_back(game: Game, seat: int,
             return TakeBack(seat, index, why)
         state = after
     return TakeBack(seat, index, None)
+
+
+class _Progress:
+    """One seat's check so far (:class:`CheckMemo`): its last decision and the latest
+    other seat's since (not undoable), how far the events after its decision were
+    folded and checked, and the answer last given."""
+
+    __slots__ = ("answer", "index", "other", "seen", "state", "told", "upto", "why")
+
+    def __init__(self) -> None:
+        self.told = -1  # the number of events when the answer was made
+        self.seen = 0  # the memo's decisions looked at
+        self.index: int | None = None
+        self.other: int | None = None
+        self.upto = 0  # the events before it are folded into state (from index on)
+        self.state: GameState | None = None
+        self.why: str | None = None  # why an event after index forbids, once found
+        self.answer: TakeBack | None = None
+
+
+class CheckMemo:
+    """The answers of :func:`check_take_back` for the seats of one game story, each
+    carried on from the seat's answer at an earlier seq rather than made again: only
+    the decisions and events since are looked at (the events after a decision do not
+    change, so a refusal they gave stands until the seat decides again).
+
+    For a table that asks at every seq: the answers equal :func:`check_take_back`'s
+    with the same arguments as long as the games asked about are the same story
+    (each one the last extended; a memo starts again when the event it looked at last
+    is not in the game asked about) and ``others_undoable`` says the same of every
+    decision already made (a decision's seat is known when it is played, and never
+    changes; the caller makes a new memo when it does)."""
+
+    def __init__(self) -> None:
+        self._decided: list[tuple[int, int]] = []  # (index, seat) of every decision
+        self._scanned = 0  # events looked at for decisions
+        self._last: Event | None = None  # the last of them
+        self._seats: dict[int, _Progress] = {}
+
+    def _reset(self) -> None:
+        self._decided, self._scanned, self._last, self._seats = [], 0, None, {}
+
+    def check(self, game: Game, seat: int, others_undoable: Collection[int] = (),
+              states: Mapping[int, GameState] | None = None) -> TakeBack:
+        """:func:`check_take_back` (same arguments) from where this seat's last
+        answer left off."""
+        if game.is_over:
+            return TakeBack(seat, None, "the journey is over")
+        events = game.events
+        end = len(events)
+        scanned = self._scanned
+        if scanned and (end < scanned or events[scanned - 1] is not self._last):
+            self._reset()  # another story: start again
+            scanned = 0
+        if scanned < end:
+            decided = self._decided
+            for at in range(scanned, end):
+                event = events[at]
+                if isinstance(event, Action) and not (
+                        at > 0 and type(events[at - 1]) is Automatic):
+                    decided.append((at, event.seat))
+            self._scanned = end
+            self._last = events[end - 1]
+        progress = self._seats.get(seat)
+        if progress is None:
+            progress = self._seats[seat] = _Progress()
+        elif progress.told == end and progress.answer is not None:
+            return progress.answer  # nothing new since the last answer
+        progress.told = end
+        if progress.seen < len(self._decided):
+            for at, who in self._decided[progress.seen:]:
+                if who == seat:
+                    progress.index, progress.other = at, None
+                    progress.upto, progress.state, progress.why = at, None, None
+                elif at not in others_undoable:
+                    progress.other = who
+            progress.seen = len(self._decided)
+        index = progress.index
+        if index is None:
+            return self._answer(progress, seat, None,
+                                f"seat {seat} has made no decision to take back")
+        if progress.other is not None:
+            return self._answer(progress, seat, index,
+                                f"seat {progress.other} has decided since")
+        if progress.why is None and progress.upto < end:
+            state = progress.state
+            if state is None:
+                known = None if states is None else states.get(index)
+                state = known if known is not None and known.seq == index else replay(
+                    game.state.rules, game.seed, events[:index])
+            progress.why = _checked(events, seat, index, progress.upto, end, state,
+                                    progress)
+        progress.upto = end
+        return self._answer(progress, seat, index, progress.why)
+
+    @staticmethod
+    def _answer(progress: _Progress, seat: int, index: int | None,
+                reason: str | None) -> TakeBack:
+        """The answer, the same object as the last one when it is the same."""
+        answer = progress.answer
+        if answer is None or answer.to_seq != index or answer.reason != reason:
+            answer = progress.answer = TakeBack(seat, index, reason)
+        return answer
+
+
+def _checked(events: tuple[Event, ...], seat: int, index: int, start: int, end: int,
+             state: GameState, progress: _Progress) -> str | None:
+    """The loop of :func:`check_take_back` over the events from ``start`` (``state``:
+    the state before it) to ``end``: why one forbids the take-back of the decision at
+    ``index``, else ``None`` (the state reached is kept in ``progress``)."""
+    for at in range(start, end):
+        event = events[at]
+        if (at > index and isinstance(event, Action) and event.seat != seat
+                and type(events[at - 1]) is not Automatic
+                and _sees_more(state, event.seat, seat)):
+            return f"seat {event.seat} decided since, seeing what seat {seat} cannot"
+        after = fold(state, event)
+        why = _why_not(event, state, after)
+        if why is not None:
+            return why
+        state = after
+    progress.state = state
+    return None
 
 
 def _sees_more(state: GameState, other: int, seat: int) -> bool:

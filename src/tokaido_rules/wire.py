@@ -85,8 +85,39 @@ def encode_action(action: Action) -> dict[str, Any]:
     The fields are those of a log line's ``data`` (tuples as lists); every field is
     written, defaults included.
     """
+    names = _SCALAR_FIELDS.get(type(action))
+    if names is None:
+        names = _SCALAR_FIELDS[type(action)] = _scalar_fields(type(action))
+    if names:  # the fields read directly when each holds a plain value (what it writes)
+        out: dict[str, Any] = {"type": action.TYPE}
+        for name in names:
+            value = getattr(action, name)
+            kind = type(value)
+            if kind is int:
+                if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+                    break
+            elif not (kind is str or kind is bool or value is None):
+                break
+            out[name] = value
+        else:
+            return out
     data = _plain(event_data(action), action.TYPE)
     return {"type": action.TYPE, **data}
+
+
+_SCALAR_FIELDS: dict[type, tuple[str, ...]] = {}
+"""By action type: its fields, when :func:`encode_action` may read them directly (else
+empty): what ``event_data`` unstructures is then each field's own value."""
+
+
+def _scalar_fields(cls: type) -> tuple[str, ...]:
+    """The fields of an action type that ``event_data`` writes as they are, in its
+    order, when it writes every field of the type under its own name (none left out
+    as not set by ``__init__``, none named ``type``); else ``()``."""
+    found = attrs.fields(cls)
+    if not found or any(not f.init or f.name == "type" for f in found):
+        return ()
+    return tuple(f.name for f in found)
 
 
 def encode_step(step: Step) -> dict[str, Any]:
