@@ -197,6 +197,20 @@ def hidden_backs(registry: Registry, hidden: Mapping[str, tuple[str, ...]]) -> d
     return backs
 
 
+def _shared_or_split(registry: Registry, kind: str, values: Mapping[str, Any]
+                     ) -> tuple[_Kept, Any, Split | None]:
+    """For :func:`view_zones` and :func:`view_data`: the registry's entry, and either
+    what its views share for these very ``values`` or (``None`` for that) their split."""
+    kept = _kept(registry)
+    found = kept.shared.get(kind)
+    if found is not None and found[0] is values:
+        return kept, found[1], None
+    last = kept.last.get(kind)
+    if last is None or last[0] is not values:
+        last = kept.last[kind] = _split_anew(registry, kind, values, last)
+    return kept, None, last
+
+
 def view_zones(state: GameState, seat: int | None) -> tuple[
         FrozenMap[str, tuple[str, ...]], FrozenMap[str, FrozenMap[str, int]]]:
     """The zones a view of ``seat`` shows (``None``: the public view), with their cards,
@@ -208,13 +222,9 @@ def view_zones(state: GameState, seat: int | None) -> tuple[
     only. Else they are made for this seat (the public view: what every seat sees)."""
     zones = state.zones
     registry = state.rules.registry
-    kept = _kept(registry)
-    found = kept.shared.get(_ZONES)
-    if found is not None and found[0] is zones:
-        return found[1]  # type: ignore[no-any-return]
-    last = kept.last.get(_ZONES)
-    if last is None or last[0] is not zones:
-        last = kept.last[_ZONES] = _split_anew(registry, _ZONES, zones, last)
+    kept, found, last = _shared_or_split(registry, _ZONES, zones)
+    if last is None:
+        return found  # type: ignore[no-any-return]
     if last[3]:  # a name asked per seat
         if seat is None:
             shown, hidden = _split_public(state, zones, _ZONES)
@@ -233,13 +243,9 @@ def view_data(state: GameState, seat: int | None) -> FrozenMap[str, Any]:
     identity) and shared by every view of it, read only, as :func:`view_zones`."""
     data = state.data
     registry = state.rules.registry
-    kept = _kept(registry)
-    found = kept.shared.get(_DATA)
-    if found is not None and found[0] is data:
-        return found[1]  # type: ignore[no-any-return]
-    last = kept.last.get(_DATA)
-    if last is None or last[0] is not data:
-        last = kept.last[_DATA] = _split_anew(registry, _DATA, data, last)
+    kept, found, last = _shared_or_split(registry, _DATA, data)
+    if last is None:
+        return found  # type: ignore[no-any-return]
     if last[3]:
         if seat is None:
             return FrozenMap(_split_public(state, data, _DATA)[0])
