@@ -58,6 +58,17 @@ def _check(resolved: Resolved, state: GameState, seat: int, name: str) -> bool:
     return bool(resolved(state, seat, name))
 
 
+def _seen_by(asked: tuple[tuple[str, Resolved], ...], state: GameState, seat: int
+             ) -> list[bool]:
+    """Whether ``seat`` sees each name of a split's names asked per seat (``asked``:
+    their rules resolved), in order: :func:`_check` with a seat's own name written
+    out, one call for all of them (a view asks this for every seat)."""
+    pieces = state.pieces
+    return [resolved < len(pieces) and pieces[resolved].seat == seat
+            if type(resolved) is int else _check(resolved, state, seat, name)
+            for name, resolved in asked]
+
+
 def zone_visible(state: GameState, seat: int, zone: str) -> bool:
     """Whether ``seat`` may see the cards of ``zone`` (undeclared zones are hidden)."""
     return _check(_resolved(state.rules.registry, _ZONES, zone), state, seat, zone)
@@ -250,12 +261,7 @@ def view_data(state: GameState, seat: int | None) -> FrozenMap[str, Any]:
         if seat is None:
             return FrozenMap(_split_public(state, data, _DATA)[0])
         shown = FrozenMap(last[1])
-        pieces = state.pieces
-        for name, resolved in last[3]:
-            if type(resolved) is int:  # a seat's own name (as _check, written out)
-                seen = resolved < len(pieces) and pieces[resolved].seat == seat
-            else:
-                seen = _check(resolved, state, seat, name)
+        for (name, _), seen in zip(last[3], _seen_by(last[3], state, seat), strict=True):
             if seen:
                 _store(shown, name, data[name])  # not shared yet
         return shown
@@ -349,12 +355,7 @@ def _split(state: GameState, seat: int, items: Mapping[str, T],
         last = kept.last[kind] = _split_anew(registry, kind, items, last)
     shown: dict[str, T] = last[1].copy()
     hidden: dict[str, T] = last[2].copy()
-    pieces = state.pieces
-    for name, resolved in last[3]:
-        if type(resolved) is int:  # a seat's own name (as _check, written out)
-            seen = resolved < len(pieces) and pieces[resolved].seat == seat
-        else:
-            seen = _check(resolved, state, seat, name)
+    for (name, _), seen in zip(last[3], _seen_by(last[3], state, seat), strict=True):
         if seen:
             shown[name] = items[name]
         else:
